@@ -1,0 +1,70 @@
+// swift-tools-version:6.0
+// pam_pattern: Android-style unlock patterns for Linux PAM.
+//
+// The pure core (Sources/PatternCore) is compiled twice: as normal Swift for
+// patternctl and the tests, and as Embedded Swift (Sources/PatternCoreEmbedded,
+// a symlink to the same files) for the PAM module, which must carry no Swift
+// runtime inside sudo/login/su. See README.md, "Building".
+import PackageDescription
+
+let embedded: [SwiftSetting] = [
+    .enableExperimentalFeature("Embedded"),
+    .unsafeFlags(["-wmo"]),
+]
+
+let packageDir = Context.packageDirectory
+
+let package = Package(
+    name: "pam_pattern",
+    products: [
+        .library(name: "pam_pattern", type: .dynamic, targets: ["PamPattern"]),
+        .executable(name: "patternctl", targets: ["patternctl"]),
+    ],
+    targets: [
+        // libc, libcrypt and libpam, as seen from Swift (both builds).
+        .target(
+            name: "CPatternSystem",
+            linkerSettings: [.linkedLibrary("crypt")]
+        ),
+        // The pure core: patterns, store, throttle. Normal Swift.
+        .target(
+            name: "PatternCore",
+            dependencies: ["CPatternSystem"]
+        ),
+        // The same sources, Embedded Swift, for the module.
+        .target(
+            name: "PatternCoreEmbedded",
+            dependencies: ["CPatternSystem"],
+            swiftSettings: embedded
+        ),
+        // pam_sm_* trampolines and the variadic libpam calls Swift cannot make.
+        .target(
+            name: "CPamShim",
+            linkerSettings: [.linkedLibrary("pam")]
+        ),
+        // The module's logic (Embedded Swift); product libpam_pattern.so.
+        .target(
+            name: "PamPattern",
+            dependencies: ["PatternCoreEmbedded", "CPamShim", "CPatternSystem"],
+            swiftSettings: embedded,
+            linkerSettings: [
+                .unsafeFlags([
+                    "-enable-experimental-feature", "Embedded",
+                    "-Xlinker", "--version-script=\(packageDir)/Sources/CPamShim/pam_pattern.map",
+                    "-Xlinker", "-z", "-Xlinker", "defs",
+                    "-Xlinker", "-z", "-Xlinker", "now",
+                    "-Xlinker", "-z", "-Xlinker", "relro",
+                ])
+            ]
+        ),
+        .executableTarget(
+            name: "patternctl",
+            dependencies: ["PatternCore", "CPatternSystem"]
+        ),
+        .testTarget(
+            name: "PatternCoreTests",
+            dependencies: ["PatternCore"],
+            exclude: ["Golden"]
+        ),
+    ]
+)

@@ -1,0 +1,59 @@
+/*
+ * pattern_system.h - the libc and libcrypt surface the Swift core uses.
+ *
+ * Why this exists: the core is also compiled as Embedded Swift, which cannot
+ * import Glibc. This header is the whole C <-> Swift contract for system
+ * calls. Variadic functions (open, fcntl) and macros (errno) cannot be called
+ * from Swift, so they get small prefixed wrappers here.
+ */
+#ifndef PATTERN_SYSTEM_H
+#define PATTERN_SYSTEM_H
+
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/file.h>
+#include <sys/time.h>
+#include <sys/resource.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <errno.h>
+#include <string.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <time.h>
+#include <dirent.h>
+#include <pwd.h>
+#include <signal.h>
+#include <crypt.h>
+
+/* errno of the calling thread. */
+int pattern_errno(void);
+/* Sets errno (tests and fault paths). */
+void pattern_set_errno(int value);
+
+/* open(2) with an explicit mode (open is variadic). */
+int pattern_open(const char *path, int flags, mode_t mode);
+/* openat(2) with an explicit mode. */
+int pattern_openat(int dirfd, const char *path, int flags, mode_t mode);
+
+/* Zeroes memory in a way the compiler may not elide (explicit_bzero). */
+void pattern_secure_zero(void *pointer, size_t length);
+
+/* The flag values Swift cannot see through macros. */
+int pattern_o_rdonly(void);
+int pattern_o_wronly(void);
+int pattern_o_rdwr(void);
+int pattern_o_creat(void);
+int pattern_o_excl(void);
+int pattern_o_trunc(void);
+int pattern_o_nofollow(void);
+int pattern_o_cloexec(void);
+int pattern_o_noctty(void);
+int pattern_o_directory(void);
+int pattern_o_nonblock(void);
+
+/* stat(2) field helpers: st_mode type tests are macros. */
+int pattern_s_isreg(mode_t mode);
+int pattern_s_isdir(mode_t mode);
+
+#endif

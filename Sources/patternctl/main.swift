@@ -1,0 +1,2 @@
+import PatternCore
+print("patternctl")
