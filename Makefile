@@ -19,7 +19,7 @@ DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
 
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH)
 
-.PHONY: all build deps test test-swift test-integration demo install uninstall bench fuzz clean
+.PHONY: all build deps test test-swift test-integration demo install uninstall print-installed-files bench fuzz clean
 
 all: build
 
@@ -44,6 +44,7 @@ build: deps
 	cp $(SCRATCH)/release/libpam_pattern.so $(BUILD)/pam_pattern.so
 	strip --strip-unneeded $(BUILD)/pam_pattern.so
 	cp $(SCRATCH)/release/patternctl $(BUILD)/patternctl
+	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
 
 test: build test-swift test-integration
 
@@ -57,6 +58,43 @@ test-integration: build
 	    PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) $(PYTHON) -m unittest discover -s $$d -p 'test_*.py' -v; \
 	  fi; \
 	done
+
+# Try it: a demo pattern in a private temporary store, a real PAM prompt.
+demo: build
+	@demo/run-demo.sh $(CURDIR)/$(BUILD)
+
+# The documented file list (README, "Files"); nothing under /etc is touched.
+INSTALLED_FILES = $(PAMDIR)/pam_pattern.so \
+                  $(SBINDIR)/patternctl \
+                  $(MANDIR)/man8/pam_pattern.8 \
+                  $(MANDIR)/man8/patternctl.8 \
+                  $(PAMCONFIGDIR)/pattern \
+                  $(PREFIX)/share/doc/pam_pattern/examples/pattern-auth \
+                  $(PREFIX)/share/doc/pam_pattern/examples/sudo \
+                  $(PREFIX)/share/doc/pam_pattern/examples/sudo-single-prompt \
+                  $(PREFIX)/share/doc/pam_pattern/examples/su \
+                  $(PREFIX)/share/doc/pam_pattern/examples/login
+
+install:
+	@test -f $(BUILD)/pam_pattern.so || { echo "run 'make build' first"; exit 1; }
+	install -D -m 0644 $(BUILD)/pam_pattern.so $(DESTDIR)$(PAMDIR)/pam_pattern.so
+	install -D -m 0755 $(BUILD)/patternctl $(DESTDIR)$(SBINDIR)/patternctl
+	install -D -m 0644 man/pam_pattern.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern.8
+	install -D -m 0644 man/patternctl.8 $(DESTDIR)$(MANDIR)/man8/patternctl.8
+	install -D -m 0644 pam-configs/pattern $(DESTDIR)$(PAMCONFIGDIR)/pattern
+	for f in pattern-auth sudo sudo-single-prompt su login; do \
+	  install -D -m 0644 pam.d/$$f $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples/$$f || exit 1; \
+	done
+	@echo "installed; nothing is enabled. See README.md, 'Enabling it for sudo'."
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	-rmdir $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples $(DESTDIR)$(PREFIX)/share/doc/pam_pattern 2>/dev/null
+	@echo "removed; patterns in /etc/security/pam_pattern and /var/lib/pam_pattern are kept (delete them by hand)."
+
+# Prints the installed file list (the install test compares against it).
+print-installed-files:
+	@for f in $(INSTALLED_FILES); do echo "$$f"; done
 
 clean:
 	rm -rf $(BUILD) $(SCRATCH)
