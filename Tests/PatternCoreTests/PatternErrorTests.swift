@@ -1,0 +1,40 @@
+import Testing
+@testable import PatternCore
+
+@Suite struct PatternErrorTests {
+    @Test func messages() {
+        #expect(PatternError.empty.message == "No pattern was entered.")
+        #expect(PatternError.tooLong(byteCount: 65).message
+                == "The input is 65 characters long; a pattern is at most 64.")
+        #expect(PatternError.notADot(character: 0x61, position: 3).message
+                == "'a' at position 3 is not a dot; type the dots as digits 1 to 9.")
+        #expect(PatternError.notADot(character: 0x07, position: 1).message
+                == "Byte 0x07 at position 1 is not a dot; type the dots as digits 1 to 9.")
+        #expect(PatternError.notADot(character: 0xC3, position: 12).message
+                == "Byte 0xC3 at position 12 is not a dot; type the dots as digits 1 to 9.")
+        #expect(PatternError.zero(position: 2).message
+                == "'0' at position 2 is not a dot; the dots are numbered 1 to 9.")
+        #expect(PatternError.dotUsedTwice(dot: 5).message
+                == "Dot 5 (centre) is used twice; each dot can be used only once, and a line across an unused dot uses it.")
+        #expect(PatternError.tooShort(dotCount: 3, minimum: 4).message
+                == "The pattern has 3 dots; at least 4 are needed.")
+        #expect(PatternError.tooShort(dotCount: 1, minimum: 6).message
+                == "The pattern has 1 dot; at least 6 are needed.")
+    }
+
+    @Test func placeNamesCoverEveryDot() {
+        let names = (1...9).map { PatternError.placeName(of: UInt8($0)) }
+        #expect(Set(names).count == 9)
+        #expect(PatternError.placeName(of: 1) == "top left")
+        #expect(PatternError.placeName(of: 9) == "bottom right")
+        #expect(PatternError.placeName(of: 0) == "not on the grid")
+    }
+
+    @Test func noRefusalCountsAsAGuess() {
+        let all: [PatternError] = [
+            .empty, .tooLong(byteCount: 100), .notADot(character: 0x41, position: 1), .zero(position: 1),
+            .dotUsedTwice(dot: 1), .tooShort(dotCount: 3, minimum: 4),
+        ]
+        for error in all { #expect(!error.isCountedAsGuess) }
+    }
+}
