@@ -1,6 +1,9 @@
 import Testing
 @testable import PatternCore
 
+/// Enumerated once for the whole suite (debug builds are slow).
+private let allPatterns = Pattern.allValid()
+
 @Suite struct PatternEnumerationTests {
     @Test(arguments: [(4, 1_624), (5, 7_152), (6, 26_016), (7, 72_912), (8, 140_704), (9, 140_704)])
     func countPerLength(length: Int, count: Int) {
@@ -10,9 +13,17 @@ import Testing
     }
 
     @Test func totalIs389112AndAllDistinct() {
-        let all = Pattern.allValid()
-        #expect(all.count == 389_112)
-        #expect(Set(all).count == 389_112)
+        #expect(allPatterns.count == 389_112)
+        // Distinct: within each length the DFS yields strictly increasing digit strings
+        // (cheaper than hashing 389k arrays in a debug build).
+        var unordered = 0
+        for (a, b) in zip(allPatterns, allPatterns.dropFirst()) where a.dots.count == b.dots.count {
+            if !a.dots.lexicographicallyPrecedes(b.dots) { unordered += 1 }
+        }
+        #expect(unordered == 0)
+        // Shortest first, each length the same as allValid(length:).
+        #expect(allPatterns.prefix(1_624).elementsEqual(Pattern.allValid(length: 4)))
+        #expect(allPatterns.suffix(140_704).allSatisfy { $0.dots.count == 9 })
     }
 
     @Test func shortCanonicalSequencesMatchTheKnownCounts() {
@@ -28,7 +39,7 @@ import Testing
 
     @Test func everyPatternParsesFromItsOwnDigitsToItself() throws {
         var failures = 0
-        for pattern in Pattern.allValid() {
+        for pattern in allPatterns {
             do {
                 if try Pattern.parse(pattern.digits) != pattern { failures += 1 }
             } catch {
@@ -39,11 +50,13 @@ import Testing
     }
 
     @Test func knownPatternsAreEnumeratedAndNonCanonicalOnesAreNot() {
-        let all = Set(Pattern.allValid().map(\.digits))
-        #expect(all.contains(Array("1235789".utf8)))
-        #expect(all.contains(Array("2136".utf8)))      // passes visited 2
-        #expect(all.contains(Array("1683".utf8)))      // knight moves
-        #expect(!all.contains(Array("1379".utf8)))     // 1-3 would pick up 2
-        #expect(!all.contains(Array("159".utf8)))      // too short
+        func has(_ digits: String) -> Bool {
+            allPatterns.contains(Pattern(canonicalDots: Array(digits.utf8).map { $0 - 0x30 }))
+        }
+        #expect(has("1235789"))
+        #expect(has("2136"))      // passes visited 2
+        #expect(has("1683"))      // knight moves
+        #expect(!has("1379"))     // 1-3 would pick up 2
+        #expect(!has("159"))      // too short
     }
 }

@@ -1,0 +1,114 @@
+import Testing
+@testable import PatternCore
+
+private func pattern(_ digits: String) -> Pattern {
+    Pattern(canonicalDots: Array(digits.utf8).map { $0 - 0x30 })
+}
+
+@Suite struct PatternStrengthTests {
+    @Test func allEightImagesOfZAreWeak() {
+        let z = pattern("1235789")
+        for symmetry in Symmetry.allCases {
+            #expect(z.applying(symmetry).weakness() == .commonPattern, "\(symmetry)")
+        }
+    }
+
+    @Test(arguments: ["2759148", "167538", "425816", "961472", "18349276", "3816", "5183"])
+    func randomLookingPatternsAreAccepted(digits: String) throws {
+        let p = try Pattern.parse(Array(digits.utf8))
+        #expect(p.digitString == digits)   // already canonical
+        #expect(p.weakness() == nil)
+    }
+
+    @Test func everyPublishedCommonPatternAndItsImagesAreWeak() {
+        for common in Pattern.commonPatterns {
+            for symmetry in Symmetry.allCases {
+                let image = Pattern(canonicalDots: common).applying(symmetry)
+                #expect(image.weakness() == .commonPattern, "\(image.digitString)")
+            }
+        }
+    }
+
+    @Test func commonListEntriesAreValidPatterns() throws {
+        for common in Pattern.commonPatterns {
+            let p = Pattern(canonicalDots: common)
+            #expect(try Pattern.parse(p.digits) == p)
+        }
+    }
+
+    @Test(arguments: [
+        ("1234", PatternWeakness.sequentialDots),       // 1-2-3 then a knight move: a PIN
+        ("98765", .sequentialDots),
+        ("123456789", .sequentialDots),
+        ("147258369", .sequentialDots),                 // columns: mirror of 123456789
+        ("6789", .sequentialDots),
+        ("1236987", .ringWalk),                         // box missing a side, 7 dots
+        ("23698", .ringWalk),
+        ("41236987", .ringWalk),
+        ("123698745", .ringWalk),                       // spiral into the centre
+        ("523698741", .ringWalk),                       // spiral out of the centre
+        ("1236", .ringWalk),                            // "7", also a corner of the box
+        ("2589", .fewStrokes(strokes: 2)),              // an L hanging from the top middle
+        ("14789", .commonPattern),                      // L, published
+        ("3214789", .ringWalk),                         // C
+        ("1478963", .ringWalk),                         // U
+        ("7415963", .commonPattern),                    // N: the Z turned a quarter
+        ("147852", .fewStrokes(strokes: 3)),            // a narrow U
+        ("159874", .fewStrokes(strokes: 3)),            // diagonal, along the bottom, up
+        ("123654", .fewStrokes(strokes: 3)),            // a hook back
+        ("15963", .fewStrokes(strokes: 2)),             // diagonal then up
+        ("3578", .fewStrokes(strokes: 2)),
+    ])
+    func trivialShapes(digits: String, expected: PatternWeakness) throws {
+        let p = try Pattern.parse(Array(digits.utf8))
+        #expect(p.weakness() == expected)
+        #expect(p.weakness()?.reason.isEmpty == false)
+    }
+
+    @Test func tooShortUsesTheConfiguredMinimumClamped() {
+        let p = pattern("2759148")
+        #expect(p.weakness(minimumLength: 7) == nil)
+        #expect(p.weakness(minimumLength: 8) == .tooShort(dotCount: 7, minimum: 8))
+        #expect(p.weakness(minimumLength: 100) == .tooShort(dotCount: 7, minimum: 9))
+        #expect(p.weakness(minimumLength: Int.min) == nil)
+        // Length is checked before shape: a short Z reports length.
+        #expect(pattern("1235789").weakness(minimumLength: 8) == .tooShort(dotCount: 7, minimum: 8))
+    }
+
+    @Test func reasons() {
+        #expect(PatternWeakness.tooShort(dotCount: 5, minimum: 6).reason
+                == "It has only 5 dots; at least 6 are required.")
+        #expect(PatternWeakness.commonPattern.reason
+                == "It is one of the most common patterns (or a rotation or mirror image of one), among the first an attacker tries.")
+        #expect(PatternWeakness.sequentialDots.reason
+                == "Its dots are consecutive numbers, like a PIN such as 1234, read across the grid in some direction.")
+        #expect(PatternWeakness.ringWalk.reason == "It only walks around the edge of the grid (a box or a spiral).")
+        #expect(PatternWeakness.fewStrokes(strokes: 2).reason
+                == "It is drawn with only 2 straight strokes, a simple shape or letter (like L, V, Z, N, U or C).")
+    }
+
+    @Test(arguments: [("1235789", 3), ("2136", 3), ("123654789", 5), ("2759148", 6), ("14789", 2), ("1683", 3)])
+    func strokeCount(digits: String, strokes: Int) {
+        #expect(pattern(digits).strokeCount == strokes)
+    }
+
+    @Test func theRulesStayModest() {
+        // Weakness is closed under symmetry, and refuses well under 1% of the space,
+        // so a random choice is almost never refused. Lengths 4...7 keep this fast.
+        var weak = 0
+        var total = 0
+        for length in 4...7 {
+            for p in Pattern.allValid(length: length) {
+                total += 1
+                guard p.weakness() != nil else { continue }
+                weak += 1
+                #expect(p.applying(.rotate90).weakness() != nil)
+                #expect(p.applying(.mirrorLeftRight).weakness() != nil)
+            }
+        }
+        #expect(total == 107_704)
+        // 160 + 80 + 200 + 56 (all lengths: 576 of 389,112). A change to the rules must
+        // update this number on purpose.
+        #expect(weak == 496)
+    }
+}
