@@ -30,3 +30,63 @@ int pattern_o_nonblock(void) { return O_NONBLOCK; }
 
 int pattern_s_isreg(mode_t mode) { return S_ISREG(mode); }
 int pattern_s_isdir(mode_t mode) { return S_ISDIR(mode); }
+int pattern_s_islnk(mode_t mode) { return S_ISLNK(mode); }
+int pattern_s_isfifo(mode_t mode) { return S_ISFIFO(mode); }
+
+int pattern_dup_cloexec(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 0); }
+
+int pattern_flock(int fd, int operation) {
+    int result;
+    do {
+        result = flock(fd, operation);
+    } while (result != 0 && errno == EINTR);
+    return result;
+}
+
+const char *pattern_dirent_name(const struct dirent *entry) {
+    return entry->d_name;
+}
+
+int pattern_yescrypt_setting(unsigned long cost, char *out, int out_size) {
+    /* cost 0 would silently mean "library default": refuse it here. */
+    if (cost < 1 || cost > 11 || out == NULL || out_size < CRYPT_GENSALT_OUTPUT_SIZE) {
+        errno = EINVAL;
+        return -1;
+    }
+    errno = 0;
+    if (crypt_gensalt_rn("$y$", cost, NULL, 0, out, out_size) == NULL) {
+        if (errno == 0) errno = EINVAL;
+        return -1;
+    }
+    return 0;
+}
+
+int pattern_crypt(const char *phrase, const char *setting, char *out, size_t out_size) {
+    if (phrase == NULL || setting == NULL || out == NULL || out_size == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct crypt_data *data = calloc(1, sizeof *data);
+    if (data == NULL) return -1;
+    int result = -1;
+    errno = 0;
+    const char *hashed = crypt_rn(phrase, setting, data, (int)sizeof *data);
+    /* crypt_rn returns NULL on failure; some failure modes write a "*" string. */
+    if (hashed != NULL && hashed[0] != '*') {
+        size_t length = strnlen(hashed, sizeof data->output);
+        if (length < out_size) {
+            memcpy(out, hashed, length);
+            out[length] = '\0';
+            result = 0;
+        } else {
+            errno = ERANGE;
+        }
+    } else if (errno == 0) {
+        errno = EINVAL;
+    }
+    int saved = errno;
+    explicit_bzero(data, sizeof *data);
+    free(data);
+    errno = saved;
+    return result;
+}

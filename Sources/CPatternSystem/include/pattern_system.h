@@ -55,5 +55,30 @@ int pattern_o_nonblock(void);
 /* stat(2) field helpers: st_mode type tests are macros. */
 int pattern_s_isreg(mode_t mode);
 int pattern_s_isdir(mode_t mode);
+int pattern_s_islnk(mode_t mode);
+int pattern_s_isfifo(mode_t mode);
+
+/* fcntl(fd, F_DUPFD_CLOEXEC, 0): a close-on-exec duplicate (fcntl is variadic). */
+int pattern_dup_cloexec(int fd);
+
+/* flock(2), retried while it fails with EINTR (a signal during a wait for the
+ * lock must not turn into "lock failed" or, worse, "no lock"). */
+int pattern_flock(int fd, int operation);
+
+/* The bytes of a directory entry's name (d_name is a fixed char array that
+ * Swift imports as a 256-element tuple). */
+const char *pattern_dirent_name(const struct dirent *entry);
+
+/* crypt_gensalt_rn for yescrypt: writes "$y$<params>$<salt>" for `cost`
+ * (1...11) into out. Salt bytes come from the OS (rbytes NULL).
+ * Returns 0, or -1 with errno set. */
+int pattern_yescrypt_setting(unsigned long cost, char *out, int out_size);
+
+/* crypt_rn(phrase, setting) with a heap-allocated, zeroed struct crypt_data
+ * (~32 KiB, too big for a module's stack budget), copying the NUL-terminated
+ * result into out and zeroing the crypt_data (it holds the phrase) before
+ * freeing it. Returns 0, or -1 with errno set (EINVAL for a refused setting,
+ * ERANGE if out is too small). */
+int pattern_crypt(const char *phrase, const char *setting, char *out, size_t out_size);
 
 #endif

@@ -1,0 +1,202 @@
+import CPatternSystem
+
+/// The pattern store: one root-only file of `user:hash:setAt` lines (FILEFORMAT.md).
+///
+/// Reads take no lock: writers replace the file with rename(2), so a reader sees the old or the new file,
+/// whole. Writes take an exclusive flock on `.<name>.lock` in the same directory, write a temp file
+/// `.<name>.tmp.<pid>.<n>`, fsync it, rename it over the store and fsync the directory.
+public struct PatternStore: Sendable {
+    /// "/etc/security/pam_pattern/patterns".
+    public static let defaultPath: [UInt8] = Array("/etc/security/pam_pattern/patterns".utf8)
+    /// Largest store read: 16 MiB. 100,000 users with ordinary names take about 9.5 MB.
+    public static let maximumFileBytes: Int64 = 16 * 1024 * 1024
+
+    /// The store file's path, as bytes.
+    public let path: [UInt8]
+
+    public init(path: [UInt8]) {
+        self.path = path
+    }
+
+    /// Every record, in file order. Runs all safety checks; a missing FILE in a safe directory means nobody is
+    /// enrolled and returns []; a missing DIRECTORY is `StoreError.missingDirectory`.
+    public func load() throws(StoreError) -> [StoreRecord] {
+        let location = try SafeFile.split(path)
+        guard let directory = try SafeFile.openDirectory(location.directory, create: false) else {
+            throw .missingDirectory
+        }
+        defer { SystemCall.close(directory) }
+        return try read(in: directory, location) ?? []
+    }
+
+    /// The user's record, or nil if not enrolled. The whole store is still checked (strict parser).
+    public func record(for user: [UInt8]) throws(StoreError) -> StoreRecord? {
+        guard StoreRecord.isValidUserName(user) else { return nil }
+        for record in try load() where record.user == user { return record }
+        return nil
+    }
+
+    /// Adds the record, or replaces the user's existing one in place. Locked, atomic.
+    public func save(_ record: StoreRecord) throws(StoreError) {
+        guard StoreRecord.isValidUserName(record.user) else { throw .invalidUserName }
+        guard StoreRecord.isValidHash(record.hash) else { throw .invalidHash }
+        _ = try update { (records: inout [StoreRecord]) -> Bool in
+            for index in records.indices where records[index].user == record.user {
+                records[index] = record
+                return true
+            }
+            records.append(record)
+            return true
+        }
+    }
+
+    /// Removes the user's record. Returns true if there was one (the file is rewritten only then).
+    public func remove(user: [UInt8]) throws(StoreError) -> Bool {
+        guard StoreRecord.isValidUserName(user) else { return false }
+        return try update { (records: inout [StoreRecord]) -> Bool in
+            let before = records.count
+            records.removeAll { $0.user == user }
+            return records.count != before
+        }
+    }
+
+    // MARK: - Reading
+
+    /// Reads and parses the store through `directory`; nil if the file does not exist.
+    private func read(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> [StoreRecord]? {
+        let fd: Int32
+        do {
+            fd = try SystemCall.openat(directory, location.name, SafeFile.readFlags)
+        } catch {
+            if error.code == ENOENT { return nil }
+            throw SafeFile.fileOpenError(error)
+        }
+        defer { SystemCall.close(fd) }
+        _ = try SafeFile.checkFile(fd, limit: PatternStore.maximumFileBytes)
+        let bytes: [UInt8]
+        do throws(Errno) {
+            guard let all = try SystemCall.readAll(fd, limit: Int(PatternStore.maximumFileBytes)) else {
+                throw Errno(code: EFBIG)
+            }
+            bytes = all
+        } catch {
+            if error.code == EFBIG {
+                throw .tooLarge(bytes: PatternStore.maximumFileBytes + 1, limit: PatternStore.maximumFileBytes)
+            }
+            throw .system(operation: .read, errno: error.code)
+        }
+        return try StoreRecord.parseStore(bytes)
+    }
+
+    // MARK: - Writing
+
+    /// The temp-file prefix ".<name>.tmp." that the sweep recognises as ours.
+    private func tempPrefix(_ location: SafeFile.Location) -> [UInt8] {
+        return [0x2E] + location.nameBytes + Array(".tmp.".utf8)
+    }
+
+    /// Runs `change` on the current records under the store lock, and writes the result if it returns true.
+    /// Returns what `change` returned.
+    private func update(_ change: (inout [StoreRecord]) -> Bool) throws(StoreError) -> Bool {
+        let location = try SafeFile.split(path)
+        guard let directory = try SafeFile.openDirectory(location.directory, create: true) else {
+            throw .missingDirectory
+        }
+        defer { SystemCall.close(directory) }
+
+        let lock = try takeLock(in: directory, location)
+        defer { SystemCall.close(lock) }  // closing the last descriptor releases the flock
+
+        sweepTemps(in: directory, prefix: tempPrefix(location))
+
+        var records = try read(in: directory, location) ?? []
+        guard change(&records) else { return false }
+        try replace(in: directory, location, with: StoreRecord.encodeStore(records))
+        return true
+    }
+
+    /// Opens (creating 0600) and exclusively flocks ".<name>.lock".
+    private func takeLock(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> Int32 {
+        guard let lockName = SystemCall.cString([0x2E] + location.nameBytes + Array(".lock".utf8)) else {
+            throw .invalidPath
+        }
+        let flags = pattern_o_rdwr() | pattern_o_creat() | pattern_o_nofollow() | pattern_o_cloexec()
+            | pattern_o_noctty() | pattern_o_nonblock()
+        let fd: Int32
+        do { fd = try SystemCall.openat(directory, lockName, flags, 0o600) } catch {
+            throw SafeFile.fileOpenError(error)
+        }
+        do throws(StoreError) {
+            _ = try SafeFile.checkFile(fd, limit: 0)
+            do { try SystemCall.flock(fd, LOCK_EX) } catch { throw StoreError.system(operation: .lock, errno: error.code) }
+        } catch {
+            SystemCall.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Removes temp files a killed writer left behind. Called with the lock held, so none is in use.
+    /// Best effort: a failure here must not block writing the store.
+    private func sweepTemps(in directory: Int32, prefix: [UInt8]) {
+        guard let names = try? SystemCall.names(in: directory) else { return }
+        for name in names where name.count > prefix.count && Array(name[0..<prefix.count]) == prefix {
+            if let cName = SystemCall.cString(name) { try? SystemCall.unlinkat(directory, cName) }
+        }
+    }
+
+    /// Writes `bytes` to a fresh temp file, fsyncs it, renames it over the store and fsyncs the directory.
+    /// On any failure the temp file is removed and the old store is untouched.
+    private func replace(in directory: Int32, _ location: SafeFile.Location, with bytes: [UInt8]) throws(StoreError) {
+        let flags = pattern_o_wronly() | pattern_o_creat() | pattern_o_excl() | pattern_o_nofollow()
+            | pattern_o_cloexec() | pattern_o_noctty()
+        let pid = StoreRecord.decimal(Int64(getpid()))
+        var attempt: Int64 = 0
+        var tempName: [CChar] = []
+        var fd: Int32 = -1
+        while fd < 0 {
+            guard let name = SystemCall.cString(tempPrefix(location) + pid + [0x2E] + StoreRecord.decimal(attempt))
+            else { throw .invalidPath }
+            do {
+                fd = try SystemCall.openat(directory, name, flags, 0o600)
+                tempName = name
+            } catch {
+                // EEXIST: a name we did not sweep (another store's writer cannot use our prefix); try the next.
+                if error.code != EEXIST || attempt >= 100 { throw .system(operation: .open, errno: error.code) }
+                attempt += 1
+            }
+        }
+        do throws(Errno) {
+            try SystemCall.fchmod(fd, 0o600)  // exactly 0600 whatever the umask
+        } catch {
+            SystemCall.close(fd)
+            try? SystemCall.unlinkat(directory, tempName)
+            throw .system(operation: .chmod, errno: error.code)
+        }
+        do throws(Errno) {
+            try SystemCall.writeAll(fd, bytes)
+        } catch {
+            SystemCall.close(fd)
+            try? SystemCall.unlinkat(directory, tempName)
+            throw .system(operation: .write, errno: error.code)
+        }
+        do throws(Errno) {
+            try SystemCall.fsync(fd)
+        } catch {
+            SystemCall.close(fd)
+            try? SystemCall.unlinkat(directory, tempName)
+            throw .system(operation: .fsync, errno: error.code)
+        }
+        SystemCall.close(fd)
+        do throws(Errno) {
+            try SystemCall.renameat(directory, tempName, location.name)
+        } catch {
+            try? SystemCall.unlinkat(directory, tempName)
+            throw .system(operation: .rename, errno: error.code)
+        }
+        // The rename is durable only once the directory is synced.
+        do throws(Errno) { try SystemCall.fsync(directory) } catch {
+            throw .system(operation: .fsync, errno: error.code)
+        }
+    }
+}

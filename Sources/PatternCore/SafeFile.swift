@@ -1,0 +1,117 @@
+import CPatternSystem
+
+/// The checks shared by the store and the throttle state files: a root-owned directory nobody else can
+/// write, and a file that is a plain root-only regular file. Every check runs on an open descriptor
+/// (fstat), so the thing checked is the thing read.
+enum SafeFile {
+    /// A path split into its directory and its last component, both NUL-terminated.
+    struct Location {
+        var directory: [CChar]
+        var name: [CChar]
+        var nameBytes: [UInt8]
+    }
+
+    /// Splits `path` at its last '/'. A path without '/' lives in ".". Refuses empty names, a trailing '/',
+    /// "." and "..", and NUL bytes.
+    static func split(_ path: [UInt8]) throws(StoreError) -> Location {
+        var slash = -1
+        for index in path.indices where path[index] == 0x2F { slash = index }
+        let directoryBytes: [UInt8]
+        if slash < 0 {
+            directoryBytes = [0x2E]
+        } else if slash == 0 {
+            directoryBytes = [0x2F]
+        } else {
+            directoryBytes = Array(path[0..<slash])
+        }
+        let nameBytes = Array(path[(slash + 1)..<path.count])
+        if nameBytes.isEmpty || nameBytes == [0x2E] || nameBytes == [0x2E, 0x2E] { throw .invalidPath }
+        guard let directory = SystemCall.cString(directoryBytes), let name = SystemCall.cString(nameBytes) else {
+            throw .invalidPath
+        }
+        return Location(directory: directory, name: name, nameBytes: nameBytes)
+    }
+
+    /// Opens a directory without following a final symlink and checks it: a directory, owned by root,
+    /// not writable by group or others. With `create`, a missing directory is made 0700 first (its parent
+    /// must exist). Returns nil for a missing directory when not creating.
+    static func openDirectory(_ path: [CChar], create: Bool) throws(StoreError) -> Int32? {
+        let flags = pattern_o_rdonly() | pattern_o_directory() | pattern_o_nofollow() | pattern_o_cloexec()
+        var fd: Int32 = -1
+        do {
+            fd = try SystemCall.open(path, flags)
+        } catch {
+            switch error.code {
+            case ENOENT:
+                if !create { return nil }
+                do {
+                    try SystemCall.mkdir(path, 0o700)
+                } catch {
+                    if error.code != EEXIST { throw .system(operation: .makeDirectory, errno: error.code) }
+                }
+                do {
+                    fd = try SystemCall.open(path, flags)
+                } catch {
+                    throw directoryOpenError(error)
+                }
+            default:
+                throw directoryOpenError(error)
+            }
+        }
+        do {
+            try checkDirectory(fd)
+        } catch {
+            SystemCall.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    private static func directoryOpenError(_ error: Errno) -> StoreError {
+        switch error.code {
+        case ENOENT: return .missingDirectory
+        case ENOTDIR: return .notADirectory
+        case ELOOP: return .directoryIsSymlink
+        default: return .system(operation: .openDirectory, errno: error.code)
+        }
+    }
+
+    static func checkDirectory(_ fd: Int32) throws(StoreError) {
+        let info: stat
+        do { info = try SystemCall.fstat(fd) } catch { throw .system(operation: .stat, errno: error.code) }
+        if pattern_s_isdir(info.st_mode) == 0 { throw .notADirectory }
+        if info.st_uid != 0 { throw .directoryNotOwnedByRoot(uid: UInt32(info.st_uid)) }
+        if info.st_mode & 0o022 != 0 { throw .directoryWritableByOthers(mode: UInt32(info.st_mode & 0o7777)) }
+    }
+
+    /// Maps an open(2) failure on the file itself: ELOOP from O_NOFOLLOW means a symlink.
+    static func fileOpenError(_ error: Errno) -> StoreError {
+        switch error.code {
+        case ELOOP: return .isSymlink
+        case ENXIO: return .notRegularFile  // a socket, or a FIFO opened for writing with O_NONBLOCK
+        default: return .system(operation: .open, errno: error.code)
+        }
+    }
+
+    /// The file checks, on an open descriptor: a regular file, owned by root, no group/other permission bits
+    /// (write reported before read), exactly one link, at most `limit` bytes. Returns the size.
+    static func checkFile(_ fd: Int32, limit: Int64) throws(StoreError) -> Int64 {
+        let info: stat
+        do { info = try SystemCall.fstat(fd) } catch { throw .system(operation: .stat, errno: error.code) }
+        if pattern_s_isreg(info.st_mode) == 0 { throw .notRegularFile }
+        if info.st_uid != 0 { throw .notOwnedByRoot(uid: UInt32(info.st_uid)) }
+        let mode = UInt32(info.st_mode & 0o7777)
+        if mode & 0o022 != 0 { throw .writableByOthers(mode: mode) }
+        if mode & 0o077 != 0 { throw .accessibleByOthers(mode: mode) }
+        if info.st_nlink != 1 { throw .hardLinked(links: UInt64(info.st_nlink)) }
+        let size = Int64(info.st_size)
+        if size > limit { throw .tooLarge(bytes: size, limit: limit) }
+        return size
+    }
+
+    /// Flags for opening a file to read: never follow a symlink, never leak to children, never become the
+    /// controlling terminal, never block on a FIFO (the type check then refuses it).
+    static var readFlags: Int32 {
+        pattern_o_rdonly() | pattern_o_nofollow() | pattern_o_cloexec() | pattern_o_noctty() | pattern_o_nonblock()
+    }
+}

@@ -1,0 +1,123 @@
+/// Why one line of the store (or a throttle state file) was refused. An enum, not a String, so that
+/// `StoreError` stays comparable in Embedded Swift without Unicode tables.
+public enum LineProblem: Error, Equatable, Sendable {
+    /// The file does not end in a newline: a torn or hand-edited file.
+    case missingNewline
+    /// An empty line (the format has no blank lines or comments).
+    case emptyLine
+    /// Not exactly three ':'-separated fields.
+    case wrongFieldCount(Int)
+    /// The user name is empty, too long, or contains ':', whitespace or a control byte.
+    case badUserName
+    /// The hash is not a well-formed yescrypt "$y$" string.
+    case badHash
+    /// The time is not a non-negative decimal number that fits 64 bits, without leading zeros.
+    case badTime
+
+    /// A sentence for the administrator.
+    public var message: String {
+        switch self {
+        case .missingNewline: return "the last line does not end with a newline (torn or hand-edited file)"
+        case .emptyLine: return "the line is empty"
+        case .wrongFieldCount(let count): return "expected 3 fields separated by ':', found \(count)"
+        case .badUserName:
+            return "the user name is empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
+                + "or contains ':', whitespace or a control character"
+        case .badHash: return "the hash is not a yescrypt \"$y$\" crypt string"
+        case .badTime: return "the time is not a non-negative decimal number of seconds"
+        }
+    }
+}
+
+/// Every way reading or writing the pattern store or a throttle state file can fail. The module turns any of
+/// these into PAM_AUTHINFO_UNAVAIL (fail closed); patternctl prints `message`.
+public enum StoreError: Error, Equatable, Sendable {
+    /// The directory holding the file does not exist.
+    case missingDirectory
+    /// The directory path names something that is not a directory.
+    case notADirectory
+    /// The directory path's last component is a symbolic link.
+    case directoryIsSymlink
+    /// The directory is owned by this uid, not root: its owner could swap the file.
+    case directoryNotOwnedByRoot(uid: UInt32)
+    /// The directory is writable by group or others (mode shown): they could swap the file.
+    case directoryWritableByOthers(mode: UInt32)
+    /// The file is a symbolic link (refused by O_NOFOLLOW).
+    case isSymlink
+    /// The file is not a regular file (a FIFO, device, directory, socket).
+    case notRegularFile
+    /// The file is owned by this uid, not root.
+    case notOwnedByRoot(uid: UInt32)
+    /// Group or others may write the file (mode shown).
+    case writableByOthers(mode: UInt32)
+    /// Group or others may read (or execute) the file (mode shown): the hashes fall offline in about an hour.
+    case accessibleByOthers(mode: UInt32)
+    /// The file has this many hard links: another name could keep or change the same content.
+    case hardLinked(links: UInt64)
+    /// The file is bigger than the cap (size shown).
+    case tooLarge(bytes: Int64, limit: Int64)
+    /// A line of the store is malformed (1-based line number).
+    case malformedLine(lineNumber: Int, reason: LineProblem)
+    /// A user appears twice; which entry counts would be a guess.
+    case duplicateUser(lineNumber: Int, firstLineNumber: Int)
+    /// A throttle state file's content is not a valid record.
+    case malformedState
+    /// A user name that can never be stored (empty, too long, ':', whitespace, control bytes).
+    case invalidUserName
+    /// A path that contains a NUL byte, is empty, or ends in '/'.
+    case invalidPath
+    /// A hash that is not a well-formed "$y$" string (refused before writing it).
+    case invalidHash
+    /// A yescrypt cost outside 1...11.
+    case invalidCost(Int)
+    /// A pattern with no dots, more than 9, or a dot outside 1...9.
+    case invalidPattern
+    /// libcrypt refused to hash (errno shown).
+    case hashFailed(errno: Int32)
+    /// A system call failed with this errno.
+    case system(operation: SystemOperation, errno: Int32)
+
+    /// A sentence for the administrator. Never contains a user name, a hash or a pattern.
+    public var message: String {
+        switch self {
+        case .missingDirectory: return "the directory does not exist"
+        case .notADirectory: return "the directory path is not a directory"
+        case .directoryIsSymlink: return "the directory is a symbolic link"
+        case .directoryNotOwnedByRoot(let uid): return "the directory is owned by uid \(uid), not root"
+        case .directoryWritableByOthers(let mode):
+            return "the directory is writable by group or others (mode \(octal(mode)))"
+        case .isSymlink: return "the file is a symbolic link"
+        case .notRegularFile: return "the file is not a regular file"
+        case .notOwnedByRoot(let uid): return "the file is owned by uid \(uid), not root"
+        case .writableByOthers(let mode): return "the file is writable by group or others (mode \(octal(mode)))"
+        case .accessibleByOthers(let mode):
+            return "the file is readable by group or others (mode \(octal(mode)); it must be 0600)"
+        case .hardLinked(let links): return "the file has \(links) hard links; it must have exactly one"
+        case .tooLarge(let bytes, let limit): return "the file is \(bytes) bytes, more than the limit of \(limit)"
+        case .malformedLine(let line, let reason): return "line \(line) is malformed: \(reason.message)"
+        case .duplicateUser(let line, let first): return "line \(line) repeats the user of line \(first)"
+        case .malformedState: return "the throttle state file is malformed (reset it with patternctl)"
+        case .invalidUserName:
+            return "invalid user name (empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
+                + "or containing ':', whitespace or a control character)"
+        case .invalidPath: return "invalid path (empty, ends in '/', or contains a NUL byte)"
+        case .invalidHash: return "invalid hash (not a yescrypt \"$y$\" crypt string)"
+        case .invalidCost(let cost): return "invalid yescrypt cost \(cost) (allowed: 1 to 11)"
+        case .invalidPattern: return "invalid pattern (1 to 9 dots, each 1 to 9)"
+        case .hashFailed(let code): return "libcrypt could not hash (errno \(code))"
+        case .system(let operation, let code): return "\(operation.name) failed (errno \(code))"
+        }
+    }
+}
+
+/// "0644"-style rendering of permission bits.
+func octal(_ mode: UInt32) -> String {
+    let bits = mode & 0o7777
+    let digits: [UInt8] = [
+        UInt8(0x30 + ((bits >> 9) & 7)), UInt8(0x30 + ((bits >> 6) & 7)),
+        UInt8(0x30 + ((bits >> 3) & 7)), UInt8(0x30 + (bits & 7)),
+    ]
+    var text = ""
+    for digit in digits { text += digit == 0x30 ? "0" : "\(Int(digit) - 0x30)" }
+    return text
+}

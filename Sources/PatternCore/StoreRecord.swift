@@ -1,0 +1,184 @@
+/// One enrolled user: a line `user:hash:setAt\n` of the store (see FILEFORMAT.md).
+public struct StoreRecord: Equatable, Sendable {
+    /// The user name, bytes as PAM gives them.
+    public var user: [UInt8]
+    /// The crypt(5) yescrypt string "$y$<params>$<salt>$<hash>" of the canonical digits.
+    public var hash: [UInt8]
+    /// When the pattern was set, seconds since the epoch.
+    public var setAt: Int64
+
+    /// Longest user name accepted. Linux names are usually <= 32 bytes (useradd); 100 keeps the hex-encoded
+    /// throttle file name (200 bytes) under NAME_MAX (255).
+    public static let maximumUserNameBytes = 100
+    /// Longest hash accepted. A default yescrypt string is 73 bytes; extra parameters make it longer.
+    public static let maximumHashBytes = 128
+
+    public init(user: [UInt8], hash: [UInt8], setAt: Int64) {
+        self.user = user
+        self.hash = hash
+        self.setAt = setAt
+    }
+
+    /// The yescrypt cost (the `count` given to crypt_gensalt_rn), read from the hash's parameter field;
+    /// nil if the parameters are not ones crypt_gensalt_rn("$y$", 1...11) produces.
+    public var cost: Int? { PatternHash.cost(ofHash: hash) }
+
+    /// True for a name that can be stored and used as a key: 1...maximumUserNameBytes bytes, none of them ':',
+    /// a space, or a control byte (0x00-0x20, 0x7F). Bytes >= 0x80 (UTF-8 names) are allowed.
+    public static func isValidUserName(_ user: [UInt8]) -> Bool {
+        if user.isEmpty || user.count > maximumUserNameBytes { return false }
+        for byte in user where byte <= 0x20 || byte == 0x7F || byte == 0x3A { return false }
+        return true
+    }
+
+    /// True for a well-formed yescrypt string: "$y$", then exactly three more '$'-separated non-empty fields
+    /// (params, salt, hash), only crypt(5) base-64 characters [./0-9A-Za-z], at most maximumHashBytes bytes.
+    public static func isValidHash(_ hash: [UInt8]) -> Bool {
+        if hash.count < 4 || hash.count > maximumHashBytes { return false }
+        if hash[0] != 0x24 || hash[1] != 0x79 || hash[2] != 0x24 { return false }  // "$y$"
+        var fields = 1  // the field after "$y$"
+        var fieldLength = 0
+        var index = 3
+        while index < hash.count {
+            let byte = hash[index]
+            if byte == 0x24 {
+                if fieldLength == 0 { return false }
+                fields += 1
+                fieldLength = 0
+            } else if isCryptBase64(byte) {
+                fieldLength += 1
+            } else {
+                return false
+            }
+            index += 1
+        }
+        return fields == 3 && fieldLength > 0
+    }
+
+    static func isCryptBase64(_ byte: UInt8) -> Bool {
+        return byte == 0x2E || byte == 0x2F || (byte >= 0x30 && byte <= 0x39)
+            || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// The line for the file, newline included.
+    public func encoded() -> [UInt8] {
+        var line = user
+        line.append(0x3A)
+        line.append(contentsOf: hash)
+        line.append(0x3A)
+        line.append(contentsOf: StoreRecord.decimal(setAt))
+        line.append(0x0A)
+        return line
+    }
+
+    /// Decimal digits of a non-negative value (negative values are written as 0; the parser refuses signs).
+    static func decimal(_ value: Int64) -> [UInt8] {
+        if value <= 0 { return [0x30] }
+        var digits: [UInt8] = []
+        var rest = value
+        while rest > 0 {
+            digits.append(UInt8(0x30 + rest % 10))
+            rest /= 10
+        }
+        return digits.reversed()
+    }
+
+    /// Parses a non-negative decimal without sign or leading zeros that fits Int64; nil otherwise.
+    static func parseDecimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        if bytes.isEmpty || bytes.count > 19 { return nil }
+        if bytes.count > 1 && bytes.first == 0x30 { return nil }
+        var value: Int64 = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - 0x30))
+            if overflow1 || overflow2 { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// Parses one line (without its newline). Throws the problem; the caller adds the line number.
+    static func parse(line: ArraySlice<UInt8>) -> Result<StoreRecord, LineProblem> {
+        if line.isEmpty { return .failure(.emptyLine) }
+        var separators: [Int] = []
+        for index in line.indices where line[index] == 0x3A {
+            separators.append(index)
+            if separators.count > 2 { break }
+        }
+        guard separators.count == 2 else {
+            var count = 1
+            for byte in line where byte == 0x3A { count += 1 }
+            return .failure(.wrongFieldCount(count))
+        }
+        let user = Array(line[line.startIndex..<separators[0]])
+        let hash = Array(line[(separators[0] + 1)..<separators[1]])
+        let time = line[(separators[1] + 1)..<line.endIndex]
+        guard isValidUserName(user) else { return .failure(.badUserName) }
+        guard isValidHash(hash) else { return .failure(.badHash) }
+        guard let setAt = parseDecimal(time) else { return .failure(.badTime) }
+        return .success(StoreRecord(user: user, hash: hash, setAt: setAt))
+    }
+
+    /// Parses a whole store. Strict: any malformed line, a missing final newline, or a repeated user is an
+    /// error naming the line; nothing is ever skipped (a skipped line could change who is enrolled).
+    /// An empty file is an empty store.
+    public static func parseStore(_ bytes: [UInt8]) throws(StoreError) -> [StoreRecord] {
+        var records: [StoreRecord] = []
+        var lineStart = 0
+        var lineNumber = 1
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x0A {
+                switch parse(line: bytes[lineStart..<index]) {
+                case .failure(let problem):
+                    throw .malformedLine(lineNumber: lineNumber, reason: problem)
+                case .success(let record):
+                    records.append(record)
+                }
+                lineNumber += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        if lineStart < bytes.count {
+            throw .malformedLine(lineNumber: lineNumber, reason: .missingNewline)
+        }
+        if let (line, first) = firstDuplicate(records) {
+            throw .duplicateUser(lineNumber: line, firstLineNumber: first)
+        }
+        return records
+    }
+
+    /// The earliest line that repeats a user, with the line it repeats (1-based). Sorting instead of a
+    /// Dictionary: no hashing and no libm (Dictionary's capacity math calls ceil) in the Embedded module.
+    static func firstDuplicate(_ records: [StoreRecord]) -> (line: Int, first: Int)? {
+        var order = Array(records.indices)
+        order.sort { left, right in
+            let a = records[left].user
+            let b = records[right].user
+            if a == b { return left < right }
+            return a.lexicographicallyPrecedes(b)
+        }
+        var best: (line: Int, first: Int)? = nil
+        var groupStart = 0
+        var position = 1
+        while position < order.count {
+            if records[order[position]].user == records[order[groupStart]].user {
+                let line = order[position] + 1
+                if best == nil || line < (best?.line ?? Int.max) { best = (line, order[groupStart] + 1) }
+            } else {
+                groupStart = position
+            }
+            position += 1
+        }
+        return best
+    }
+
+    /// The bytes of a whole store, one encoded line per record, in order.
+    public static func encodeStore(_ records: [StoreRecord]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for record in records { bytes.append(contentsOf: record.encoded()) }
+        return bytes
+    }
+}

@@ -1,0 +1,221 @@
+import CPatternSystem
+
+/// A user's failure count and the time of the last failure (FILEFORMAT.md, "Throttle state").
+public struct ThrottleState: Equatable, Sendable {
+    /// Failed guesses since the last success or reset.
+    public var failures: Int
+    /// When the last one happened, seconds since the epoch.
+    public var lastFailure: Int64
+
+    public init(failures: Int = 0, lastFailure: Int64 = 0) {
+        self.failures = failures
+        self.lastFailure = lastFailure
+    }
+
+    /// Nobody has failed.
+    public static let zero = ThrottleState()
+
+    /// Largest failure count stored (10 digits); counting saturates there.
+    static let maximumFailures = 9_999_999_999
+    /// Length of a record: 10 digits, a space, 19 digits, a newline.
+    static let recordBytes = 31
+
+    /// The fixed-width record "FFFFFFFFFF TTTTTTTTTTTTTTTTTTT\n". Fixed width so an in-place rewrite is one
+    /// 31-byte write inside the first disk sector: it cannot be torn and never needs a truncate.
+    func encoded() -> [UInt8] {
+        var bytes = StateCodec.fixed(Int64(min(max(failures, 0), ThrottleState.maximumFailures)), width: 10)
+        bytes.append(0x20)
+        bytes.append(contentsOf: StateCodec.fixed(max(lastFailure, 0), width: 19))
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    /// Parses a record; an empty file (just created, never written) is the zero state.
+    static func parse(_ bytes: [UInt8]) -> ThrottleState? {
+        if bytes.isEmpty { return .zero }
+        guard bytes.count == recordBytes, bytes[10] == 0x20, bytes[30] == 0x0A,
+            let failures = StateCodec.parseFixed(bytes[0..<10]),
+            let last = StateCodec.parseFixed(bytes[11..<30])
+        else { return nil }
+        return ThrottleState(failures: Int(failures), lastFailure: last)
+    }
+}
+
+/// Fixed-width zero-padded decimals for the state record.
+enum StateCodec {
+    static func fixed(_ value: Int64, width: Int) -> [UInt8] {
+        var digits = [UInt8](repeating: 0x30, count: width)
+        var rest = max(value, 0)
+        var index = width - 1
+        while rest > 0 && index >= 0 {
+            digits[index] = UInt8(0x30 + rest % 10)
+            rest /= 10
+            index -= 1
+        }
+        return digits
+    }
+
+    static func parseFixed(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        var value: Int64 = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (times, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(Int64(byte - 0x30))
+            if o1 || o2 { return nil }
+            value = sum
+        }
+        return value
+    }
+}
+
+/// The per-user throttle state files: `<directory>/<hex of user name>`, root-owned, 0600, in a root-owned 0700
+/// directory, each flocked while in use. On persistent storage (/var/lib), so a reboot does not reset counts.
+public struct ThrottleStore: Sendable {
+    /// "/var/lib/pam_pattern".
+    public static let defaultDirectory: [UInt8] = Array("/var/lib/pam_pattern".utf8)
+    /// Largest state file read (a record is 31 bytes).
+    static let maximumFileBytes: Int64 = 64
+
+    /// The directory's path, as bytes.
+    public let directory: [UInt8]
+
+    public init(directory: [UInt8]) {
+        self.directory = directory
+    }
+
+    /// The file name for a user: the lower-case hex of the name's bytes. Safe for any name ('/', '.', "..",
+    /// newlines all become hex), cannot collide, and is never a dot file (so it never matches lock/temp names).
+    public static func fileName(for user: [UInt8]) -> [UInt8]? {
+        guard StoreRecord.isValidUserName(user) else { return nil }
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var name: [UInt8] = []
+        name.reserveCapacity(user.count * 2)
+        for byte in user {
+            name.append(hex[Int(byte >> 4)])
+            name.append(hex[Int(byte & 0x0F)])
+        }
+        return name
+    }
+
+    /// The user's state (shared lock while reading). A missing directory or file is the zero state.
+    public func state(for user: [UInt8]) throws(StoreError) -> ThrottleState {
+        guard let name = ThrottleStore.fileName(for: user), let cName = SystemCall.cString(name) else {
+            throw .invalidUserName
+        }
+        guard let path = SystemCall.cString(directory) else { throw .invalidPath }
+        guard let directoryFD = try SafeFile.openDirectory(path, create: false) else { return .zero }
+        defer { SystemCall.close(directoryFD) }
+        let fd: Int32
+        do { fd = try SystemCall.openat(directoryFD, cName, SafeFile.readFlags) } catch {
+            if error.code == ENOENT { return .zero }
+            throw SafeFile.fileOpenError(error)
+        }
+        defer { SystemCall.close(fd) }
+        _ = try SafeFile.checkFile(fd, limit: ThrottleStore.maximumFileBytes)
+        do { try SystemCall.flock(fd, LOCK_SH) } catch { throw .system(operation: .lock, errno: error.code) }
+        return try LockedThrottleState.read(fd)
+    }
+
+    /// Sets the user's state back to zero (after a success, or by root). Works on a malformed file too;
+    /// an unsafe one (wrong owner, mode, links, type) is still refused. No file means nothing to reset.
+    public func reset(user: [UInt8]) throws(StoreError) {
+        guard var locked = try lock(user: user, create: false) else { return }
+        defer { locked.close() }
+        try locked.write(.zero)
+    }
+
+    /// Opens (with `create`: making the directory 0700 and the file 0600 if needed) and exclusively locks the
+    /// user's state file. The state is NOT parsed yet (reset must work on a malformed file): call `read()`.
+    /// nil when not creating and there is no file.
+    func lock(user: [UInt8], create: Bool) throws(StoreError) -> LockedThrottleState? {
+        guard let name = ThrottleStore.fileName(for: user), let cName = SystemCall.cString(name) else {
+            throw .invalidUserName
+        }
+        guard let path = SystemCall.cString(directory) else { throw .invalidPath }
+        guard let directoryFD = try SafeFile.openDirectory(path, create: create) else { return nil }
+        defer { SystemCall.close(directoryFD) }
+        let flags = pattern_o_rdwr() | pattern_o_nofollow() | pattern_o_cloexec() | pattern_o_noctty()
+            | pattern_o_nonblock()
+        var fd: Int32 = -1
+        while fd < 0 {
+            do {
+                fd = try SystemCall.openat(directoryFD, cName, flags)
+            } catch {
+                if error.code != ENOENT { throw SafeFile.fileOpenError(error) }
+                if !create { return nil }
+                do {
+                    fd = try SystemCall.openat(
+                        directoryFD, cName, flags | pattern_o_creat() | pattern_o_excl(), 0o600)
+                } catch {
+                    // EEXIST: another attempt created it first; open theirs.
+                    if error.code != EEXIST { throw SafeFile.fileOpenError(error) }
+                    continue
+                }
+                // A new file must survive a crash, or its first counted failure would vanish with it.
+                do { try SystemCall.fsync(directoryFD) } catch {
+                    SystemCall.close(fd)
+                    throw .system(operation: .fsync, errno: error.code)
+                }
+            }
+        }
+        do throws(StoreError) {
+            _ = try SafeFile.checkFile(fd, limit: ThrottleStore.maximumFileBytes)
+            // Retried on EINTR in C; held until close, across check -> record -> verify -> reset.
+            do { try SystemCall.flock(fd, LOCK_EX) } catch {
+                throw StoreError.system(operation: .lock, errno: error.code)
+            }
+        } catch {
+            SystemCall.close(fd)
+            throw error
+        }
+        return LockedThrottleState(fd: fd)
+    }
+}
+
+/// An open, exclusively flocked state file. Closing releases the lock.
+struct LockedThrottleState {
+    private(set) var fd: Int32
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// Parses the state under the lock.
+    func read() throws(StoreError) -> ThrottleState {
+        return try LockedThrottleState.read(fd)
+    }
+
+    static func read(_ fd: Int32) throws(StoreError) -> ThrottleState {
+        var bytes = [UInt8](repeating: 0, count: Int(ThrottleStore.maximumFileBytes) + 1)
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return pread(fd, base + total, buffer.count - total, off_t(total))
+            }
+            if count < 0 {
+                let code = pattern_errno()
+                if code == EINTR { continue }
+                throw .system(operation: .read, errno: code)
+            }
+            if count == 0 { break }
+            total += count
+        }
+        guard let state = ThrottleState.parse(Array(bytes[0..<total])) else { throw .malformedState }
+        return state
+    }
+
+    /// Writes the record in place and fsyncs it: when this returns, the count survives a crash or a SIGKILL.
+    func write(_ state: ThrottleState) throws(StoreError) {
+        let bytes = state.encoded()
+        do { try SystemCall.pwriteAll(fd, bytes, at: 0) } catch { throw .system(operation: .write, errno: error.code) }
+        // Only needed for a file written by a different (longer) format; a no-op on a 31-byte file.
+        do { try SystemCall.ftruncate(fd, off_t(bytes.count)) } catch {
+            throw .system(operation: .truncate, errno: error.code)
+        }
+        do { try SystemCall.fsync(fd) } catch { throw .system(operation: .fsync, errno: error.code) }
+    }
+
+    mutating func close() {
+        SystemCall.close(fd)
+        fd = -1
+    }
+}
