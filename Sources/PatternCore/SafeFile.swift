@@ -52,10 +52,10 @@ enum SafeFile {
                 do {
                     fd = try SystemCall.open(path, flags)
                 } catch {
-                    throw directoryOpenError(error)
+                    throw directoryOpenError(error, path)
                 }
             default:
-                throw directoryOpenError(error)
+                throw directoryOpenError(error, path)
             }
         }
         do {
@@ -67,10 +67,14 @@ enum SafeFile {
         return fd
     }
 
-    private static func directoryOpenError(_ error: Errno) -> StoreError {
+    private static func directoryOpenError(_ error: Errno, _ path: [CChar]) -> StoreError {
         switch error.code {
         case ENOENT: return .missingDirectory
-        case ENOTDIR: return .notADirectory
+        case ENOTDIR:
+            // O_DIRECTORY|O_NOFOLLOW reports a symlink as ENOTDIR; lstat only names the refusal.
+            var info = stat()
+            if lstat(path, &info) == 0 && pattern_s_islnk(info.st_mode) != 0 { return .directoryIsSymlink }
+            return .notADirectory
         case ELOOP: return .directoryIsSymlink
         default: return .system(operation: .openDirectory, errno: error.code)
         }

@@ -1,0 +1,129 @@
+import Glibc
+import Testing
+@testable import PatternCore
+
+@Suite(.serialized) struct GuessGateTests {
+    func makeGate(_ dir: TempDirectory, _ settings: ThrottleSettings = ThrottleSettings()) throws -> GuessGate {
+        let store = PatternStore(path: dir.bytes("patterns"))
+        try store.save(StoreRecord(user: bytes("alice"), hash: quickHash("1235789"), setAt: 1))
+        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.bytes("state")), settings: settings)
+        gate.dummyHashCost = 1
+        return gate
+    }
+
+    @Test func wrongGuessesAreCountedThenLockedAndRightOneResets() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let gate = try makeGate(dir)
+        let alice = bytes("alice"), wrong = pattern("1236"), right = pattern("1235789")
+        let t: Int64 = 1_764_460_000
+        #expect(try gate.check(user: alice, now: t) == .allowed(freeAttemptsLeft: 5))
+        for left in stride(from: 4, through: 1, by: -1) {
+            #expect(try gate.attempt(user: alice, pattern: wrong, now: t) == .rejected(verdictAfter: .allowed(freeAttemptsLeft: left)))
+        }
+        #expect(try gate.attempt(user: alice, pattern: wrong, now: t) == .rejected(verdictAfter: .wait(secondsLeft: 60)))
+        // Locked: even the right pattern is refused without hashing or counting.
+        #expect(try gate.attempt(user: alice, pattern: right, now: t + 30) == .refused(.wait(secondsLeft: 30)))
+        #expect(try gate.throttle.state(for: alice) == ThrottleState(failures: 5, lastFailure: t))
+        #expect(try gate.check(user: alice, now: t + 59) == .wait(secondsLeft: 1))
+        // After the wait, one more try; a right one resets everything.
+        #expect(try gate.attempt(user: alice, pattern: right, now: t + 60) == .accepted)
+        #expect(try gate.throttle.state(for: alice) == .zero)
+    }
+
+    @Test func disabledAtLockAfterUntilReset() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let gate = try makeGate(dir, ThrottleSettings(deny: 1, unlockTime: 1, lockAfter: 3))
+        let alice = bytes("alice")
+        var t: Int64 = 1000
+        #expect(try gate.attempt(user: alice, pattern: pattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 1)))
+        t += 1
+        #expect(try gate.attempt(user: alice, pattern: pattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 5)))
+        t += 5
+        #expect(try gate.attempt(user: alice, pattern: pattern("1236"), now: t) == .rejected(verdictAfter: .disabled))
+        #expect(try gate.attempt(user: alice, pattern: pattern("1235789"), now: t + 1_000_000) == .refused(.disabled))
+        try gate.throttle.reset(user: alice)
+        #expect(try gate.attempt(user: alice, pattern: pattern("1235789"), now: t) == .accepted)
+    }
+
+    @Test func unenrolledUsersCreateNoStateFile() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let gate = try makeGate(dir)
+        #expect(try gate.attempt(user: bytes("mallory"), pattern: pattern("1236"), now: 1) == .notEnrolled)
+        #expect(try gate.attempt(user: bytes("bad name"), pattern: pattern("1236"), now: 1) == .notEnrolled)
+        #expect(!dir.names().contains("state"))
+    }
+
+    @Test func failureIsOnDiskBeforeTheHashRuns() throws {
+        // A hash that makes crypt fail still leaves the failure recorded: the count does not depend on the hash finishing.
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let store = PatternStore(path: dir.bytes("patterns"))
+        // A syntactically valid $y$ string with parameters libcrypt refuses: verify fails inside crypt.
+        writeBytes(dir.file("patterns"), bytes("alice:$y$jzz$abc$def:1\n"))
+        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.bytes("state")), settings: ThrottleSettings())
+        #expect(try gate.attempt(user: bytes("alice"), pattern: pattern("1236"), now: 5) == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 4)))
+        #expect(try gate.throttle.state(for: bytes("alice")).failures == 1)
+    }
+
+    /// 64 threads, each with its own descriptors (flock is per open file description), all guessing wrong at once.
+    func concurrentWrongGuesses(settings: ThrottleSettings) throws -> [GuessOutcome] {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let gate = try makeGate(dir, settings)
+        final class Box: @unchecked Sendable { var outcomes = [GuessOutcome?](repeating: nil, count: 64); var errors = 0 }
+        let box = Box()
+        var mutex = pthread_mutex_t()
+        pthread_mutex_init(&mutex, nil)
+        struct Job { let gate: GuessGate; let index: Int; let box: Box; let mutex: UnsafeMutablePointer<pthread_mutex_t> }
+        let mutexPointer = withUnsafeMutablePointer(to: &mutex) { $0 }
+        var threads: [pthread_t] = []
+        for index in 0..<64 {
+            let job = Unmanaged.passRetained(JobBox(Job(gate: gate, index: index, box: box, mutex: mutexPointer)))
+            var thread = pthread_t()
+            let rc = pthread_create(&thread, nil, { raw in
+                let job = Unmanaged<JobBox<Job>>.fromOpaque(raw!).takeRetainedValue().value
+                let outcome = try? job.gate.attempt(user: bytes("alice"), pattern: pattern("1236"), now: 1_764_460_000)
+                pthread_mutex_lock(job.mutex)
+                if let outcome { job.box.outcomes[job.index] = outcome } else { job.box.errors += 1 }
+                pthread_mutex_unlock(job.mutex)
+                return nil
+            }, job.toOpaque())
+            precondition(rc == 0)
+            threads.append(thread)
+        }
+        for thread in threads { pthread_join(thread, nil) }
+        #expect(box.errors == 0)
+        let recorded = try gate.throttle.state(for: bytes("alice")).failures
+        let outcomes = box.outcomes.compactMap { $0 }
+        let verified = outcomes.filter { if case .rejected = $0 { return true } else { return false } }.count
+        #expect(recorded == verified)
+        return outcomes
+    }
+
+    @Test func sixtyFourConcurrentGuessesAllCountedWithDeny100() throws {
+        let outcomes = try concurrentWrongGuesses(settings: ThrottleSettings(deny: 100, unlockTime: 60, lockAfter: 200))
+        #expect(outcomes.count == 64)
+        #expect(outcomes.allSatisfy { if case .rejected = $0 { return true } else { return false } })
+        // Each count from 1 to 64 was seen exactly once: no lost update.
+        let lefts = outcomes.compactMap { outcome -> Int? in
+            if case .rejected(.allowed(let left)) = outcome { return left } else { return nil }
+        }
+        #expect(Set(lefts) == Set(36...99))
+    }
+
+    @Test func sixtyFourConcurrentGuessesOnlyFiveGetThrough() throws {
+        let outcomes = try concurrentWrongGuesses(settings: ThrottleSettings())
+        let verified = outcomes.filter { if case .rejected = $0 { return true } else { return false } }
+        let refused = outcomes.filter { $0 == .refused(.wait(secondsLeft: 60)) }
+        #expect(verified.count == 5)
+        #expect(refused.count == 59)
+    }
+}
+
+final class JobBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

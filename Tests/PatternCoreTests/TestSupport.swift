@@ -1,0 +1,76 @@
+import Glibc
+@testable import PatternCore
+
+/// A fresh root-owned 0700 directory under /tmp, removed by `remove()`.
+struct TempDirectory {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/pattern-test-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        precondition(made != nil, "mkdtemp failed")
+        path = String(cString: template)
+    }
+
+    /// path + "/" + name, as bytes.
+    func bytes(_ name: String) -> [UInt8] { Array((path + "/" + name).utf8) }
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func remove() {
+        _ = system("rm -rf '\(path)'")
+    }
+
+    /// Names in the directory (no "." / "..").
+    func names() -> [String] {
+        guard let stream = opendir(path) else { return [] }
+        defer { closedir(stream) }
+        var result: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { result.append(name) }
+        }
+        return result.sorted()
+    }
+}
+
+func readBytes(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY)
+    if fd < 0 { return nil }
+    defer { close(fd) }
+    var result: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(fd, &buffer, buffer.count)
+        if n <= 0 { break }
+        result.append(contentsOf: buffer[0..<n])
+    }
+    return result
+}
+
+func writeBytes(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o600) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+    precondition(fd >= 0)
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    fchmod(fd, mode)
+    close(fd)
+}
+
+func fileStat(_ path: String) -> stat {
+    var info = stat()
+    precondition(lstat(path, &info) == 0, "lstat \(path)")
+    return info
+}
+
+/// A pattern from digits "1235789" (tests only; the parser is someone else's).
+func pattern(_ digits: String) -> Pattern {
+    Pattern(canonicalDots: digits.utf8.map { $0 - 0x30 })
+}
+
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+/// A real yescrypt cost-1 hash (fast), for records that need a valid hash.
+func quickHash(_ digits: String) -> [UInt8] {
+    (try? PatternHash.make(for: pattern(digits), cost: 1)) ?? []
+}

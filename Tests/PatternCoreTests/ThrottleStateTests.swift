@@ -1,0 +1,72 @@
+import Glibc
+import Testing
+@testable import PatternCore
+
+@Suite(.serialized) struct ThrottleStateTests {
+    @Test func recordFormatIsFixedWidth() {
+        let state = ThrottleState(failures: 7, lastFailure: 1_764_460_000)
+        #expect(state.encoded() == bytes("0000000007 0000000001764460000\n"))
+        #expect(ThrottleState.parse(state.encoded()) == state)
+        #expect(ThrottleState.parse([]) == .zero)
+        #expect(ThrottleState.parse(bytes("7 1764460000\n")) == nil)
+        #expect(ThrottleState.parse(bytes("000000000x 0000000001764460000\n")) == nil)
+        #expect(ThrottleState(failures: -3, lastFailure: -9).encoded() == ThrottleState.zero.encoded())
+    }
+
+    @Test func fileNameIsHexOfTheUserName() {
+        #expect(ThrottleStore.fileName(for: bytes("alice")) == bytes("616c696365"))
+        #expect(ThrottleStore.fileName(for: bytes("..")) == bytes("2e2e"))
+        #expect(ThrottleStore.fileName(for: bytes("a/b")) == bytes("612f62"))
+        #expect(ThrottleStore.fileName(for: bytes("a b")) == nil)
+        #expect(ThrottleStore.fileName(for: Array(repeating: 0x61, count: 100))?.count == 200)
+    }
+
+    @Test func stateSurvivesANewInstanceAndIsRootOnly() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let stateDir = dir.file("state")
+        let store = PatternStore(path: dir.bytes("patterns"))
+        try store.save(StoreRecord(user: bytes("alice"), hash: quickHash("1236"), setAt: 1))
+        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: Array(stateDir.utf8)), settings: ThrottleSettings())
+        #expect(try ThrottleStore(directory: Array(stateDir.utf8)).state(for: bytes("alice")) == .zero)  // no dir yet
+        for _ in 0..<3 { _ = try gate.attempt(user: bytes("alice"), pattern: pattern("1235"), now: 1000) }
+
+        // A fresh instance (as after a restart) reads the same count from the file.
+        let reread = ThrottleStore(directory: Array(stateDir.utf8))
+        #expect(try reread.state(for: bytes("alice")) == ThrottleState(failures: 3, lastFailure: 1000))
+        #expect(readBytes(stateDir + "/616c696365") == bytes("0000000003 0000000000000001000\n"))
+        let file = fileStat(stateDir + "/616c696365")
+        #expect(file.st_mode & 0o7777 == 0o600 && file.st_uid == 0)
+        #expect(fileStat(stateDir).st_mode & 0o7777 == 0o700)
+
+        try reread.reset(user: bytes("alice"))
+        #expect(try ThrottleStore(directory: Array(stateDir.utf8)).state(for: bytes("alice")) == .zero)
+    }
+
+    @Test func unsafeOrMalformedStateFailsClosed() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let throttle = ThrottleStore(directory: Array(dir.path.utf8))
+        let file = dir.file("616c696365")
+        writeBytes(file, bytes("0000000003 0000000000000001000\n"))
+        chmod(file, 0o644)
+        #expect(throws: StoreError.accessibleByOthers(mode: 0o644)) { try throttle.state(for: bytes("alice")) }
+        chmod(file, 0o600)
+        chown(file, 65534, 0)
+        #expect(throws: StoreError.notOwnedByRoot(uid: 65534)) { try throttle.state(for: bytes("alice")) }
+        // A user-owned file cannot be "reset" by them and is not silently trusted.
+        #expect(throws: StoreError.notOwnedByRoot(uid: 65534)) { try throttle.reset(user: bytes("alice")) }
+        chown(file, 0, 0)
+        unlink(file)
+        symlink("/etc/shadow", file)
+        #expect(throws: StoreError.isSymlink) { try throttle.state(for: bytes("alice")) }
+        unlink(file)
+        writeBytes(file, bytes("garbage"))
+        #expect(throws: StoreError.malformedState) { try throttle.state(for: bytes("alice")) }
+        // Root's reset repairs a malformed file.
+        try throttle.reset(user: bytes("alice"))
+        #expect(try throttle.state(for: bytes("alice")) == .zero)
+        writeBytes(file, Array(repeating: 0x30, count: 65))
+        #expect(throws: StoreError.tooLarge(bytes: 65, limit: 64)) { try throttle.state(for: bytes("alice")) }
+    }
+}
