@@ -4,9 +4,9 @@ import Testing
 
 @Suite(.serialized) struct GuessGateTests {
     func makeGate(_ dir: TempDirectory, _ settings: ThrottleSettings = ThrottleSettings()) throws -> GuessGate {
-        let store = PatternStore(path: dir.bytes("patterns"))
-        try store.save(StoreRecord(user: bytes("alice"), hash: quickHash("1235789"), setAt: 1))
-        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.bytes("state")), settings: settings)
+        let store = PatternStore(path: dir.pathBytes("patterns"))
+        try store.save(StoreRecord(user: ascii("alice"), hash: quickHash("1235789"), setAt: 1))
+        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: settings)
         gate.dummyHashCost = 1
         return gate
     }
@@ -15,7 +15,7 @@ import Testing
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir)
-        let alice = bytes("alice"), wrong = pattern("1236"), right = pattern("1235789")
+        let alice = ascii("alice"), wrong = storePattern("1236"), right = storePattern("1235789")
         let t: Int64 = 1_764_460_000
         #expect(try gate.check(user: alice, now: t) == .allowed(freeAttemptsLeft: 5))
         for left in stride(from: 4, through: 1, by: -1) {
@@ -35,24 +35,24 @@ import Testing
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir, ThrottleSettings(deny: 1, unlockTime: 1, lockAfter: 3))
-        let alice = bytes("alice")
+        let alice = ascii("alice")
         var t: Int64 = 1000
-        #expect(try gate.attempt(user: alice, pattern: pattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 1)))
+        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 1)))
         t += 1
-        #expect(try gate.attempt(user: alice, pattern: pattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 5)))
+        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 5)))
         t += 5
-        #expect(try gate.attempt(user: alice, pattern: pattern("1236"), now: t) == .rejected(verdictAfter: .disabled))
-        #expect(try gate.attempt(user: alice, pattern: pattern("1235789"), now: t + 1_000_000) == .refused(.disabled))
+        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .disabled))
+        #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 1_000_000) == .refused(.disabled))
         try gate.throttle.reset(user: alice)
-        #expect(try gate.attempt(user: alice, pattern: pattern("1235789"), now: t) == .accepted)
+        #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t) == .accepted)
     }
 
     @Test func unenrolledUsersCreateNoStateFile() throws {
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir)
-        #expect(try gate.attempt(user: bytes("mallory"), pattern: pattern("1236"), now: 1) == .notEnrolled)
-        #expect(try gate.attempt(user: bytes("bad name"), pattern: pattern("1236"), now: 1) == .notEnrolled)
+        #expect(try gate.attempt(user: ascii("mallory"), pattern: storePattern("1236"), now: 1) == .notEnrolled)
+        #expect(try gate.attempt(user: ascii("bad name"), pattern: storePattern("1236"), now: 1) == .notEnrolled)
         #expect(!dir.names().contains("state"))
     }
 
@@ -60,12 +60,12 @@ import Testing
         // A hash that makes crypt fail still leaves the failure recorded: the count does not depend on the hash finishing.
         let dir = TempDirectory()
         defer { dir.remove() }
-        let store = PatternStore(path: dir.bytes("patterns"))
+        let store = PatternStore(path: dir.pathBytes("patterns"))
         // A syntactically valid $y$ string with parameters libcrypt refuses: verify fails inside crypt.
-        writeBytes(dir.file("patterns"), bytes("alice:$y$jzz$abc$def:1\n"))
-        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.bytes("state")), settings: ThrottleSettings())
-        #expect(try gate.attempt(user: bytes("alice"), pattern: pattern("1236"), now: 5) == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 4)))
-        #expect(try gate.throttle.state(for: bytes("alice")).failures == 1)
+        writeBytes(dir.file("patterns"), ascii("alice:$y$jzz$abc$def:1\n"))
+        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: ThrottleSettings())
+        #expect(try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 5) == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 4)))
+        #expect(try gate.throttle.state(for: ascii("alice")).failures == 1)
     }
 
     /// 64 threads, each with its own descriptors (flock is per open file description), all guessing wrong at once.
@@ -85,7 +85,7 @@ import Testing
             var thread = pthread_t()
             let rc = pthread_create(&thread, nil, { raw in
                 let job = Unmanaged<JobBox<Job>>.fromOpaque(raw!).takeRetainedValue().value
-                let outcome = try? job.gate.attempt(user: bytes("alice"), pattern: pattern("1236"), now: 1_764_460_000)
+                let outcome = try? job.gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 1_764_460_000)
                 pthread_mutex_lock(job.mutex)
                 if let outcome { job.box.outcomes[job.index] = outcome } else { job.box.errors += 1 }
                 pthread_mutex_unlock(job.mutex)
@@ -96,7 +96,7 @@ import Testing
         }
         for thread in threads { pthread_join(thread, nil) }
         #expect(box.errors == 0)
-        let recorded = try gate.throttle.state(for: bytes("alice")).failures
+        let recorded = try gate.throttle.state(for: ascii("alice")).failures
         let outcomes = box.outcomes.compactMap { $0 }
         let verified = outcomes.filter { if case .rejected = $0 { return true } else { return false } }.count
         #expect(recorded == verified)

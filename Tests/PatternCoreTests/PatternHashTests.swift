@@ -5,9 +5,9 @@ import Testing
 
 struct PatternHashTests {
     @Test func hashIsAStandardYescryptStringOfTheCanonicalDigits() throws {
-        let hash = try PatternHash.make(for: pattern("1235789"), cost: 1)
+        let hash = try PatternHash.make(for: storePattern("1235789"), cost: 1)
         #expect(StoreRecord.isValidHash(hash))
-        #expect(Array(hash.prefix(7)) == bytes("$y$j75$"))
+        #expect(Array(hash.prefix(7)) == ascii("$y$j75$"))
         // crypt_rn on the ASCII digits with the stored string as setting gives the stored string back
         // (Tests/StoreTests/test_store.py checks the same with Python's own libcrypt binding).
         var output = [CChar](repeating: 0, count: 384)
@@ -16,20 +16,20 @@ struct PatternHashTests {
     }
 
     @Test func saltIsFreshEachTime() throws {
-        let a = try PatternHash.make(for: pattern("1236"), cost: 1)
-        let b = try PatternHash.make(for: pattern("1236"), cost: 1)
+        let a = try PatternHash.make(for: storePattern("1236"), cost: 1)
+        let b = try PatternHash.make(for: storePattern("1236"), cost: 1)
         #expect(a != b)
-        #expect(PatternHash.verify(pattern("1236"), against: a))
-        #expect(PatternHash.verify(pattern("1236"), against: b))
+        #expect(PatternHash.verify(storePattern("1236"), against: a))
+        #expect(PatternHash.verify(storePattern("1236"), against: b))
     }
 
     @Test func verifyRejectsWrongPatternsAndMalformedHashes() throws {
-        let hash = try PatternHash.make(for: pattern("1236"), cost: 1)
-        #expect(!PatternHash.verify(pattern("1235"), against: hash))
-        #expect(!PatternHash.verify(pattern("12369"), against: hash))
-        #expect(!PatternHash.verify(pattern("1236"), against: []))
-        #expect(!PatternHash.verify(pattern("1236"), against: Array(hash.dropLast())))
-        #expect(!PatternHash.verify(pattern("1236"), against: bytes("$1$salt$hash")))
+        let hash = try PatternHash.make(for: storePattern("1236"), cost: 1)
+        #expect(!PatternHash.verify(storePattern("1235"), against: hash))
+        #expect(!PatternHash.verify(storePattern("12369"), against: hash))
+        #expect(!PatternHash.verify(storePattern("1236"), against: []))
+        #expect(!PatternHash.verify(storePattern("1236"), against: Array(hash.dropLast())))
+        #expect(!PatternHash.verify(storePattern("1236"), against: ascii("$1$salt$hash")))
         // Dots outside 1...9, none, or too many are never hashed.
         #expect(!PatternHash.verify(Pattern(canonicalDots: []), against: hash))
         #expect(!PatternHash.verify(Pattern(canonicalDots: [1, 2, 3, 10]), against: hash))
@@ -40,35 +40,35 @@ struct PatternHashTests {
     @Test(arguments: 1...11) func costIsReadBackFromTheHash(cost: Int) throws {
         var setting = [CChar](repeating: 0, count: 192)
         #expect(crypt_gensalt_rn("$y$", UInt(cost), nil, 0, &setting, 192) != nil)
-        let settingBytes = Array(String(cString: setting).utf8) + bytes("$AAAA")
+        let settingBytes = Array(String(cString: setting).utf8) + ascii("$AAAA")
         #expect(PatternHash.cost(ofHash: settingBytes) == cost)
     }
 
     @Test func costFiveAndSevenFromRealHashes() throws {
-        #expect(StoreRecord(user: bytes("a"), hash: try PatternHash.make(for: pattern("1236"), cost: 5), setAt: 0).cost == 5)
-        #expect(StoreRecord(user: bytes("a"), hash: try PatternHash.make(for: pattern("1236"), cost: 7), setAt: 0).cost == 7)
-        #expect(PatternHash.cost(ofHash: bytes("$y$jZT$salt$hash")) == nil)
-        #expect(PatternHash.cost(ofHash: bytes("$y$j9T")) == nil)
+        #expect(StoreRecord(user: ascii("a"), hash: try PatternHash.make(for: storePattern("1236"), cost: 5), setAt: 0).cost == 5)
+        #expect(StoreRecord(user: ascii("a"), hash: try PatternHash.make(for: storePattern("1236"), cost: 7), setAt: 0).cost == 7)
+        #expect(PatternHash.cost(ofHash: ascii("$y$jZT$salt$hash")) == nil)
+        #expect(PatternHash.cost(ofHash: ascii("$y$j9T")) == nil)
     }
 
     @Test func invalidCostsAreRefused() {
         for cost in [0, -1, 12, Int.max] {
-            #expect(throws: StoreError.invalidCost(cost)) { try PatternHash.make(for: pattern("1236"), cost: cost) }
+            #expect(throws: StoreError.invalidCost(cost)) { try PatternHash.make(for: storePattern("1236"), cost: cost) }
         }
     }
 
     @Test func constantTimeCompareChecksEveryByte() {
-        let hash = bytes("$y$j75$abc$def")
+        let hash = ascii("$y$j75$abc$def")
         var output = hash.map { CChar(bitPattern: $0) } + [0, 0]
         #expect(PatternHash.constantTimeEqual(output, hash))
         output[13] = CChar(0x65)
         #expect(!PatternHash.constantTimeEqual(output, hash))
         #expect(!PatternHash.constantTimeEqual(hash.dropLast().map { CChar(bitPattern: $0) } + [0], hash))
-        #expect(!PatternHash.constantTimeEqual((hash + bytes("x")).map { CChar(bitPattern: $0) } + [0], hash))
+        #expect(!PatternHash.constantTimeEqual((hash + ascii("x")).map { CChar(bitPattern: $0) } + [0], hash))
     }
 
     @Test func dummyVerifyTakesAboutAsLongAsARealOne() throws {
-        let hash = try PatternHash.make(for: pattern("1236"), cost: 5)
+        let hash = try PatternHash.make(for: storePattern("1236"), cost: 5)
         func seconds(_ body: () -> Void) -> Double {
             var start = timespec(), end = timespec()
             clock_gettime(CLOCK_MONOTONIC, &start)
@@ -76,7 +76,7 @@ struct PatternHashTests {
             clock_gettime(CLOCK_MONOTONIC, &end)
             return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
         }
-        let real = seconds { _ = PatternHash.verify(pattern("1235"), against: hash) }
+        let real = seconds { _ = PatternHash.verify(storePattern("1235"), against: hash) }
         let dummy = seconds { PatternHash.dummyVerify(cost: 5) }
         let cheap = seconds { PatternHash.dummyVerify(cost: 1) }
         // Same cost within a generous factor; a cost-1 dummy would be far faster (16x less memory).

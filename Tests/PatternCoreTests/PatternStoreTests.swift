@@ -11,10 +11,10 @@ import Testing
 
         #expect(throws: StoreError.missingDirectory) { try store.load() }
 
-        let hash = try PatternHash.make(for: pattern("1235789"), cost: 1)
-        try store.save(StoreRecord(user: bytes("alice"), hash: hash, setAt: 1_764_460_000))
-        let hash2 = try PatternHash.make(for: pattern("14789"), cost: 1)
-        try store.save(StoreRecord(user: bytes("bob"), hash: hash2, setAt: 5))
+        let hash = try PatternHash.make(for: storePattern("1235789"), cost: 1)
+        try store.save(StoreRecord(user: ascii("alice"), hash: hash, setAt: 1_764_460_000))
+        let hash2 = try PatternHash.make(for: storePattern("14789"), cost: 1)
+        try store.save(StoreRecord(user: ascii("bob"), hash: hash2, setAt: 5))
 
         // Mode, owner, directory mode, exact content.
         let file = fileStat(storeDir + "/patterns")
@@ -24,26 +24,26 @@ import Testing
         let directory = fileStat(storeDir)
         #expect(directory.st_mode & 0o7777 == 0o700)
         #expect(directory.st_uid == 0)
-        let expected = bytes("alice:") + hash + bytes(":1764460000\nbob:") + hash2 + bytes(":5\n")
+        let expected = ascii("alice:") + hash + ascii(":1764460000\nbob:") + hash2 + ascii(":5\n")
         #expect(readBytes(storeDir + "/patterns") == expected)
 
         // Verify right and wrong.
-        let record = try #require(try store.record(for: bytes("alice")))
+        let record = try #require(try store.record(for: ascii("alice")))
         #expect(record.setAt == 1_764_460_000)
         #expect(record.cost == 1)
-        #expect(PatternHash.verify(pattern("1235789"), against: record.hash))
-        #expect(!PatternHash.verify(pattern("1235786"), against: record.hash))
-        #expect(try store.record(for: bytes("carol")) == nil)
+        #expect(PatternHash.verify(storePattern("1235789"), against: record.hash))
+        #expect(!PatternHash.verify(storePattern("1235786"), against: record.hash))
+        #expect(try store.record(for: ascii("carol")) == nil)
 
         // Replace in place keeps the order.
-        try store.save(StoreRecord(user: bytes("alice"), hash: hash2, setAt: 7))
-        #expect(readBytes(storeDir + "/patterns") == bytes("alice:") + hash2 + bytes(":7\nbob:") + hash2 + bytes(":5\n"))
+        try store.save(StoreRecord(user: ascii("alice"), hash: hash2, setAt: 7))
+        #expect(readBytes(storeDir + "/patterns") == ascii("alice:") + hash2 + ascii(":7\nbob:") + hash2 + ascii(":5\n"))
 
         // Remove.
-        #expect(try store.remove(user: bytes("alice")))
-        #expect(try !store.remove(user: bytes("alice")))
-        #expect(try store.record(for: bytes("alice")) == nil)
-        #expect(readBytes(storeDir + "/patterns") == bytes("bob:") + hash2 + bytes(":5\n"))
+        #expect(try store.remove(user: ascii("alice")))
+        #expect(try !store.remove(user: ascii("alice")))
+        #expect(try store.record(for: ascii("alice")) == nil)
+        #expect(readBytes(storeDir + "/patterns") == ascii("bob:") + hash2 + ascii(":5\n"))
         // Only the store and its lock remain: no temp files.
         #expect(dir.names() == ["pam_pattern"])
         let names = TempDirectory.names(of: storeDir)
@@ -53,15 +53,15 @@ import Testing
     @Test func missingFileInSafeDirectoryIsNobodyEnrolled() throws {
         let dir = TempDirectory()
         defer { dir.remove() }
-        let store = PatternStore(path: dir.bytes("patterns"))
+        let store = PatternStore(path: dir.pathBytes("patterns"))
         #expect(try store.load() == [])
-        #expect(try store.record(for: bytes("alice")) == nil)
+        #expect(try store.record(for: ascii("alice")) == nil)
     }
 
     /// Writes a valid one-user store and returns its path.
     private func validStore(_ dir: TempDirectory) -> String {
         let path = dir.file("patterns")
-        writeBytes(path, bytes("alice:") + quickHash("1236") + bytes(":1\n"))
+        writeBytes(path, ascii("alice:") + quickHash("1236") + ascii(":1\n"))
         return path
     }
 
@@ -139,10 +139,10 @@ import Testing
         let dir = TempDirectory()
         defer { dir.remove() }
         let path = dir.file("patterns")
-        let good = bytes("alice:") + quickHash("1236") + bytes(":1\n")
-        writeBytes(path, good + bytes("bob:nothash:2\n"))
+        let good = ascii("alice:") + quickHash("1236") + ascii(":1\n")
+        writeBytes(path, good + ascii("bob:nothash:2\n"))
         #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: .badHash)) { try load(path) }
-        writeBytes(path, good + bytes("bob") + quickHash("1236"))
+        writeBytes(path, good + ascii("bob") + quickHash("1236"))
         #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: .missingNewline)) { try load(path) }
     }
 
@@ -150,8 +150,8 @@ import Testing
         let dir = TempDirectory()
         defer { dir.remove() }
         let path = dir.file("patterns")
-        let line = bytes("alice:") + quickHash("1236") + bytes(":1\n")
-        writeBytes(path, line + bytes("bob:") + quickHash("1236") + bytes(":1\n") + line)
+        let line = ascii("alice:") + quickHash("1236") + ascii(":1\n")
+        writeBytes(path, line + ascii("bob:") + quickHash("1236") + ascii(":1\n") + line)
         #expect(throws: StoreError.duplicateUser(lineNumber: 3, firstLineNumber: 1)) { try load(path) }
     }
 
@@ -186,7 +186,7 @@ import Testing
         let before = readBytes(path)
         let store = PatternStore(path: Array(path.utf8))
         #expect(throws: StoreError.accessibleByOthers(mode: 0o644)) {
-            try store.save(StoreRecord(user: bytes("bob"), hash: quickHash("1236"), setAt: 1))
+            try store.save(StoreRecord(user: ascii("bob"), hash: quickHash("1236"), setAt: 1))
         }
         #expect(readBytes(path) == before)
     }
@@ -194,28 +194,28 @@ import Testing
     @Test func staleTempFilesAreSweptUnderTheLock() throws {
         let dir = TempDirectory()
         defer { dir.remove() }
-        writeBytes(dir.file(".patterns.tmp.999.0"), bytes("half a store"))
-        writeBytes(dir.file(".patterns.tmp.12.3"), bytes("x"))
-        writeBytes(dir.file(".other.tmp.1.0"), bytes("not ours"))
-        let store = PatternStore(path: dir.bytes("patterns"))
-        try store.save(StoreRecord(user: bytes("alice"), hash: quickHash("1236"), setAt: 1))
+        writeBytes(dir.file(".patterns.tmp.999.0"), ascii("half a store"))
+        writeBytes(dir.file(".patterns.tmp.12.3"), ascii("x"))
+        writeBytes(dir.file(".other.tmp.1.0"), ascii("not ours"))
+        let store = PatternStore(path: dir.pathBytes("patterns"))
+        try store.save(StoreRecord(user: ascii("alice"), hash: quickHash("1236"), setAt: 1))
         #expect(dir.names() == [".other.tmp.1.0", ".patterns.lock", "patterns"])
     }
 
     @Test func saveRefusesBadNamesAndHashes() {
         let dir = TempDirectory()
         defer { dir.remove() }
-        let store = PatternStore(path: dir.bytes("patterns"))
+        let store = PatternStore(path: dir.pathBytes("patterns"))
         for name in ["", "a:b", "a b", "a\nb", "a\tb", String(repeating: "x", count: 101)] {
             #expect(throws: StoreError.invalidUserName) {
-                try store.save(StoreRecord(user: bytes(name), hash: quickHash("1236"), setAt: 1))
+                try store.save(StoreRecord(user: ascii(name), hash: quickHash("1236"), setAt: 1))
             }
         }
         #expect(throws: StoreError.invalidHash) {
-            try store.save(StoreRecord(user: bytes("alice"), hash: bytes("$1$abc$def"), setAt: 1))
+            try store.save(StoreRecord(user: ascii("alice"), hash: ascii("$1$abc$def"), setAt: 1))
         }
         #expect(throws: StoreError.invalidPath) {
-            try PatternStore(path: bytes("/tmp/a\u{0}b")).load()
+            try PatternStore(path: ascii("/tmp/a\u{0}b")).load()
         }
         #expect(dir.names() == [])
     }
@@ -226,12 +226,12 @@ import Testing
         let hash = quickHash("1236")
         var content: [UInt8] = []
         for index in 0..<100_000 {
-            content += bytes("user\(index):") + hash + bytes(":1764460000\n")
+            content += ascii("user\(index):") + hash + ascii(":1764460000\n")
         }
         #expect(Int64(content.count) < PatternStore.maximumFileBytes)
         writeBytes(dir.file("patterns"), content)
-        let store = PatternStore(path: dir.bytes("patterns"))
-        #expect(try store.record(for: bytes("user99999"))?.hash == hash)
+        let store = PatternStore(path: dir.pathBytes("patterns"))
+        #expect(try store.record(for: ascii("user99999"))?.hash == hash)
     }
 }
 

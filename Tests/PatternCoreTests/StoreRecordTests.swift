@@ -2,67 +2,67 @@ import Testing
 @testable import PatternCore
 
 struct StoreRecordTests {
-    let hash = bytes("$y$j75$V2vmbzzAo9Fq0w4o8tfpN/$3Sb8qhRH7QgXoS6u4Mb7oG2F7A3pD5.rw1cyJ0K5sQ3")
+    let hash = ascii("$y$j75$V2vmbzzAo9Fq0w4o8tfpN/$3Sb8qhRH7QgXoS6u4Mb7oG2F7A3pD5.rw1cyJ0K5sQ3")
 
     @Test func lineFormatIsUserHashTime() throws {
-        let record = StoreRecord(user: bytes("alice"), hash: hash, setAt: 1_764_460_000)
-        #expect(record.encoded() == bytes("alice:") + hash + bytes(":1764460000\n"))
+        let record = StoreRecord(user: ascii("alice"), hash: hash, setAt: 1_764_460_000)
+        #expect(record.encoded() == ascii("alice:") + hash + ascii(":1764460000\n"))
         #expect(try StoreRecord.parseStore(record.encoded()) == [record])
         #expect(try StoreRecord.parseStore([]) == [])
     }
 
     @Test func userNameRules() {
-        #expect(StoreRecord.isValidUserName(bytes("alice")))
-        #expect(StoreRecord.isValidUserName(bytes("j.doe-1_x@example")))
-        #expect(StoreRecord.isValidUserName(bytes("jos\u{e9}")))  // UTF-8 bytes allowed
+        #expect(StoreRecord.isValidUserName(ascii("alice")))
+        #expect(StoreRecord.isValidUserName(ascii("j.doe-1_x@example")))
+        #expect(StoreRecord.isValidUserName(ascii("jos\u{e9}")))  // UTF-8 bytes allowed
         #expect(StoreRecord.isValidUserName(Array(repeating: 0x61, count: 100)))
-        for bad in [[], Array(repeating: 0x61, count: 101), bytes("a:b"), bytes("a b"), [0x61, 0x00], [0x61, 0x7F], [0x61, 0x0A]] {
+        for bad in [[], Array(repeating: 0x61, count: 101), ascii("a:b"), ascii("a b"), [0x61, 0x00], [0x61, 0x7F], [0x61, 0x0A]] {
             #expect(!StoreRecord.isValidUserName(bad))
         }
     }
 
     @Test func hashRules() {
         #expect(StoreRecord.isValidHash(hash))
-        #expect(!StoreRecord.isValidHash(bytes("$y$j75$salt")))          // missing hash field
-        #expect(!StoreRecord.isValidHash(bytes("$y$j75$$hash")))         // empty salt
-        #expect(!StoreRecord.isValidHash(bytes("$y$j75$salt$hash$")))    // trailing '$'
-        #expect(!StoreRecord.isValidHash(bytes("$6$salt$hash")))         // not yescrypt
-        #expect(!StoreRecord.isValidHash(bytes("$y$j75$sa:t$hash")))     // ':' would break the line
-        #expect(!StoreRecord.isValidHash(bytes("$y$j75$salt$") + Array(repeating: 0x41, count: 130)))
+        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt")))          // missing hash field
+        #expect(!StoreRecord.isValidHash(ascii("$y$j75$$hash")))         // empty salt
+        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt$hash$")))    // trailing '$'
+        #expect(!StoreRecord.isValidHash(ascii("$6$salt$hash")))         // not yescrypt
+        #expect(!StoreRecord.isValidHash(ascii("$y$j75$sa:t$hash")))     // ':' would break the line
+        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt$") + Array(repeating: 0x41, count: 130)))
     }
 
     @Test func everyMalformedLineIsNamed() throws {
-        let good = bytes("alice:") + hash + bytes(":1\n")
+        let good = ascii("alice:") + hash + ascii(":1\n")
         let cases: [([UInt8], LineProblem)] = [
-            (bytes("\n"), .emptyLine),
-            (bytes("bob\n"), .wrongFieldCount(1)),
-            (bytes("bob:") + hash + bytes(":1:extra\n"), .wrongFieldCount(4)),
-            (bytes(":") + hash + bytes(":1\n"), .badUserName),
-            (bytes("b b:") + hash + bytes(":1\n"), .badUserName),
-            (bytes("bob:*:1\n"), .badHash),
-            (bytes("bob:") + hash + bytes(":\n"), .badTime),
-            (bytes("bob:") + hash + bytes(":-1\n"), .badTime),
-            (bytes("bob:") + hash + bytes(":+1\n"), .badTime),
-            (bytes("bob:") + hash + bytes(":01\n"), .badTime),
-            (bytes("bob:") + hash + bytes(": 1\n"), .badTime),
-            (bytes("bob:") + hash + bytes(":1\r\n"), .badTime),
-            (bytes("bob:") + hash + bytes(":9223372036854775808\n"), .badTime),
-            (bytes("bob:") + hash + bytes(":1"), .missingNewline),
+            (ascii("\n"), .emptyLine),
+            (ascii("bob\n"), .wrongFieldCount(1)),
+            (ascii("bob:") + hash + ascii(":1:extra\n"), .wrongFieldCount(4)),
+            (ascii(":") + hash + ascii(":1\n"), .badUserName),
+            (ascii("b b:") + hash + ascii(":1\n"), .badUserName),
+            (ascii("bob:*:1\n"), .badHash),
+            (ascii("bob:") + hash + ascii(":\n"), .badTime),
+            (ascii("bob:") + hash + ascii(":-1\n"), .badTime),
+            (ascii("bob:") + hash + ascii(":+1\n"), .badTime),
+            (ascii("bob:") + hash + ascii(":01\n"), .badTime),
+            (ascii("bob:") + hash + ascii(": 1\n"), .badTime),
+            (ascii("bob:") + hash + ascii(":1\r\n"), .badTime),
+            (ascii("bob:") + hash + ascii(":9223372036854775808\n"), .badTime),
+            (ascii("bob:") + hash + ascii(":1"), .missingNewline),
         ]
         for (line, problem) in cases {
             #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: problem)) {
                 try StoreRecord.parseStore(good + line)
             }
         }
-        #expect(try StoreRecord.parseStore(good + bytes("bob:") + hash + bytes(":9223372036854775807\n")).count == 2)
+        #expect(try StoreRecord.parseStore(good + ascii("bob:") + hash + ascii(":9223372036854775807\n")).count == 2)
     }
 
     @Test func duplicatesAreErrorsNotSkips() {
-        let a = bytes("alice:") + hash + bytes(":1\n")
-        let b = bytes("bob:") + hash + bytes(":1\n")
+        let a = ascii("alice:") + hash + ascii(":1\n")
+        let b = ascii("bob:") + hash + ascii(":1\n")
         #expect(throws: StoreError.duplicateUser(lineNumber: 2, firstLineNumber: 1)) { try StoreRecord.parseStore(a + a) }
         #expect(throws: StoreError.duplicateUser(lineNumber: 4, firstLineNumber: 2)) {
-            try StoreRecord.parseStore(a + b + bytes("carol:") + hash + bytes(":1\n") + b + a)
+            try StoreRecord.parseStore(a + b + ascii("carol:") + hash + ascii(":1\n") + b + a)
         }
     }
 

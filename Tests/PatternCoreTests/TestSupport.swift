@@ -13,7 +13,7 @@ struct TempDirectory {
     }
 
     /// path + "/" + name, as bytes.
-    func bytes(_ name: String) -> [UInt8] { Array((path + "/" + name).utf8) }
+    func pathBytes(_ name: String) -> [UInt8] { Array((path + "/" + name).utf8) }
     func file(_ name: String) -> String { path + "/" + name }
 
     func remove() {
@@ -64,13 +64,13 @@ func fileStat(_ path: String) -> stat {
 }
 
 /// A pattern from digits "1235789" (tests only; the parser is someone else's).
-func pattern(_ digits: String) -> Pattern {
+func storePattern(_ digits: String) -> Pattern {
     Pattern(canonicalDots: digits.utf8.map { $0 - 0x30 })
 }
 
-func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 /// A real yescrypt cost-1 hash (fast), for records that need a valid hash.
 func quickHash(_ digits: String) -> [UInt8] {
-    (try? PatternHash.make(for: pattern(digits), cost: 1)) ?? []
+    (try? PatternHash.make(for: storePattern(digits), cost: 1)) ?? []
 }
