@@ -132,6 +132,7 @@ struct PatternCanvas {
     mutating func line(from a: UInt8, to b: UInt8) {
         let (r1, c1) = PatternCanvas.centre(of: a)
         let (r2, c2) = PatternCanvas.centre(of: b)
+        guard a != b else { return }    // nothing to draw (only in a malformed pattern)
         if r1 == r2 {
             for column in (min(c1, c2) + 1)..<max(c1, c2) { add(r1, column, PatternCanvas.horizontal) }
             return

@@ -20,7 +20,7 @@ public enum PatternError: Error, Equatable, Sendable {
         case .empty:
             return "No pattern was entered."
         case .tooLong(let byteCount):
-            return "The input is \(byteCount) characters long; a pattern is at most \(Pattern.maximumInputBytes)."
+            return "The input is too long (\(byteCount) bytes); a pattern is at most \(Pattern.maximumInputBytes) bytes."
         case .notADot(let character, let position):
             return "\(PatternError.describe(character)) at position \(position) is not a dot; type the dots as digits 1 to 9."
         case .zero(let position):

@@ -5,7 +5,7 @@ import Testing
     @Test func messages() {
         #expect(PatternError.empty.message == "No pattern was entered.")
         #expect(PatternError.tooLong(byteCount: 65).message
-                == "The input is 65 characters long; a pattern is at most 64.")
+                == "The input is too long (65 bytes); a pattern is at most 64 bytes.")
         #expect(PatternError.notADot(character: 0x61, position: 3).message
                 == "'a' at position 3 is not a dot; type the dots as digits 1 to 9.")
         #expect(PatternError.notADot(character: 0x07, position: 1).message

@@ -65,7 +65,7 @@ private func canonical(_ text: String) throws(PatternError) -> String {
         // 65 bytes that are all garbage: still reported as too long, not as a bad character.
         let garbage = String(repeating: "x", count: 65)
         #expect(refusal(garbage) == .tooLong(byteCount: 65))
-        #expect(refusal(garbage)?.message == "The input is 65 characters long; a pattern is at most 64.")
+        #expect(refusal(garbage)?.message == "The input is too long (65 bytes); a pattern is at most 64 bytes.")
         #expect(refusal(String(repeating: "1", count: 1000)) == .tooLong(byteCount: 1000))
     }
 

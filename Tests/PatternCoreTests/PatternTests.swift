@@ -44,4 +44,18 @@ import Testing
         }
         #expect(found == 16)
     }
+
+    @Test func malformedInternalPatternsNeverTrap() {
+        // Only the parser and enumeration make Patterns, but tests elsewhere build bad
+        // ones through the internal initialiser: nothing downstream may trap on them.
+        let bad: [[UInt8]] = [[], [0], [10, 200, 255], [1, 1, 1, 1], Array(repeating: 5, count: 20), [0, 1, 2, 3, 4]]
+        for dots in bad {
+            let p = Pattern(canonicalDots: dots)
+            _ = p.digitString
+            for symmetry in Symmetry.allCases { _ = p.applying(symmetry) }
+            #expect(p.weakness() != nil || dots.count >= 4)
+            #expect(PatternDrawing.render(p, style: .ascii).hasSuffix("order.\n"))
+            #expect(PatternDrawing.render(p, style: .unicode).hasSuffix("order.\n"))
+        }
+    }
 }
