@@ -1,0 +1,20 @@
+import PatternCore
+
+/// --ascii / --unicode: how drawings are printed.
+///
+/// Default: Unicode box drawing on a UTF-8 terminal, plain ASCII otherwise
+/// (pipes, logs, tests), so output that is saved never depends on the locale.
+enum DrawingChoice {
+    /// The two flags, for commands that draw.
+    static let specs: [OptionSpec] = [.flag("ascii"), .flag("unicode")]
+
+    /// The style the flags ask for, or the automatic choice.
+    static func style(from arguments: ParsedArguments) throws(UsageError) -> DrawingStyle {
+        switch (arguments.has("ascii"), arguments.has("unicode")) {
+        case (true, true): throw UsageError(message: "options '--ascii' and '--unicode' exclude each other")
+        case (true, false): return .ascii
+        case (false, true): return .unicode
+        case (false, false): return Terminal.outputSupportsUnicode ? .unicode : .ascii
+        }
+    }
+}

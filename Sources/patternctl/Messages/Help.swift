@@ -1,0 +1,195 @@
+import PatternCore
+
+/// Every text patternctl prints for --help and --version, in one place so the
+/// help, the man page and the golden tests are easy to keep in step.
+enum Help {
+    /// The version printed by --version.
+    static let version = "patternctl (pam_pattern) 0.1.0"
+
+    private static var defaultStore: String { String(decoding: PatternStore.defaultPath, as: UTF8.self) }
+    private static var defaultState: String { String(decoding: ThrottleStore.defaultDirectory, as: UTF8.self) }
+    private static var defaults: ThrottleSettings { ThrottleSettings() }
+
+    /// Global options, shown by every help text.
+    static var globalOptions: String {
+        """
+        Options for every command:
+          --store PATH           pattern store, as the module's store=
+                                 (default \(defaultStore))
+          --state DIR            throttle state directory, as the module's state=
+                                 (default \(defaultState))
+          --layout phone|numpad  how typed digits map to dots, as layout=
+                                 (default phone; numpad: 7 8 9 is the top row)
+          --min-length N         shortest pattern, 4..9, as minlen= (default \(Pattern.defaultMinimumLength))
+          --deny N               failures before the first wait, as deny= (default \(defaults.deny))
+          --unlock-time S        seconds of the first wait, as unlock_time= (default \(defaults.unlockTime))
+          --lock-after N         failures that disable the pattern, as lock_after=
+                                 (default \(defaults.lockAfter))
+          -h, --help             show help and exit
+          --version              show the version and exit
+
+        """
+    }
+
+    /// Exit status, shown by every help text.
+    static let exitStatus = """
+        Exit status: 0 success, 1 refused or failed, 2 usage error.
+
+        """
+
+    /// `patternctl --help`.
+    static var overview: String {
+        """
+        Usage: patternctl [OPTIONS] COMMAND [ARGS]
+
+        Set, inspect and administer pam_pattern unlock patterns. A pattern is
+        typed as the digits of the dots in drawing order on this grid:
+
+            1 2 3
+            4 5 6      the "Z" shape is 1235789
+            7 8 9
+
+        Commands:
+          set [USER]      set or replace a pattern (asked twice, weak ones refused)
+          remove USER     delete a user's pattern
+          reset USER      clear a user's failed attempts and lock
+          status [USER]   show enrolment, failures and lock of one user
+          list            show every enrolled user, one line each
+          show CODE       show a pattern's canonical digits, drawing and strength
+          bench           time one verification at each yescrypt cost
+          help [COMMAND]  show the help of a command
+
+        set, remove, reset, status and list need root; show, bench and help do not.
+        USER defaults to the user who ran sudo (SUDO_USER), else the current user.
+
+        """ + "\n" + section(globalOptions) + section(exitStatus) + "See patternctl(8) and pam_pattern(8).\n"
+    }
+
+    /// `patternctl set --help`.
+    static var set: String {
+        """
+        Usage: patternctl set [OPTIONS] [USER]
+
+        Set or replace the unlock pattern of USER (default: the user who ran sudo,
+        else the current user). Needs root.
+
+        The pattern is asked twice with echo off; after a mismatch, a malformed or
+        a weak pattern it is asked again, three rounds at most. When standard input
+        is not a terminal, the first two lines are the pattern and its repetition
+        and nothing is asked again. Patterns that are easy to guess (common shapes,
+        their rotations and mirror images, too few dots) are refused with the
+        reason. On success the pattern is drawn and the failure count of USER is
+        cleared.
+
+        Options:
+          --cost N        yescrypt cost, 1..11 (default \(PatternHash.defaultCost)); each step doubles the
+                          memory and time of every login attempt; see 'patternctl bench'
+          --allow-weak    accept a pattern that is easy to guess
+          --ascii         draw with ASCII characters
+          --unicode       draw with box-drawing characters (default on a UTF-8 terminal)
+
+        """ + "\n" + section(globalOptions) + exitStatus
+    }
+
+    /// `patternctl remove --help`.
+    static var remove: String {
+        """
+        Usage: patternctl remove [OPTIONS] USER
+
+        Delete the unlock pattern of USER from the store. USER then cannot use a
+        pattern until one is set again. Needs root.
+
+        """ + "\n" + section(globalOptions) + exitStatus
+    }
+
+    /// `patternctl reset --help`.
+    static var reset: String {
+        """
+        Usage: patternctl reset [OPTIONS] USER
+
+        Clear the failed attempts of USER, which ends a wait or a disabled pattern.
+        Needs root.
+
+        """ + "\n" + section(globalOptions) + exitStatus
+    }
+
+    /// `patternctl status --help`.
+    static var status: String {
+        """
+        Usage: patternctl status [OPTIONS] [USER]
+
+        Show whether USER (default: the user who ran sudo, else the current user)
+        has a pattern, and the throttle as the module sees it. Needs root. Prints:
+
+          user: NAME
+          enrolled: yes|no
+          set: DATE                 UTC, like 2026-11-30T01:55:05Z ("-" if none)
+          cost: N                   yescrypt cost ("-" if none)
+          failures: N
+          locked: no|until DATE (N s)|disabled
+
+        Give the module's deny=, unlock_time= and lock_after= values with --deny,
+        --unlock-time and --lock-after when they differ from the defaults.
+
+        """ + "\n" + section(globalOptions) + exitStatus
+    }
+
+    /// `patternctl list --help`.
+    static var list: String {
+        """
+        Usage: patternctl list [OPTIONS]
+
+        Show every enrolled user, one line each, under a header line:
+        USER, SET (UTC), COST, FAILURES and LOCKED, with the meaning of status.
+        Needs root.
+
+        """ + "\n" + section(globalOptions) + exitStatus
+    }
+
+    /// `patternctl show --help`.
+    static var show: String {
+        """
+        Usage: patternctl show [OPTIONS] CODE
+
+        Show the canonical digits of the pattern CODE (dots passed over are added:
+        1379 is 1235789), its drawing, and whether it is weak and why. CODE "-"
+        reads the pattern from standard input (with echo off on a terminal), which
+        keeps it out of the shell history. Needs no root and no store. Exits 1 with
+        the reason when CODE is not a valid pattern.
+
+        Options:
+          --ascii         draw with ASCII characters
+          --unicode       draw with box-drawing characters (default on a UTF-8 terminal)
+
+        """ + "\n" + section(globalOptions) + exitStatus
+    }
+
+    /// `patternctl bench --help`.
+    static var bench: String {
+        """
+        Usage: patternctl bench [OPTIONS]
+
+        Time one verification at each yescrypt cost from 1 to --max, and the time
+        to try every valid pattern on one core at that cost, to help choose
+        'patternctl set --cost'. Each login attempt runs one verification.
+        Needs no root.
+
+        Options:
+          --max N         highest cost to time, 1..11 (default \(BenchCommand.defaultMaximum))
+
+        """ + "\n" + section(globalOptions) + exitStatus
+    }
+
+    /// A block of lines followed by an empty line (multi-line literals drop their last newline).
+    private static func section(_ text: String) -> String { text + "\n" }
+
+    /// `patternctl help --help`.
+    static var helpCommand: String {
+        """
+        Usage: patternctl help [COMMAND]
+
+        Show the help of COMMAND, or the overview.
+
+        """ + "\n" + exitStatus
+    }
+}

@@ -1,0 +1,32 @@
+import PatternCore
+
+/// `patternctl remove USER`: delete a user's pattern from the store.
+struct RemoveCommand: Subcommand {
+    static let name = "remove"
+    static let options: [OptionSpec] = []
+    static var help: String { Help.remove }
+    static let needsRoot = true
+
+    let user: String
+    let global: GlobalOptions
+
+    init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+        user = try arguments.operands(["USER"], required: 1)[0] ?? ""
+        self.global = global
+    }
+
+    func run() -> ExitStatus {
+        // No user-database check: the entry of a deleted account must stay removable.
+        do {
+            if try global.store.remove(user: Array(user.utf8)) {
+                Output.line("Removed the pattern of \(user).")
+                return .success
+            }
+            Output.error("\(user) has no pattern; nothing was changed")
+            return .failure
+        } catch {
+            Output.error("could not remove the pattern of \(user): \(error.message)")
+            return .failure
+        }
+    }
+}

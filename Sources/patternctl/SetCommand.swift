@@ -1,0 +1,124 @@
+import Glibc
+import PatternCore
+
+/// `patternctl set [USER]`: choose a pattern (twice, refused if weak), hash it, store it.
+struct SetCommand: Subcommand {
+    static let name = "set"
+    static let options: [OptionSpec] = [.value("cost"), .flag("allow-weak")] + DrawingChoice.specs
+    static var help: String { Help.set }
+    static let needsRoot = true
+    /// yescrypt costs libxcrypt accepts (crypt_gensalt "$y$" count 1..11; 2^(cost-1) MiB each).
+    static let costRange = 1...11
+    /// Rounds of "enter twice" on a terminal before giving up.
+    static let terminalRounds = 3
+
+    let user: String?
+    let cost: Int
+    let allowWeak: Bool
+    let style: DrawingStyle
+    let global: GlobalOptions
+
+    init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+        user = try arguments.operands(["USER"], required: 0)[0]
+        cost = try arguments.integer("cost", in: Self.costRange) ?? PatternHash.defaultCost
+        allowWeak = arguments.has("allow-weak")
+        style = try DrawingChoice.style(from: arguments)
+        self.global = global
+    }
+
+    func run() -> ExitStatus {
+        guard let name = user ?? UserDatabase.invokingUser() else {
+            Output.error("cannot tell who you are; name the user: patternctl set USER")
+            return .failure
+        }
+        guard UserDatabase.exists(name) else {
+            Output.error("no such user: '\(name)'; nothing was changed")
+            return .failure
+        }
+        let userBytes = Array(name.utf8)
+        let store = global.store
+        // An unsafe or unreadable store would refuse the save anyway: say so before asking.
+        do {
+            _ = try store.load()
+        } catch {
+            Output.error("cannot use the pattern store: \(error.message)")
+            return .failure
+        }
+
+        Output.line("Setting the unlock pattern for \(name).")
+        guard let pattern = askTwice() else {
+            Output.error("no pattern was set for \(name); nothing was changed")
+            return .failure
+        }
+
+        let record: StoreRecord
+        do {
+            let hash = try PatternHash.make(for: pattern, cost: cost)
+            record = StoreRecord(user: userBytes, hash: hash, setAt: Timestamp.now())
+            try store.save(record)
+        } catch {
+            Output.error("could not save the pattern: \(error.message)")
+            return .failure
+        }
+        Output.line("Pattern set for \(name) (\(pattern.dots.count) dots, yescrypt cost \(cost)):")
+        Output.write(PatternDrawing.render(pattern, style: style))
+
+        // Failures counted against the old pattern must not lock out the new one.
+        do {
+            try global.throttleStore.reset(user: userBytes)
+        } catch {
+            Output.error("the pattern was set, but the old failure count could not be cleared: \(error.message)")
+            return .failure
+        }
+        return .success
+    }
+
+    /// Asks for the pattern and its confirmation: up to three rounds on a
+    /// terminal, one round (two lines) when stdin is a file or a pipe.
+    private func askTwice() -> Pattern? {
+        let interactive = Terminal.inputIsTerminal
+        let rounds = interactive ? Self.terminalRounds : 1
+        for round in 1...rounds {
+            let last = round == rounds
+            guard var first = readEntry(prompt: "Pattern: ", interactive: interactive) else { return nil }
+            defer { Terminal.wipe(&first) }
+            guard let pattern = judge(first, retrying: !last) else { continue }
+            guard var second = readEntry(prompt: "Again: ", interactive: interactive) else { return nil }
+            defer { Terminal.wipe(&second) }
+            let confirmation = try? Pattern.parse(second, layout: global.layout, minimumLength: global.minimumLength)
+            // The same pattern typed differently ("1379" and "1235789") is the same pattern.
+            if confirmation == pattern { return pattern }
+            Output.error("the two entries are not the same pattern" + (last ? "" : "; try again"))
+        }
+        return nil
+    }
+
+    /// Parses an entry and applies the strength rules; nil after saying what is wrong.
+    private func judge(_ entry: [UInt8], retrying: Bool) -> Pattern? {
+        let again = retrying ? "; try again" : ""
+        let pattern: Pattern
+        do {
+            pattern = try Pattern.parse(entry, layout: global.layout, minimumLength: global.minimumLength)
+        } catch {
+            Output.error("not a valid pattern: \(error.message)\(again)")
+            return nil
+        }
+        if let weakness = pattern.weakness(minimumLength: global.minimumLength), !allowWeak {
+            Output.error("refused, the pattern is too easy to guess: \(weakness.reason) (--allow-weak accepts it anyway)\(again)")
+            return nil
+        }
+        return pattern
+    }
+
+    /// One entry: echo off on a terminal, a line from stdin otherwise. The
+    /// caller wipes it after use.
+    private func readEntry(prompt: String, interactive: Bool) -> [UInt8]? {
+        guard let line = interactive ? Terminal.readSecret(prompt: prompt) : Terminal.readLine() else {
+            if !interactive {
+                Output.error("expected two lines on standard input: the pattern, then the same pattern again")
+            }
+            return nil
+        }
+        return line
+    }
+}

@@ -1,0 +1,48 @@
+import PatternCore
+
+/// `patternctl show CODE`: canonical digits, drawing and strength of a pattern.
+/// Needs no root and no store: it only applies the core's rules.
+struct ShowCommand: Subcommand {
+    static let name = "show"
+    static let options: [OptionSpec] = DrawingChoice.specs
+    static var help: String { Help.show }
+    static let needsRoot = false
+
+    /// The typed code, or nil for "-" (read it from stdin, echo off on a terminal).
+    let code: String?
+    let style: DrawingStyle
+    let global: GlobalOptions
+
+    init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+        let given = try arguments.operands(["CODE"], required: 1)[0]
+        code = given == "-" ? nil : given
+        style = try DrawingChoice.style(from: arguments)
+        self.global = global
+    }
+
+    func run() -> ExitStatus {
+        var input: [UInt8]
+        if let code {
+            input = Array(code.utf8)
+        } else {
+            let line = Terminal.inputIsTerminal ? Terminal.readSecret(prompt: "Pattern: ") : Terminal.readLine()
+            input = line ?? []
+        }
+        defer { Terminal.wipe(&input) }
+        let pattern: Pattern
+        do {
+            pattern = try Pattern.parse(input, layout: global.layout, minimumLength: global.minimumLength)
+        } catch {
+            Output.error("not a valid pattern: \(error.message)")
+            return .failure
+        }
+        Output.line("canonical: \(pattern.digitString)")
+        Output.write(PatternDrawing.render(pattern, style: style))
+        if let weakness = pattern.weakness(minimumLength: global.minimumLength) {
+            Output.line("strength: weak (\(weakness.reason))")
+        } else {
+            Output.line("strength: ok")
+        }
+        return .success
+    }
+}

@@ -1,0 +1,45 @@
+import PatternCore
+
+/// `patternctl status [USER]`: one user's enrolment, failures and lock, one fact per line.
+struct StatusCommand: Subcommand {
+    static let name = "status"
+    static let options: [OptionSpec] = []
+    static var help: String { Help.status }
+    static let needsRoot = true
+
+    let user: String?
+    let global: GlobalOptions
+
+    init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+        user = try arguments.operands(["USER"], required: 0)[0]
+        self.global = global
+    }
+
+    func run() -> ExitStatus {
+        guard let name = user ?? UserDatabase.invokingUser() else {
+            Output.error("cannot tell who you are; name the user: patternctl status USER")
+            return .failure
+        }
+        let facts: UserFacts
+        do {
+            let record = try global.store.record(for: Array(name.utf8))
+            // An enrolled user deleted from passwd is still shown, so it can be cleaned up.
+            if record == nil && !UserDatabase.exists(name) {
+                Output.error("no such user: '\(name)'")
+                return .failure
+            }
+            facts = try UserFacts(user: name, record: record, throttle: global.throttleStore,
+                                  settings: global.throttle, now: Timestamp.now())
+        } catch {
+            Output.error("cannot read the status of \(name): \(error.message)")
+            return .failure
+        }
+        Output.line("user: \(facts.user)")
+        Output.line("enrolled: \(facts.enrolled)")
+        Output.line("set: \(facts.setAt)")
+        Output.line("cost: \(facts.cost)")
+        Output.line("failures: \(facts.state.failures)")
+        Output.line("locked: \(facts.locked)")
+        return .success
+    }
+}
