@@ -22,7 +22,7 @@ struct GlobalOptions {
     var wantsVersion = false
 
     /// Accepted ranges; the same bounds the module applies to its options.
-    static let minimumLengthRange = 4...9
+    static let minimumLengthRange = Pattern.minimumLengthRange
     static let denyRange = 1...1000
     static let unlockTimeRange = 1...31_536_000
     static let lockAfterRange = 1...100_000

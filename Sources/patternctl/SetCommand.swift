@@ -100,7 +100,7 @@ struct SetCommand: Subcommand {
         do {
             pattern = try Pattern.parse(entry, layout: global.layout, minimumLength: global.minimumLength)
         } catch {
-            Output.error("not a valid pattern: \(error.message)\(again)")
+            Output.error(error.message + (retrying ? " Try again." : ""))
             return nil
         }
         if let weakness = pattern.weakness(minimumLength: global.minimumLength), !allowWeak {

@@ -33,7 +33,7 @@ struct ShowCommand: Subcommand {
         do {
             pattern = try Pattern.parse(input, layout: global.layout, minimumLength: global.minimumLength)
         } catch {
-            Output.error("not a valid pattern: \(error.message)")
+            Output.error(error.message)
             return .failure
         }
         Output.line("canonical: \(pattern.digitString)")
