@@ -1,0 +1,36 @@
+"""`patternctl bench`: one row per cost with memory, verify time and whole-space time."""
+import re
+import unittest
+
+import ctltest
+from ctltest import run
+
+
+class BenchTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        ctltest.require_binary()
+
+    def test_table_for_costs_up_to_max(self):
+        result = run("bench", "--max", "3", as_nobody=True)
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(result.err, "", result)
+        lines = result.out.splitlines()
+        header = lines.index(next(line for line in lines if line.startswith("COST")))
+        self.assertEqual(lines[header].split(), ["COST", "MEMORY", "VERIFY", "ALL", "PATTERNS"])
+        rows = lines[header + 1:]
+        self.assertEqual(len(rows), 3, result)
+        times = []
+        for cost, row in zip((1, 2, 3), rows):
+            match = re.fullmatch(r"(\d+)\s+(\d+) MiB\s+(\d+\.\d) ms\s+\d+\.\d (s|min|h|d)", row)
+            self.assertIsNotNone(match, row)
+            self.assertEqual(int(match.group(1)), cost)
+            self.assertEqual(int(match.group(2)), 2 ** (cost - 1))
+            times.append(float(match.group(3)))
+        # More memory takes longer (cost 3 uses four times the memory of cost 1).
+        self.assertLess(times[0], times[2])
+        self.assertIn("389112", result.out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,47 @@
+"""Commands that need the store refuse non-root users clearly and change nothing."""
+import unittest
+
+import ctltest
+from ctltest import run, Sandbox, USER_A, GOOD
+
+
+class NonRootTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        ctltest.require_binary()
+
+    def setUp(self):
+        ctltest.require_root(self)
+        self.box = Sandbox()
+        self.addCleanup(self.box.close)
+        # A real store and state to compare against, made by root.
+        made = run("set", *self.box.args(), "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(made.code, 0, made)
+
+    def test_store_commands_need_root(self):
+        before = self.box.tree_snapshot()
+        commands = [
+            ["set", USER_A], ["set"], ["remove", USER_A], ["reset", USER_A],
+            ["status", USER_A], ["status"], ["list"],
+        ]
+        for argv in commands:
+            with self.subTest(argv=argv):
+                result = run(argv[0], *self.box.args(), *argv[1:], stdin="%s\n%s\n" % (GOOD, GOOD),
+                             as_nobody=True)
+                self.assertEqual(result.code, 1, result)
+                self.assertEqual(result.out, "", "nothing is asked or printed: %r" % result)
+                self.assertIn("needs root", result.err)
+                self.assertIn("sudo patternctl %s" % argv[0], result.err)
+                self.assertEqual(self.box.tree_snapshot(), before)
+
+    def test_root_message_golden(self):
+        result = run("reset", USER_A, as_nobody=True)
+        ctltest.golden(self, "not-root-reset.txt", result.err)
+
+    def test_show_and_bench_help_need_no_root(self):
+        self.assertEqual(run("show", GOOD, as_nobody=True).code, 0)
+        self.assertEqual(run("bench", "--help", as_nobody=True).code, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

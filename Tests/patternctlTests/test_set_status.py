@@ -1,0 +1,251 @@
+"""`patternctl set`, `status`, `list`, `remove` and `reset` on a private store (run as root)."""
+import calendar
+import os
+import re
+import time
+import unittest
+
+import ctltest
+from ctltest import run, Sandbox, USER_A, USER_B, NO_SUCH_USER, GOOD
+
+ISO_UTC = r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"
+
+
+def _utc_seconds(text):
+    """Seconds since the epoch of a "2026-11-30T01:55:05Z" timestamp."""
+    return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+def state_file(sandbox, user):
+    """Path of a user's throttle state file (FILEFORMAT: hex of the name)."""
+    return os.path.join(sandbox.state, user.encode().hex())
+
+
+def write_state(sandbox, user, failures, last_failure):
+    """Writes a throttle state record as documented: 10-digit count, space, 19-digit time, newline."""
+    path = state_file(sandbox, user)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(b"%010d %019d\n" % (failures, last_failure))
+
+
+class SandboxTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        ctltest.require_binary()
+
+    def setUp(self):
+        ctltest.require_root(self)
+        self.box = Sandbox()
+        self.addCleanup(self.box.close)
+
+    def ctl(self, *argv, **kwargs):
+        return run(*(list(argv[:1]) + self.box.args() + list(argv[1:])), **kwargs)
+
+    def set_pattern(self, user, pattern=GOOD, cost="1", extra=()):
+        result = self.ctl("set", "--cost", cost, *extra, user, stdin="%s\n%s\n" % (pattern, pattern))
+        self.assertEqual(result.code, 0, result)
+        return result
+
+    def status(self, user, *extra):
+        result = self.ctl("status", *extra, user)
+        self.assertEqual(result.code, 0, result)
+        return dict(line.split(": ", 1) for line in result.out.splitlines())
+
+
+class SetTests(SandboxTest):
+    def test_set_from_stdin_then_status_shows_enrolled_with_cost_and_date(self):
+        before = int(time.time())
+        result = self.ctl("set", "--cost", "3", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        after = int(time.time())
+        self.assertEqual(result.code, 0, result)
+        lines = result.out.splitlines()
+        self.assertIn(USER_A, lines[0], "the first line names whose pattern is set")
+        # The drawing (ASCII: stdout is a pipe) is the one `show` prints.
+        drawing = "\n".join(run("show", "--ascii", GOOD).out.splitlines()[1:-1])
+        self.assertIn(drawing, result.out, "the pattern is drawn after success")
+        self.assertIsNotNone(self.box.store_bytes())
+
+        result = self.ctl("status", USER_A)
+        self.assertEqual(result.code, 0, result)
+        self.assertRegex(result.out,
+                         r"^user: %s\nenrolled: yes\nset: %s\ncost: 3\nfailures: 0\nlocked: no\n$"
+                         % (USER_A, ISO_UTC))
+        set_at = _utc_seconds(re.search(r"set: " + ISO_UTC, result.out).group(1))
+        self.assertTrue(before <= set_at <= after, (before, set_at, after))
+
+    def test_default_cost_is_reported(self):
+        self.ctl("set", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(self.status(USER_A)["cost"], "7")
+
+    def test_set_replaces_and_the_same_pattern_typed_short_matches(self):
+        self.set_pattern(USER_A)
+        first = self.box.store_bytes()
+        # 1379 and 1235789 are the same pattern: entered once each, they match.
+        result = self.ctl("set", "--cost", "1", "--allow-weak", USER_A, stdin="1379\n1235789\n")
+        self.assertEqual(result.code, 0, result)
+        self.assertNotEqual(self.box.store_bytes(), first)
+        self.assertEqual(self.box.store_bytes().count(b"\n"), 1, "replaced, not added")
+
+    def test_sudo_user_is_the_default_user(self):
+        result = self.ctl("set", "--cost", "1", stdin="%s\n%s\n" % (GOOD, GOOD), env={"SUDO_USER": USER_B})
+        self.assertEqual(result.code, 0, result)
+        self.assertIn(USER_B, result.out.splitlines()[0])
+        self.assertEqual(self.status(USER_B)["enrolled"], "yes")
+        result = self.ctl("status", env={"SUDO_USER": USER_B})
+        self.assertTrue(result.out.startswith("user: %s\n" % USER_B), result)
+        # Without SUDO_USER: the current user (root here).
+        result = self.ctl("status")
+        self.assertTrue(result.out.startswith("user: root\nenrolled: no\n"), result)
+
+    def test_set_resets_the_failure_count(self):
+        write_state(self.box, USER_A, 20, int(time.time()))
+        self.assertEqual(self.status(USER_A)["locked"], "disabled")
+        self.set_pattern(USER_A)
+        facts = self.status(USER_A)
+        self.assertEqual((facts["failures"], facts["locked"]), ("0", "no"))
+
+    def test_weak_pattern_accepted_with_allow_weak(self):
+        result = self.ctl("set", "--cost", "1", "--allow-weak", USER_A, stdin="1235789\n1235789\n")
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.status(USER_A)["enrolled"], "yes")
+
+
+class RefusalTests(SandboxTest):
+    """Each refusal: exit 1, a clear message, and the store and state unchanged (bytes compared)."""
+
+    def setUp(self):
+        super().setUp()
+        self.set_pattern(USER_A)
+        write_state(self.box, USER_A, 2, int(time.time()))
+        self.before = self.box.tree_snapshot()
+
+    def assertRefused(self, result, *fragments):
+        self.assertEqual(result.code, 1, result)
+        for fragment in fragments:
+            self.assertIn(fragment, result.err)
+        self.assertIn("nothing was changed", result.err)
+        self.assertEqual(self.box.tree_snapshot(), self.before, "the store or state changed")
+        return result
+
+    def test_mismatched_entries(self):
+        result = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n1236987\n" % GOOD)
+        self.assertRefused(result, "not the same pattern")
+
+    def test_weak_pattern(self):
+        result = self.ctl("set", "--cost", "1", USER_A, stdin="1235789\n1235789\n")
+        self.assertRefused(result, "too easy to guess", "--allow-weak")
+        # The reason is the core's, the same that `show` gives.
+        reason = re.search(r"strength: weak \((.*)\)", run("show", "1235789").out).group(1)
+        self.assertIn(reason, result.err)
+
+    def test_malformed_pattern(self):
+        for entry, fragment in (("1231", "used twice"), ("12x4", "'x'"), ("123", "3 dots"), ("", "")):
+            with self.subTest(entry=entry):
+                result = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (entry, entry))
+                self.assertRefused(result, fragment)
+
+    def test_too_short_for_min_length(self):
+        result = self.ctl("set", "--cost", "1", "--min-length", "8", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertRefused(result, "7 dots")
+
+    def test_user_that_does_not_exist(self):
+        result = self.ctl("set", "--cost", "1", NO_SUCH_USER, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertRefused(result, "no such user", NO_SUCH_USER)
+        self.assertEqual(result.out, "", "nothing is asked for a user that does not exist")
+
+    def test_missing_second_line(self):
+        result = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n" % GOOD)
+        self.assertRefused(result, "two lines")
+
+    def test_unsafe_store_is_refused_before_asking(self):
+        os.chmod(self.box.store, 0o644)
+        self.before = self.box.tree_snapshot()
+        result = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(result.code, 1, result)
+        self.assertIn("pattern store", result.err)
+        self.assertEqual(result.out, "")
+        self.assertEqual(self.box.tree_snapshot(), self.before)
+
+
+class StatusListTests(SandboxTest):
+    def test_not_enrolled(self):
+        self.assertEqual(self.status(USER_B), {
+            "user": USER_B, "enrolled": "no", "set": "-", "cost": "-", "failures": "0", "locked": "no"})
+
+    def test_status_of_unknown_user_fails(self):
+        result = self.ctl("status", NO_SUCH_USER)
+        self.assertEqual(result.code, 1, result)
+        self.assertIn("no such user", result.err)
+
+    def test_locked_until_with_default_and_given_throttle(self):
+        self.set_pattern(USER_A)
+        now = int(time.time())
+        write_state(self.box, USER_A, 5, now)
+        facts = self.status(USER_A)
+        self.assertEqual(facts["failures"], "5")
+        match = re.fullmatch(r"until %s \((\d+) s\)" % ISO_UTC, facts["locked"])
+        self.assertIsNotNone(match, facts)
+        seconds = int(match.group(2))
+        self.assertTrue(55 <= seconds <= 60, facts)          # deny=5, unlock_time=60: one minute
+        self.assertTrue(abs(_utc_seconds(match.group(1)) - (now + 60)) <= 2, facts)
+        # With the module's options mirrored: deny=10 means 5 failures do not lock yet.
+        self.assertEqual(self.status(USER_A, "--deny", "10")["locked"], "no")
+        # unlock_time=600 makes the first wait ten minutes.
+        locked = self.status(USER_A, "--unlock-time", "600")["locked"]
+        self.assertTrue(570 <= int(re.search(r"\((\d+) s\)", locked).group(1)) <= 600, locked)
+        # lock_after=5: disabled.
+        self.assertEqual(self.status(USER_A, "--lock-after", "5")["locked"], "disabled")
+        # An old failure: the wait is over.
+        write_state(self.box, USER_A, 5, now - 3600)
+        self.assertEqual(self.status(USER_A)["locked"], "no")
+
+    def test_list(self):
+        empty = self.ctl("list")
+        self.assertEqual((empty.code, empty.out), (0, "USER  SET  COST  FAILURES  LOCKED\n"), empty)
+        self.set_pattern(USER_A, cost="2")
+        self.set_pattern(USER_B, cost="1")
+        write_state(self.box, USER_B, 20, int(time.time()))
+        result = self.ctl("list")
+        self.assertEqual(result.code, 0, result)
+        lines = result.out.splitlines()
+        self.assertEqual(lines[0].split(), ["USER", "SET", "COST", "FAILURES", "LOCKED"])
+        rows = {line.split()[0]: line.split(None, 4) for line in lines[1:]}
+        self.assertEqual(sorted(rows), sorted([USER_A, USER_B]))
+        self.assertRegex(rows[USER_A][1], ISO_UTC)
+        self.assertEqual(rows[USER_A][2:], ["2", "0", "no"])
+        self.assertEqual(rows[USER_B][2:], ["1", "20", "disabled"])
+
+
+class RemoveResetTests(SandboxTest):
+    def test_remove(self):
+        self.set_pattern(USER_A)
+        self.set_pattern(USER_B)
+        result = self.ctl("remove", USER_A)
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(self.status(USER_A)["enrolled"], "no")
+        self.assertEqual(self.status(USER_B)["enrolled"], "yes")
+        before = self.box.tree_snapshot()
+        again = self.ctl("remove", USER_A)
+        self.assertEqual(again.code, 1, again)
+        self.assertIn("has no pattern", again.err)
+        self.assertEqual(self.box.tree_snapshot(), before)
+
+    def test_reset_clears_a_lock(self):
+        self.set_pattern(USER_A)
+        write_state(self.box, USER_A, 20, int(time.time()))
+        self.assertEqual(self.status(USER_A)["locked"], "disabled")
+        result = self.ctl("reset", USER_A)
+        self.assertEqual(result.code, 0, result)
+        self.assertIn("20", result.out)
+        facts = self.status(USER_A)
+        self.assertEqual((facts["failures"], facts["locked"]), ("0", "no"))
+
+    def test_reset_without_failures(self):
+        result = self.ctl("reset", USER_B)
+        self.assertEqual(result.code, 0, result)
+        self.assertIn("no failed attempts", result.out)
+
+
+if __name__ == "__main__":
+    unittest.main()
