@@ -17,9 +17,9 @@ struct ListCommand: Subcommand {
     func run() -> ExitStatus {
         let records: [StoreRecord]
         do {
-            records = try global.store.load()
+            records = try StoreAccess.records(global)
         } catch {
-            Output.error("cannot read the pattern store: \(error.message)")
+            Output.error("cannot read the pattern store \(StoreAccess.describe(global)): \(error.message)")
             return .failure
         }
         let now = Timestamp.now()

@@ -18,14 +18,15 @@ struct RemoveCommand: Subcommand {
     func run() -> ExitStatus {
         // No user-database check: the entry of a deleted account must stay removable.
         do {
-            if try global.store.remove(user: Array(user.utf8)) {
+            // Checked first so that removing from a store that does not exist yet creates nothing.
+            if try StoreAccess.record(for: user, global) != nil, try global.store.remove(user: Array(user.utf8)) {
                 Output.line("Removed the pattern of \(user).")
                 return .success
             }
             Output.error("\(user) has no pattern; nothing was changed")
             return .failure
         } catch {
-            Output.error("could not remove the pattern of \(user): \(error.message)")
+            Output.error("could not remove the pattern of \(user) from \(StoreAccess.describe(global)): \(error.message)")
             return .failure
         }
     }

@@ -38,10 +38,12 @@ struct SetCommand: Subcommand {
         let userBytes = Array(name.utf8)
         let store = global.store
         // An unsafe or unreadable store would refuse the save anyway: say so before asking.
-        do {
+        // A missing directory is fine: the save creates it (root-owned, 0700).
+        do throws(StoreError) {
             _ = try store.load()
+        } catch .missingDirectory {
         } catch {
-            Output.error("cannot use the pattern store: \(error.message)")
+            Output.error("cannot use the pattern store \(StoreAccess.describe(global)): \(error.message); nothing was changed")
             return .failure
         }
 
@@ -57,7 +59,7 @@ struct SetCommand: Subcommand {
             record = StoreRecord(user: userBytes, hash: hash, setAt: Timestamp.now())
             try store.save(record)
         } catch {
-            Output.error("could not save the pattern: \(error.message)")
+            Output.error("could not save the pattern in \(StoreAccess.describe(global)): \(error.message)")
             return .failure
         }
         Output.line("Pattern set for \(name) (\(pattern.dots.count) dots, yescrypt cost \(cost)):")
@@ -95,16 +97,16 @@ struct SetCommand: Subcommand {
 
     /// Parses an entry and applies the strength rules; nil after saying what is wrong.
     private func judge(_ entry: [UInt8], retrying: Bool) -> Pattern? {
-        let again = retrying ? "; try again" : ""
+        let again = retrying ? " Try again." : ""
         let pattern: Pattern
         do {
             pattern = try Pattern.parse(entry, layout: global.layout, minimumLength: global.minimumLength)
         } catch {
-            Output.error(error.message + (retrying ? " Try again." : ""))
+            Output.error(error.message + again)
             return nil
         }
         if let weakness = pattern.weakness(minimumLength: global.minimumLength), !allowWeak {
-            Output.error("refused, the pattern is too easy to guess: \(weakness.reason) (--allow-weak accepts it anyway)\(again)")
+            Output.error("refused as too easy to guess. \(weakness.reason) Use --allow-weak to accept it anyway.\(again)")
             return nil
         }
         return pattern

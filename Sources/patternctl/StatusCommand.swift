@@ -22,7 +22,7 @@ struct StatusCommand: Subcommand {
         }
         let facts: UserFacts
         do {
-            let record = try global.store.record(for: Array(name.utf8))
+            let record = try StoreAccess.record(for: name, global)
             // An enrolled user deleted from passwd is still shown, so it can be cleaned up.
             if record == nil && !UserDatabase.exists(name) {
                 Output.error("no such user: '\(name)'")
@@ -31,7 +31,7 @@ struct StatusCommand: Subcommand {
             facts = try UserFacts(user: name, record: record, throttle: global.throttleStore,
                                   settings: global.throttle, now: Timestamp.now())
         } catch {
-            Output.error("cannot read the status of \(name): \(error.message)")
+            Output.error("cannot read the status of \(name) (store \(StoreAccess.describe(global))): \(error.message)")
             return .failure
         }
         Output.line("user: \(facts.user)")

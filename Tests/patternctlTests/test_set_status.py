@@ -105,6 +105,14 @@ class SetTests(SandboxTest):
         facts = self.status(USER_A)
         self.assertEqual((facts["failures"], facts["locked"]), ("0", "no"))
 
+    def test_set_creates_a_missing_store_directory_root_only(self):
+        store = os.path.join(self.box.directory, "new", "patterns")
+        result = run("set", "--store", store, "--state", self.box.state, "--cost", "1", USER_A,
+                     stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(result.code, 0, result)
+        self.assertEqual(os.stat(os.path.dirname(store)).st_mode & 0o7777, 0o700)
+        self.assertEqual(os.stat(store).st_mode & 0o7777, 0o600)
+
     def test_weak_pattern_accepted_with_allow_weak(self):
         result = self.ctl("set", "--cost", "1", "--allow-weak", USER_A, stdin="1235789\n1235789\n")
         self.assertEqual(result.code, 0, result)
@@ -172,6 +180,18 @@ class StatusListTests(SandboxTest):
     def test_not_enrolled(self):
         self.assertEqual(self.status(USER_B), {
             "user": USER_B, "enrolled": "no", "set": "-", "cost": "-", "failures": "0", "locked": "no"})
+
+    def test_missing_store_directory_means_nobody_enrolled(self):
+        missing = ["--store", os.path.join(self.box.directory, "absent", "patterns"), "--state", self.box.state]
+        result = run("status", *missing, USER_A)
+        self.assertEqual(result.code, 0, result)
+        self.assertIn("enrolled: no\n", result.out)
+        self.assertIn("does not exist yet", result.err)
+        result = run("list", *missing)
+        self.assertEqual((result.code, result.out), (0, "USER  SET  COST  FAILURES  LOCKED\n"), result)
+        result = run("remove", *missing, USER_A)
+        self.assertEqual(result.code, 1, result)
+        self.assertFalse(os.path.exists(os.path.join(self.box.directory, "absent")), "remove created nothing")
 
     def test_status_of_unknown_user_fails(self):
         result = self.ctl("status", NO_SUCH_USER)
