@@ -1,0 +1,110 @@
+"""patternctl and the real module agree, through the real libpam (pam_start_confdir).
+
+- A pattern set with `patternctl set` (from stdin) is accepted by pam_pattern.so.
+- Failed attempts made through the module lock the user; `patternctl status`
+  shows the lock and `patternctl reset` clears it, after which the module
+  prompts and accepts again.
+
+Uses the module's ctypes harness (Tests/PamPatternTests/pamharness.py).
+"""
+import os
+import re
+import sys
+import unittest
+
+import ctltest
+from ctltest import run, USER_A, GOOD
+
+sys.path.insert(0, os.path.join(ctltest.ROOT, "Tests", "PamPatternTests"))
+import pamharness  # noqa: E402  (after the path change)
+from pamharness import Conversation, authenticate, PAM_SUCCESS, code_name  # noqa: E402
+
+WRONG = "1236987"
+
+
+class ModuleAgreesTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        ctltest.require_binary()
+
+    def setUp(self):
+        pamharness.require_root(self)
+        if not os.path.exists(pamharness.MODULE):
+            self.fail("pam_pattern.so not built: %s" % pamharness.MODULE)
+        self.fixture = pamharness.Fixture()
+        self.addCleanup(self.fixture.close)
+
+    def ctl(self, command, *argv, stdin=""):
+        paths = ["--store", self.fixture.store, "--state", self.fixture.state_dir]
+        return run(command, *paths, *argv, stdin=stdin)
+
+    def attempt(self, service, pattern):
+        conversation = Conversation([pattern.encode()])
+        return authenticate(self.fixture.confdir, service, USER_A, conversation)
+
+    def status(self, *extra):
+        result = self.ctl("status", *extra, USER_A)
+        self.assertEqual(result.code, 0, result)
+        return dict(line.split(": ", 1) for line in result.out.splitlines())
+
+    def test_module_accepts_the_pattern_set_by_patternctl(self):
+        made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(made.code, 0, made)
+        service = self.fixture.service()
+        accepted = self.attempt(service, GOOD)
+        self.assertEqual(accepted.code, PAM_SUCCESS, accepted)
+        refused = self.attempt(service, WRONG)
+        self.assertNotEqual(refused.code, PAM_SUCCESS, refused)
+        self.assertEqual(self.status()["failures"], "1")
+
+    def test_numpad_pattern_set_by_patternctl_works_with_layout_numpad(self):
+        # Typed on a numpad, 3574126 draws dots 9 5 1 4 7 8 6; the phone layout needs those digits.
+        typed = "3574126"
+        made = self.ctl("set", "--layout", "numpad", "--cost", "1", "--allow-weak", USER_A,
+                        stdin="%s\n%s\n" % (typed, typed))
+        self.assertEqual(made.code, 0, made)
+        numpad = self.fixture.service("layout=numpad", name="pattern-numpad")
+        self.assertEqual(self.attempt(numpad, typed).code, PAM_SUCCESS)
+        phone = self.fixture.service(name="pattern-phone")
+        canonical = re.search(r"canonical: (\d+)", run("--layout", "numpad", "show", typed).out).group(1)
+        self.assertEqual(self.attempt(phone, canonical).code, PAM_SUCCESS)
+
+    def test_reset_clears_a_lock_made_through_the_module(self):
+        made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(made.code, 0, made)
+        throttle = "deny=3 unlock_time=3600 lock_after=6"
+        service = self.fixture.service(throttle)
+        for _ in range(3):
+            wrong = self.attempt(service, WRONG)
+            self.assertNotEqual(wrong.code, PAM_SUCCESS, wrong)
+        # Locked: the module refuses even the right pattern, without prompting.
+        locked = self.attempt(service, GOOD)
+        self.assertNotEqual(locked.code, PAM_SUCCESS, locked)
+        self.assertEqual(locked.conversation.prompts, [], "no prompt while locked: %r" % locked)
+
+        facts = self.status("--deny", "3", "--unlock-time", "3600", "--lock-after", "6")
+        self.assertEqual(facts["failures"], "3")
+        self.assertRegex(facts["locked"], r"^until \S+Z \(\d+ s\)$")
+
+        reset = self.ctl("reset", USER_A)
+        self.assertEqual(reset.code, 0, reset)
+        facts = self.status("--deny", "3", "--unlock-time", "3600", "--lock-after", "6")
+        self.assertEqual((facts["failures"], facts["locked"]), ("0", "no"))
+        accepted = self.attempt(service, GOOD)
+        self.assertEqual(accepted.code, PAM_SUCCESS, "%s after reset: %r" % (code_name(accepted.code), accepted))
+
+    def test_reset_clears_a_disabled_pattern(self):
+        made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(made.code, 0, made)
+        service = self.fixture.service("deny=2 unlock_time=1 lock_after=2")
+        for _ in range(2):
+            self.assertNotEqual(self.attempt(service, WRONG).code, PAM_SUCCESS)
+        self.assertEqual(self.status("--deny", "2", "--unlock-time", "1", "--lock-after", "2")["locked"],
+                         "disabled")
+        self.assertNotEqual(self.attempt(service, GOOD).code, PAM_SUCCESS)
+        self.assertEqual(self.ctl("reset", USER_A).code, 0)
+        self.assertEqual(self.attempt(service, GOOD).code, PAM_SUCCESS)
+
+
+if __name__ == "__main__":
+    unittest.main()
