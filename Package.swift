@@ -50,6 +50,9 @@ let package = Package(
             linkerSettings: [
                 .unsafeFlags([
                     "-enable-experimental-feature", "Embedded",
+                    // lld, not gold: gold leaves the Embedded class metadata (forced local by
+                    // the version script) in .dynsym as LOCAL entries; lld exports only pam_sm_*.
+                    "-use-ld=lld",
                     "-Xlinker", "--version-script=\(packageDir)/Sources/CPamShim/pam_pattern.map",
                     "-Xlinker", "-z", "-Xlinker", "defs",
                     "-Xlinker", "-z", "-Xlinker", "now",

@@ -1,11 +1,53 @@
 import CPamShim
+import CPatternSystem
 import PatternCoreEmbedded
 
-/// The C shim's pam_sm_authenticate lands here.
+/// pam_sm_authenticate (the C shim's trampoline) lands here. Parses the
+/// options, runs the flow, and returns the single mapped PAM code. Nothing in
+/// here may trap: a trap would kill sudo/login (see CONTRACT.md).
 @_cdecl("pam_pattern_swift_authenticate")
 func pamPatternSwiftAuthenticate(
     _ pamh: OpaquePointer?, _ flags: Int32, _ argc: Int32,
     _ argv: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> Int32 {
-    return PAM_AUTH_ERR
+    guard let pamh else { return PAM_SYSTEM_ERR }
+    let (options, problems) = ModuleOptions.parse(ModuleArguments.read(argc: argc, argv: argv))
+    let log = ModuleLog(handle: pamh, debugEnabled: options.debug)
+    for problem in problems { log.error(problem) }
+
+    let authenticator = Authenticator(
+        options: options,
+        flags: flags,
+        items: PamItems(handle: pamh),
+        conversation: Conversation(handle: pamh, silent: (flags & Int32(PAM_SILENT)) != 0),
+        log: log,
+        now: { Int64(time(nil)) })
+    let outcome = authenticator.run()
+    if outcome.isFailure {
+        // Advisory, as pam_unix does; the throttle is the real limit.
+        pam_pattern_fail_delay(pamh, ModuleArguments.failDelayMicroseconds)
+    }
+    log.debug("result: \(outcome.name) -> PAM code \(Int(outcome.pamCode))")
+    return outcome.pamCode
+}
+
+/// Reading argv from the pam.d line.
+enum ModuleArguments {
+    /// At most this many arguments are read (the rest are ignored).
+    static let maximumCount = 64
+    /// Arguments longer than this are dropped (ModuleOptions then never sees them).
+    static let maximumBytes = 8192
+    /// pam_fail_delay on failure: 2 s, as pam_unix.
+    static let failDelayMicroseconds: UInt32 = 2_000_000
+
+    static func read(argc: Int32, argv: UnsafeMutablePointer<UnsafePointer<CChar>?>?) -> [[UInt8]] {
+        guard let argv, argc > 0 else { return [] }
+        let count = Int(argc) > maximumCount ? maximumCount : Int(argc)
+        var arguments: [[UInt8]] = []
+        for index in 0..<count {
+            // An over-long or NULL argument becomes an empty one: reported as unknown.
+            arguments.append(CString.bytes(argv[index], limit: maximumBytes) ?? [])
+        }
+        return arguments
+    }
 }

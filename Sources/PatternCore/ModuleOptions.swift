@@ -24,7 +24,7 @@ public struct ModuleOptions: Equatable, Sendable {
     /// `show_grid`: show the empty 3x3 grid (PAM_TEXT_INFO) before the prompt.
     public var showGrid = false
     /// `prompt=TEXT` (use `[prompt=Text with spaces: ]` in pam.d): the echo-off prompt.
-    public var prompt: [UInt8] = Array("Pattern: ".utf8)
+    public var prompt: [UInt8] = ModuleOptions.defaultPrompt
     /// `forward_pass`: one prompt for pattern or password; a non-matching answer is
     /// handed on as PAM_AUTHTOK for the next module (pam_unix try_first_pass).
     public var forwardPass = false
@@ -33,6 +33,10 @@ public struct ModuleOptions: Equatable, Sendable {
     /// `debug`: log each decision (never the digits) at LOG_DEBUG.
     public var debug = false
 
+    /// "Pattern: "
+    public static let defaultPrompt: [UInt8] = Array("Pattern: ".utf8)
+    /// "Pattern or password: ", the default prompt with `forward_pass`.
+    public static let defaultForwardPrompt: [UInt8] = Array("Pattern or password: ".utf8)
     /// "/etc/security/pam_pattern/patterns"
     public static let defaultStorePath: [UInt8] = Array("/etc/security/pam_pattern/patterns".utf8)
     /// "/var/lib/pam_pattern"
@@ -43,14 +47,22 @@ public struct ModuleOptions: Equatable, Sendable {
     public static let denyRange: ClosedRange<Int> = 1...1000
     /// The accepted `unlock_time=` values in seconds (up to one year).
     public static let unlockTimeRange: ClosedRange<Int64> = 1...31_536_000
-    /// The accepted `lock_after=` values (failures after which the pattern is disabled).
-    public static let lockAfterRange: ClosedRange<Int> = 1...100_000
+    /// The accepted `lock_after=` values (failures after which the pattern is disabled;
+    /// 0: never disabled, only the growing waits apply).
+    public static let lockAfterRange: ClosedRange<Int> = 0...100_000
     /// Longest accepted `prompt=` in bytes.
     public static let maximumPromptBytes = 200
     /// Longest accepted path in bytes (PATH_MAX - 1).
     public static let maximumPathBytes = 4095
     /// Longest piece of an offending option quoted back in a problem message.
     static let maximumQuotedBytes = 64
+
+    /// The prompt to show: `prompt=` when given, else "Pattern: ", or
+    /// "Pattern or password: " with `forward_pass` (one prompt serves both).
+    public var effectivePrompt: [UInt8] {
+        if forwardPass && prompt == Self.defaultPrompt { return Self.defaultForwardPrompt }
+        return prompt
+    }
 
     /// All defaults.
     public init() {}
@@ -133,7 +145,7 @@ public struct ModuleOptions: Equatable, Sendable {
             throttle.unlockTime = number
         case .lockAfter:
             guard let number = Self.decimal(value, in: Self.lockAfterRange) else {
-                return Self.problem("lock_after= must be 1 to 100000, ignored: ", argument, "")
+                return Self.problem("lock_after= must be 0 (never) to 100000, ignored: ", argument, "")
             }
             throttle.lockAfter = number
         case .prompt:

@@ -67,9 +67,10 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         #expect(low.problems.isEmpty)
         #expect(low.options.throttle == ThrottleSettings(deny: 1, unlockTime: 1, lockAfter: 1))
         #expect(low.options.minimumLength == 4)
+        #expect(ModuleOptions.parse(args("lock_after=0")).options.throttle.lockAfter == 0)
     }
 
-    @Test(arguments: ["deny=0", "deny=1001", "unlock_time=0", "unlock_time=31536001", "lock_after=0",
+    @Test(arguments: ["deny=0", "deny=1001", "unlock_time=0", "unlock_time=31536001", "lock_after=100001",
                       "lock_after=18446744073709551616", "unlock_time=-1", "deny=five"])
     func badThrottleValuesKeepDefaults(_ argument: String) {
         let (options, problems) = ModuleOptions.parse(args(argument))
@@ -138,5 +139,14 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         let (options, problems) = ModuleOptions.parse([[]])
         #expect(problems.count == 1)
         #expect(options == ModuleOptions())
+    }
+}
+
+@Suite struct ModuleOptionsPromptTests {
+    @Test func forwardPassChangesOnlyTheDefaultPrompt() {
+        #expect(ModuleOptions.parse(args()).options.effectivePrompt == Array("Pattern: ".utf8))
+        #expect(ModuleOptions.parse(args("forward_pass")).options.effectivePrompt == Array("Pattern or password: ".utf8))
+        #expect(ModuleOptions.parse(args("forward_pass", "prompt=PIN: ")).options.effectivePrompt == Array("PIN: ".utf8))
+        #expect(ModuleOptions.parse(args("prompt=PIN: ")).options.effectivePrompt == Array("PIN: ".utf8))
     }
 }

@@ -1,0 +1,176 @@
+import CPamShim
+import CPatternSystem
+import PatternCoreEmbedded
+
+/// The flow of pam_sm_authenticate (issue 4), one decision per step. Returns an
+/// outcome; Entry.swift turns it into a PAM code (PamResult.swift).
+///
+/// 1. user; 2. remote host refused unless allow_remote (no prompt);
+/// 3. not enrolled: no prompt; 4. locked: no prompt, say why and that the
+/// password works; 5. grid + echo-off prompt; 6. empty answer skips;
+/// 7. malformed says what is wrong (not counted); 8. GuessGate records the
+/// failure before hashing, verifies, resets on success.
+/// forward_pass changes 7 and 8: see `forward`.
+struct Authenticator {
+    let options: ModuleOptions
+    let flags: Int32
+    let items: PamItems
+    let conversation: Conversation
+    let log: ModuleLog
+    /// Seconds since the epoch; injected so the flow has no hidden clock.
+    let now: () -> Int64
+
+    /// The longest password handed on with forward_pass (PAM_MAX_RESP_SIZE).
+    static let maximumForwardedBytes = Int(PAM_MAX_RESP_SIZE)
+
+    func run() -> AuthOutcome {
+        // 1. Who.
+        let user: [UInt8]
+        switch items.user() {
+        case .user(let name): user = name
+        case .failed(let code): return .userLookupFailed(code)
+        case .unusable: return .unusableUser
+        }
+
+        // 2. A pattern is too small a secret for the network.
+        if items.isRemote() && !options.allowRemote {
+            log.notice(logLine("refusing a pattern from a remote host for user ", user, " (allow_remote not set)"))
+            return .remoteRefused
+        }
+
+        let store = PatternStore(path: options.storePath)
+        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
+                             settings: options.throttle)
+
+        // 3. Enrolled? A store we cannot trust is never "not enrolled".
+        let record: StoreRecord?
+        do {
+            record = try store.record(for: user)
+        } catch {
+            return storeFailure(error, user: user)
+        }
+        guard record != nil else { return notEnrolled(user) }
+
+        // 4. Locked: no prompt at all.
+        do {
+            let verdict = try gate.check(user: user, now: now())
+            switch verdict {
+            case .allowed: break
+            case .wait, .disabled:
+                conversation.error(UserMessages.locked(verdict))
+                log.notice(logLine("pattern locked for user ", user))
+                return .locked(verdict)
+            }
+        } catch {
+            return storeFailure(error, user: user)
+        }
+
+        // 5. Ask.
+        if options.showGrid {
+            conversation.info(PatternDrawing.emptyGrid(style: .ascii))
+        }
+        let outcome: AuthOutcome
+        do {
+            outcome = try conversation.prompt(options.effectivePrompt, viewLimit: Pattern.maximumInputBytes + 1) {
+                answer in judge(answer, user: user, gate: gate)
+            }
+        } catch {
+            switch error {
+            case .failed(let code): log.error("conversation failed (PAM code \(Int(code)))")
+            case .noAnswer: log.error("conversation returned no answer")
+            }
+            return .conversationFailed
+        }
+        return outcome
+    }
+
+    /// Steps 6-8 on a typed answer (valid only during this call).
+    func judge(_ answer: Answer, user: [UInt8], gate: GuessGate) -> AuthOutcome {
+        // 6. Enter alone: skip to the next module, not counted.
+        if answer.isEmpty {
+            log.debug(logLine("empty answer from user ", user))
+            return .emptyAnswer
+        }
+
+        // 7. Is it a pattern at all?
+        let pattern: Pattern
+        do throws(PatternError) {
+            if answer.isLongerThanView {
+                throw PatternError.tooLong(byteCount: answer.bytes.count)
+            }
+            pattern = try Pattern.parse(answer.bytes, layout: options.layout, minimumLength: options.minimumLength)
+        } catch {
+            if options.forwardPass { return forward(answer, user: user, counted: nil) }
+            conversation.error(UserMessages.malformed(error))
+            log.notice(logLine("malformed pattern from user ", user, " (not counted)"))
+            return .malformed(error)
+        }
+
+        // 8. Record, verify, reset.
+        let outcome: GuessOutcome
+        do {
+            outcome = try gate.attempt(user: user, pattern: pattern, now: now())
+        } catch {
+            if options.forwardPass { _ = items.setAuthToken(answer.cString) }
+            return storeFailure(error, user: user)
+        }
+        switch outcome {
+        case .accepted:
+            log.debug(logLine("pattern accepted for user ", user))
+            return .accepted
+        case .rejected(let verdictAfter):
+            log.notice(logLine("wrong pattern for user ", user))
+            if options.forwardPass { return forward(answer, user: user, counted: verdictAfter) }
+            conversation.error(UserMessages.wrong(verdictAfter))
+            return .wrongPattern(verdictAfter: verdictAfter)
+        case .refused(let verdict):
+            // Locked between check and attempt (a parallel login).
+            if options.forwardPass { _ = items.setAuthToken(answer.cString) }
+            conversation.error(UserMessages.locked(verdict))
+            log.notice(logLine("pattern locked for user ", user))
+            return .locked(verdict)
+        case .notEnrolled:
+            // Removed between lookup and attempt.
+            if options.forwardPass { _ = items.setAuthToken(answer.cString) }
+            return notEnrolled(user)
+        }
+    }
+
+    /// forward_pass: hand the answer on as PAM_AUTHTOK so the next module
+    /// (pam_unix try_first_pass) can use it and the person types once.
+    /// `counted` is the verdict after a wrong pattern, nil for a non-pattern.
+    func forward(_ answer: Answer, user: [UInt8], counted: ThrottleVerdict?) -> AuthOutcome {
+        if answer.isLonger(than: Self.maximumForwardedBytes) {
+            log.notice(logLine("answer too long to forward for user ", user))
+            return .forwardFailed
+        }
+        let code = items.setAuthToken(answer.cString)
+        guard code == PAM_SUCCESS else {
+            log.critical("pam_set_item(PAM_AUTHTOK) failed (PAM code \(Int(code)))")
+            return .forwardFailed
+        }
+        guard let verdictAfter = counted else { return .forwarded }
+        // The answer may be a numeric password, so no "wrong pattern" unless the
+        // pattern just got locked: then the person must know why it stops working.
+        switch verdictAfter {
+        case .allowed: break
+        case .wait, .disabled: conversation.error(UserMessages.wrong(verdictAfter))
+        }
+        return .forwardedAfterWrongPattern(verdictAfter: verdictAfter)
+    }
+
+    func notEnrolled(_ user: [UInt8]) -> AuthOutcome {
+        // PAM_DISALLOW_NULL_AUTHTOK overrides nullok, as in pam_unix.
+        if options.nullok && (flags & Int32(PAM_DISALLOW_NULL_AUTHTOK)) == 0 {
+            log.debug(logLine("no pattern for user ", user, ", skipped (nullok)"))
+            return .notEnrolledSkipped
+        }
+        log.notice(logLine("no pattern enrolled for user ", user))
+        return .notEnrolled
+    }
+
+    func storeFailure(_ error: StoreError, user: [UInt8]) -> AuthOutcome {
+        log.critical("pattern store or state unusable: \(error.message)")
+        return .storeUnavailable(error)
+    }
+}

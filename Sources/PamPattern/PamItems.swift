@@ -1,0 +1,46 @@
+import CPamShim
+import PatternCoreEmbedded
+
+/// The PAM items the module reads and writes, as bytes.
+struct PamItems {
+    let handle: OpaquePointer?
+
+    /// Longest remote host name looked at; longer counts as remote anyway.
+    static let maximumHostBytes = 1024
+
+    /// Result of asking libpam for the user.
+    enum UserLookup {
+        case user([UInt8])
+        /// pam_get_user failed with this code (e.g. PAM_CONV_ERR when it had to prompt and could not).
+        case failed(Int32)
+        /// NULL, empty, too long, or a name no store line can hold.
+        case unusable
+    }
+
+    /// pam_get_user: the user to authenticate (libpam prompts if the application gave none).
+    func user() -> UserLookup {
+        guard let handle else { return .failed(PAM_SYSTEM_ERR) }
+        var name: UnsafePointer<CChar>? = nil
+        let code = pam_pattern_get_user(handle, &name)
+        guard code == PAM_SUCCESS else { return .failed(code) }
+        guard let bytes = CString.bytes(name, limit: StoreRecord.maximumUserNameBytes),
+              StoreRecord.isValidUserName(bytes) else { return .unusable }
+        return .user(bytes)
+    }
+
+    /// True when PAM_RHOST is set to a non-empty value. Deliberately strict: even
+    /// "localhost" or "127.0.0.1" is remote, since a tunnelled network login
+    /// (ssh -L, VNC) shows up as exactly that. Local programs (sudo, su, login on a
+    /// console, screen lockers) leave PAM_RHOST unset.
+    func isRemote() -> Bool {
+        guard let handle else { return false }
+        guard let host = pam_pattern_get_item_string(handle, PAM_RHOST) else { return false }
+        return CString.length(host, limit: 1) > 0
+    }
+
+    /// Sets PAM_AUTHTOK (forward_pass only). libpam copies the string.
+    func setAuthToken(_ token: UnsafePointer<CChar>) -> Int32 {
+        guard let handle else { return PAM_SYSTEM_ERR }
+        return pam_pattern_set_authtok(handle, token)
+    }
+}

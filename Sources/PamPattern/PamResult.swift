@@ -1,0 +1,85 @@
+import CPamShim
+import PatternCoreEmbedded
+
+/// Every way pam_sm_authenticate can end. `pamCode` below is the ONE place where
+/// an outcome becomes a PAM return code (README "RETURN VALUES" mirrors it).
+enum AuthOutcome {
+    /// The right pattern (in any spelling that parses to it).
+    case accepted
+    /// pam_get_user failed with this code (the application gave no user and prompting failed).
+    case userLookupFailed(Int32)
+    /// No user name, or one no store line can hold (empty, too long, control bytes, ':').
+    case unusableUser
+    /// PAM_RHOST names a host and `allow_remote` is not set. No prompt was shown.
+    case remoteRefused
+    /// The user has no pattern and `nullok` is set: let the next module decide.
+    case notEnrolledSkipped
+    /// The user has no pattern and `nullok` is not set (or PAM_DISALLOW_NULL_AUTHTOK).
+    case notEnrolled
+    /// The throttle refuses: a wait is running or the pattern is disabled. No prompt was shown.
+    case locked(ThrottleVerdict)
+    /// The person pressed Enter: skip to the next module. Not counted.
+    case emptyAnswer
+    /// The conversation failed, is missing, or returned no answer.
+    case conversationFailed
+    /// The answer is not a pattern (bad character, repeated dot, too short, too long). Not counted.
+    case malformed(PatternError)
+    /// A wrong pattern. Counted.
+    case wrongPattern(verdictAfter: ThrottleVerdict)
+    /// forward_pass: the answer is not a pattern; handed on as PAM_AUTHTOK. Not counted.
+    case forwarded
+    /// forward_pass: a wrong pattern (counted), also handed on as PAM_AUTHTOK.
+    case forwardedAfterWrongPattern(verdictAfter: ThrottleVerdict)
+    /// forward_pass: the answer could not be handed on (too long for a password, or pam_set_item failed).
+    case forwardFailed
+    /// The store or throttle state is missing, unreadable, unsafe or corrupt, or a
+    /// system call failed: fail closed.
+    case storeUnavailable(StoreError)
+
+    /// The PAM return code for this outcome.
+    var pamCode: Int32 {
+        switch self {
+        case .accepted: return PAM_SUCCESS
+        // Only "no pattern (with nullok)" and "nothing typed" may be PAM_IGNORE.
+        case .notEnrolledSkipped, .emptyAnswer, .forwarded: return PAM_IGNORE
+        case .notEnrolled, .unusableUser: return PAM_USER_UNKNOWN
+        case .userLookupFailed(let code):
+            // pam_get_user's own failure; CONV_AGAIN becomes INCOMPLETE as in pam_unix.
+            if code == PAM_CONV_AGAIN { return PAM_INCOMPLETE }
+            if code == PAM_SUCCESS || code == PAM_IGNORE { return PAM_USER_UNKNOWN }  // never pass success on
+            return code
+        case .remoteRefused, .locked, .malformed, .wrongPattern, .forwardedAfterWrongPattern:
+            return PAM_AUTH_ERR
+        case .conversationFailed: return PAM_CONV_ERR
+        case .forwardFailed: return PAM_AUTH_ERR
+        case .storeUnavailable: return PAM_AUTHINFO_UNAVAIL
+        }
+    }
+
+    /// Failures that get pam_fail_delay (everything but success and the two skips).
+    var isFailure: Bool {
+        let code = pamCode
+        return code != PAM_SUCCESS && code != PAM_IGNORE
+    }
+
+    /// A short name for debug logging (no secrets).
+    var name: String {
+        switch self {
+        case .accepted: return "accepted"
+        case .userLookupFailed: return "user lookup failed"
+        case .unusableUser: return "unusable user name"
+        case .remoteRefused: return "remote host refused"
+        case .notEnrolledSkipped: return "not enrolled, skipped (nullok)"
+        case .notEnrolled: return "not enrolled"
+        case .locked: return "locked by the throttle"
+        case .emptyAnswer: return "empty answer, skipped"
+        case .conversationFailed: return "conversation failed"
+        case .malformed: return "malformed answer"
+        case .wrongPattern: return "wrong pattern"
+        case .forwarded: return "answer forwarded as password"
+        case .forwardedAfterWrongPattern: return "wrong pattern, forwarded as password"
+        case .forwardFailed: return "could not forward the answer"
+        case .storeUnavailable: return "store unavailable"
+        }
+    }
+}

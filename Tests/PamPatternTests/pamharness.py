@@ -1,0 +1,476 @@
+"""Drive the built pam_pattern.so through the REAL libpam (libpam.so.0) with ctypes.
+
+Why: the module's promises (return codes, no prompt when locked, surviving a
+broken conversation) only mean something through the library that sudo, su and
+login use. pam_start_confdir (libpam >= 1.4) reads a private service directory,
+so nothing under /etc/pam.d is touched; the service file names the module by
+absolute path.
+
+Pieces:
+- Conversation: a scripted conversation function (answers, recorded messages,
+  and the broken behaviours of the failure matrix).
+- service_dir()/write_service(): a private pam.d.
+- Enrolment: writes a root-owned store (0700 dir, 0600 file) with yescrypt
+  hashes made by libcrypt, and a state directory.
+- authenticate(): one pam_start_confdir/pam_authenticate/pam_end round.
+
+Environment: PAM_PATTERN_BUILD (dir holding pam_pattern.so and patternctl),
+PAM_PATTERN_ROOT (the repository). Run with /usr/bin/python3.
+"""
+import ctypes
+import ctypes.util
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+
+# --- locations --------------------------------------------------------------
+
+ROOT = os.environ.get(
+    "PAM_PATTERN_ROOT",
+    os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
+MODULE = os.path.join(BUILD, "pam_pattern.so")
+PATTERNCTL = os.path.join(BUILD, "patternctl")
+
+# --- PAM constants (security/_pam_types.h) ----------------------------------
+
+PAM_SUCCESS = 0
+PAM_SYSTEM_ERR = 4
+PAM_BUF_ERR = 5
+PAM_PERM_DENIED = 6
+PAM_AUTH_ERR = 7
+PAM_AUTHINFO_UNAVAIL = 9
+PAM_USER_UNKNOWN = 10
+PAM_MAXTRIES = 11
+PAM_CONV_ERR = 19
+PAM_IGNORE = 25
+PAM_ABORT = 26
+PAM_INCOMPLETE = 31
+
+PAM_SILENT = 0x8000
+PAM_DISALLOW_NULL_AUTHTOK = 0x0001
+
+PAM_SERVICE = 1
+PAM_USER = 2
+PAM_TTY = 3
+PAM_RHOST = 4
+PAM_CONV = 5
+PAM_AUTHTOK = 6
+PAM_FAIL_DELAY = 10
+
+PAM_PROMPT_ECHO_OFF = 1
+PAM_PROMPT_ECHO_ON = 2
+PAM_ERROR_MSG = 3
+PAM_TEXT_INFO = 4
+
+CODE_NAMES = {
+    0: "PAM_SUCCESS", 4: "PAM_SYSTEM_ERR", 5: "PAM_BUF_ERR", 6: "PAM_PERM_DENIED",
+    7: "PAM_AUTH_ERR", 9: "PAM_AUTHINFO_UNAVAIL", 10: "PAM_USER_UNKNOWN",
+    11: "PAM_MAXTRIES", 19: "PAM_CONV_ERR", 25: "PAM_IGNORE", 26: "PAM_ABORT",
+    31: "PAM_INCOMPLETE",
+}
+
+
+def code_name(code):
+    return CODE_NAMES.get(code, "PAM code %d" % code)
+
+
+# --- libraries --------------------------------------------------------------
+
+libc = ctypes.CDLL("libc.so.6", use_errno=True)
+libc.malloc.restype = ctypes.c_void_p
+libc.malloc.argtypes = [ctypes.c_size_t]
+libc.calloc.restype = ctypes.c_void_p
+libc.calloc.argtypes = [ctypes.c_size_t, ctypes.c_size_t]
+libc.free.argtypes = [ctypes.c_void_p]
+libc.free.restype = None
+
+libpam = ctypes.CDLL("libpam.so.0", use_errno=True)
+libcrypt = ctypes.CDLL("libcrypt.so.1", use_errno=True)
+
+
+class PamMessage(ctypes.Structure):
+    _fields_ = [("msg_style", ctypes.c_int), ("msg", ctypes.c_char_p)]
+
+
+class PamResponse(ctypes.Structure):
+    _fields_ = [("resp", ctypes.c_void_p), ("resp_retcode", ctypes.c_int)]
+
+
+CONV_FUNC = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.c_int,
+    ctypes.POINTER(ctypes.POINTER(PamMessage)),
+    ctypes.POINTER(ctypes.POINTER(PamResponse)),
+    ctypes.c_void_p)
+
+FAIL_DELAY_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p)
+
+
+class PamConv(ctypes.Structure):
+    _fields_ = [("conv", CONV_FUNC), ("appdata_ptr", ctypes.c_void_p)]
+
+
+libpam.pam_start_confdir.argtypes = [
+    ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(PamConv), ctypes.c_char_p,
+    ctypes.POINTER(ctypes.c_void_p)]
+libpam.pam_start_confdir.restype = ctypes.c_int
+libpam.pam_authenticate.argtypes = [ctypes.c_void_p, ctypes.c_int]
+libpam.pam_authenticate.restype = ctypes.c_int
+libpam.pam_setcred.argtypes = [ctypes.c_void_p, ctypes.c_int]
+libpam.pam_setcred.restype = ctypes.c_int
+libpam.pam_end.argtypes = [ctypes.c_void_p, ctypes.c_int]
+libpam.pam_end.restype = ctypes.c_int
+libpam.pam_set_item.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+libpam.pam_set_item.restype = ctypes.c_int
+libpam.pam_get_item.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
+libpam.pam_get_item.restype = ctypes.c_int
+
+libcrypt.crypt_gensalt_rn.argtypes = [
+    ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
+libcrypt.crypt_gensalt_rn.restype = ctypes.c_char_p
+libcrypt.crypt_rn.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int]
+libcrypt.crypt_rn.restype = ctypes.c_char_p
+
+
+def _malloc_string(data):
+    """A NUL-terminated malloc'd copy of bytes (the module frees it)."""
+    buffer = libc.malloc(len(data) + 1)
+    if not buffer:
+        raise MemoryError
+    ctypes.memmove(buffer, data, len(data))
+    ctypes.memset(buffer + len(data), 0, 1)
+    return buffer
+
+
+# --- the conversation -------------------------------------------------------
+
+# Scripted behaviours for one prompt, besides a bytes answer.
+CONV_ERR = "conv-err"              # return PAM_CONV_ERR, no responses
+NULL_RESPONSES = "null-responses"  # return PAM_SUCCESS with *resp == NULL
+NULL_ANSWER = "null-answer"        # return PAM_SUCCESS, resp[0].resp == NULL
+
+
+class Conversation:
+    """A conversation function driven by a script of answers.
+
+    Every message is recorded as (style, bytes) in `messages`. Each prompt
+    (echo on or off) takes the next item of `answers`: bytes are answered,
+    the constants above misbehave on purpose. With no answers left a prompt
+    gets PAM_CONV_ERR (and `unexpected_prompts` counts it), so a test that
+    expected no prompt sees it.
+    """
+
+    def __init__(self, answers=(), null_function=False):
+        self.answers = list(answers)
+        self.messages = []
+        self.unexpected_prompts = 0
+        self.null_function = null_function
+        self._callback = CONV_FUNC(self._converse)
+        self.struct = PamConv()
+        if not null_function:
+            self.struct.conv = self._callback
+        self.struct.appdata_ptr = None
+        self.fail_delays = []
+        self._delay_callback = FAIL_DELAY_FUNC(self._fail_delay)
+
+    def _fail_delay(self, status, usec, appdata):
+        # Replaces libpam's sleep: records what the module asked for.
+        self.fail_delays.append(usec)
+
+    @property
+    def prompts(self):
+        return [m for s, m in self.messages if s in (PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON)]
+
+    @property
+    def echo_on_prompts(self):
+        return [m for s, m in self.messages if s == PAM_PROMPT_ECHO_ON]
+
+    @property
+    def errors(self):
+        return [m for s, m in self.messages if s == PAM_ERROR_MSG]
+
+    @property
+    def infos(self):
+        return [m for s, m in self.messages if s == PAM_TEXT_INFO]
+
+    @property
+    def text(self):
+        """All error and info messages joined, for assertIn."""
+        return b"\n".join(m for s, m in self.messages if s in (PAM_ERROR_MSG, PAM_TEXT_INFO))
+
+    def _converse(self, count, messages, responses, appdata):
+        try:
+            behaviour = None
+            for i in range(count):
+                message = messages[i].contents
+                text = message.msg if message.msg is not None else b""
+                self.messages.append((message.msg_style, text))
+                if message.msg_style in (PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON):
+                    if not self.answers:
+                        self.unexpected_prompts += 1
+                        return PAM_CONV_ERR
+                    behaviour = self.answers.pop(0)
+            if behaviour == CONV_ERR:
+                return PAM_CONV_ERR
+            if behaviour == NULL_RESPONSES:
+                responses[0] = ctypes.POINTER(PamResponse)()
+                return PAM_SUCCESS
+            array = libc.calloc(count, ctypes.sizeof(PamResponse))
+            if not array:
+                return PAM_BUF_ERR
+            typed = ctypes.cast(array, ctypes.POINTER(PamResponse))
+            if isinstance(behaviour, (bytes, bytearray)):
+                for i in range(count):
+                    if messages[i].contents.msg_style in (PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON):
+                        typed[i].resp = _malloc_string(bytes(behaviour))
+            responses[0] = typed
+            return PAM_SUCCESS
+        except Exception:  # never let a Python error unwind through C
+            return PAM_CONV_ERR
+
+
+# --- service directories ----------------------------------------------------
+
+def module_line(options="", control="required", path=None):
+    return "auth %s %s %s" % (control, path or MODULE, options)
+
+
+def write_service(confdir, name, auth_lines, extra=""):
+    """Writes confdir/name: the auth lines plus permissive account/session."""
+    lines = list(auth_lines) + [
+        "account required pam_permit.so",
+        "session required pam_permit.so",
+        "password required pam_deny.so",
+    ]
+    with open(os.path.join(confdir, name), "w") as f:
+        f.write("\n".join(lines) + "\n" + extra)
+
+
+# --- hashing and enrolment --------------------------------------------------
+
+def yescrypt_hash(secret, cost=1):
+    """A yescrypt hash of `secret` (bytes) made by libcrypt's crypt_rn."""
+    setting = ctypes.create_string_buffer(192)
+    if not libcrypt.crypt_gensalt_rn(b"$y$", cost, None, 0, setting, len(setting)):
+        raise OSError(ctypes.get_errno(), "crypt_gensalt_rn failed")
+    data = ctypes.create_string_buffer(1 << 17)  # >= sizeof(struct crypt_data), zeroed
+    result = libcrypt.crypt_rn(secret, setting.value, data, len(data))
+    if not result or result.startswith(b"*"):
+        raise OSError(ctypes.get_errno(), "crypt_rn failed")
+    return bytes(result)
+
+
+def store_line(user, hash_, set_at):
+    """One store line. Format: FILEFORMAT.md (owned by the store)."""
+    return b"%s:%s:%d\n" % (user, hash_, set_at)
+
+
+def require_root(test):
+    if os.geteuid() != 0:
+        raise unittest.SkipTest("needs root: the store and state must be root-owned (run `make test` as root)")
+
+
+class Fixture:
+    """A temp tree: confdir (private pam.d), store dir, state dir.
+
+    The store dir is root-owned 0700 with the store file 0600, as the module
+    demands. Removed by close().
+    """
+
+    def __init__(self):
+        self.root = tempfile.mkdtemp(prefix="pam-pattern-test-")
+        os.chmod(self.root, 0o755)  # su'd test users must reach the module's args? no: only root reads
+        self.confdir = os.path.join(self.root, "pam.d")
+        self.store_dir = os.path.join(self.root, "store")
+        self.state_dir = os.path.join(self.root, "state")
+        os.mkdir(self.confdir, 0o755)
+        os.mkdir(self.store_dir, 0o700)
+        os.mkdir(self.state_dir, 0o700)
+        self.store = os.path.join(self.store_dir, "patterns")
+        self.records = {}
+
+    def close(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def options(self, extra=""):
+        return ("store=%s state=%s %s" % (self.store, self.state_dir, extra)).strip()
+
+    def enrol(self, user, digits, cost=1):
+        """Adds or replaces `user` (str) with the canonical pattern `digits` (str)."""
+        self.records[user.encode()] = yescrypt_hash(digits.encode(), cost)
+        self.write_store()
+
+    def write_store(self):
+        data = b"".join(store_line(u, h, int(time.time())) for u, h in self.records.items())
+        temp = self.store + ".tmp-test"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(temp, 0o600)
+        os.rename(temp, self.store)
+
+    def state_files(self):
+        return sorted(os.listdir(self.state_dir))
+
+    def state_bytes(self):
+        """The content of every state file, to tell whether a guess was counted."""
+        out = {}
+        for name in os.listdir(self.state_dir):
+            with open(os.path.join(self.state_dir, name), "rb") as f:
+                out[name] = f.read()
+        return out
+
+    def service(self, options="", name="pattern-test", control="required", after=()):
+        write_service(self.confdir, name, [module_line(self.options(options), control)] + list(after))
+        return name
+
+
+# --- one round --------------------------------------------------------------
+
+class Result:
+    def __init__(self, code, conversation, authtok=None):
+        self.code = code
+        self.conversation = conversation
+        self.authtok = authtok
+
+    def __repr__(self):
+        return "<%s messages=%r>" % (code_name(self.code), self.conversation.messages)
+
+
+def authenticate(confdir, service, user, conversation=None, items=None, flags=0,
+                 read_authtok=False, install_fail_delay=True):
+    """pam_start_confdir + pam_authenticate + pam_end; returns a Result.
+
+    items: {PAM_RHOST: b"host", ...} set before authenticating.
+    A fail-delay callback is installed so failures do not sleep; the requested
+    delays are in conversation.fail_delays.
+    """
+    conversation = conversation or Conversation()
+    handle = ctypes.c_void_p()
+    rc = libpam.pam_start_confdir(
+        service.encode(), user.encode() if isinstance(user, str) else user,
+        ctypes.byref(conversation.struct), confdir.encode(), ctypes.byref(handle))
+    if rc != PAM_SUCCESS:
+        raise RuntimeError("pam_start_confdir: %s" % code_name(rc))
+    authtok = None
+    try:
+        if install_fail_delay:
+            libpam.pam_set_item(handle, PAM_FAIL_DELAY,
+                                ctypes.cast(conversation._delay_callback, ctypes.c_void_p))
+        for item, value in (items or {}).items():
+            libpam.pam_set_item(handle, item, ctypes.c_char_p(value))
+        rc = libpam.pam_authenticate(handle, flags)
+        if read_authtok:
+            value = ctypes.c_void_p()
+            if libpam.pam_get_item(handle, PAM_AUTHTOK, ctypes.byref(value)) == PAM_SUCCESS and value.value:
+                authtok = ctypes.string_at(value.value)
+    finally:
+        libpam.pam_end(handle, rc)
+    return Result(rc, conversation, authtok)
+
+
+# --- processes ---------------------------------------------------------------
+
+def rss_kib():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def run(argv, **kwargs):
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    kwargs.setdefault("stderr", subprocess.PIPE)
+    kwargs.setdefault("timeout", 60)
+    return subprocess.run(argv, **kwargs)
+
+
+def require_module(test=None):
+    if not os.path.exists(MODULE):
+        raise unittest.SkipTest("no %s: run `make build` first" % MODULE)
+
+
+# --- isolation: a crash in the module must fail one test, not the run --------
+
+def in_child(function, timeout=60):
+    """Runs function() in a forked child and returns its (picklable) result.
+
+    Raises AssertionError if the child died from a signal (the module crashed
+    its host) or exited without a result.
+    """
+    import pickle
+    import signal
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        status = 0
+        try:
+            data = pickle.dumps(("ok", function()))
+        except BaseException as error:  # report, never return into the test runner
+            data = pickle.dumps(("error", repr(error)))
+            status = 3
+        with os.fdopen(write_end, "wb") as out:
+            out.write(data)
+        os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as source:
+        data = source.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        raise AssertionError("host process killed by signal %s" % signal.Signals(os.WTERMSIG(status)).name)
+    if not data:
+        raise AssertionError("child exited with status %d and no result" % os.WEXITSTATUS(status))
+    kind, value = pickle.loads(data)
+    if kind != "ok":
+        raise AssertionError("child raised %s" % value)
+    return value
+
+
+def summary(result):
+    """A picklable view of a Result (for in_child)."""
+    return {"code": result.code, "messages": result.conversation.messages,
+            "prompts": result.conversation.prompts, "fail_delays": result.conversation.fail_delays,
+            "unexpected_prompts": result.conversation.unexpected_prompts}
+
+
+# --- throttle state (FILEFORMAT.md "Throttle state") --------------------------
+
+def state_file(state_dir, user):
+    """<state dir>/<lower-case hex of the user name>."""
+    return os.path.join(state_dir, user.encode().hex())
+
+
+def failures(state_dir, user):
+    """The user's recorded failure count (0 when there is no state file)."""
+    try:
+        with open(state_file(state_dir, user), "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return 0
+    if not data.strip():
+        return 0
+    return int(data.split()[0])
+
+
+# --- system users (sudo/su tests) ---------------------------------------------
+
+class SystemUser:
+    """A throwaway local user (useradd), removed by remove() even if half-made."""
+
+    def __init__(self, name, password=None):
+        self.name = name
+        subprocess.run(["userdel", "-r", name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run(["useradd", "-M", "-s", "/bin/sh", name], check=True)
+        if password is not None:
+            run(["chpasswd"], input=("%s:%s\n" % (name, password)).encode(), check=True)
+
+    def remove(self):
+        subprocess.run(["userdel", "-f", self.name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
