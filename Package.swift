@@ -57,6 +57,10 @@ let package = Package(
                     "-Xlinker", "-z", "-Xlinker", "defs",
                     "-Xlinker", "-z", "-Xlinker", "now",
                     "-Xlinker", "-z", "-Xlinker", "relro",
+                    // libpam dlcloses the module at every pam_end; each reload ran the Swift
+                    // globals' initialisers again and leaked their heap (~200 B per cycle,
+                    // measured by Tests/PamPatternTests/test_cycles.py). nodelete: load once.
+                    "-Xlinker", "-z", "-Xlinker", "nodelete",
                 ])
             ]
         ),

@@ -249,6 +249,22 @@ def write_service(confdir, name, auth_lines, extra=""):
         f.write("\n".join(lines) + "\n" + extra)
 
 
+# A lone module returning PAM_IGNORE makes libpam answer PAM_PERM_DENIED (no
+# module gave a verdict), which hides the module's code. The observing stack
+# makes every code visible: success ends the stack, any failure ends it with
+# the module's own code, and only PAM_IGNORE reaches pam_echo, whose message
+# authenticate() turns back into PAM_IGNORE.
+IGNORE_MARKER = b"pam_pattern:IGNORE"
+
+
+def observing_stack(options):
+    return [
+        module_line(options, "[success=done ignore=ignore default=die]"),
+        "auth optional pam_echo.so %s" % IGNORE_MARKER.decode(),
+        "auth required pam_permit.so",
+    ]
+
+
 # --- hashing and enrolment --------------------------------------------------
 
 def yescrypt_hash(secret, cost=1):
@@ -326,8 +342,9 @@ class Fixture:
                 out[name] = f.read()
         return out
 
-    def service(self, options="", name="pattern-test", control="required", after=()):
-        write_service(self.confdir, name, [module_line(self.options(options), control)] + list(after))
+    def service(self, options="", name="pattern-test"):
+        """A stack that shows the module's own return code (see IGNORE_MARKER)."""
+        write_service(self.confdir, name, observing_stack(self.options(options)))
         return name
 
 
@@ -372,6 +389,11 @@ def authenticate(confdir, service, user, conversation=None, items=None, flags=0,
                 authtok = ctypes.string_at(value.value)
     finally:
         libpam.pam_end(handle, rc)
+    marker = (PAM_TEXT_INFO, IGNORE_MARKER)
+    if marker in conversation.messages:
+        conversation.messages = [m for m in conversation.messages if m != marker]
+        if rc == PAM_SUCCESS:
+            rc = PAM_IGNORE
     return Result(rc, conversation, authtok)
 
 

@@ -71,6 +71,7 @@ class ExportsTest(unittest.TestCase):
     def test_hardened_link(self):
         dynamic = subprocess.run(["readelf", "-d", MODULE], check=True, stdout=subprocess.PIPE, text=True).stdout
         self.assertRegex(dynamic, r"FLAGS.*BIND_NOW|FLAGS_1.*NOW")  # -z now
+        self.assertRegex(dynamic, r"FLAGS_1.*NODELETE")  # loaded once: no per-reload leak of Swift globals
         segments = subprocess.run(["readelf", "-lW", MODULE], check=True, stdout=subprocess.PIPE, text=True).stdout
         self.assertIn("GNU_RELRO", segments)  # -z relro
         stack = [l for l in segments.splitlines() if "GNU_STACK" in l]
