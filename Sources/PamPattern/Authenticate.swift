@@ -67,7 +67,11 @@ struct Authenticator {
 
         // 5. Ask.
         if options.showGrid {
-            conversation.info(PatternDrawing.emptyGrid(style: .ascii))
+            // ASCII: the module cannot know the terminal's locale. The keys shown
+            // follow layout=; the conversation adds the final newline itself.
+            var grid = Array(PatternDrawing.emptyGrid(style: .ascii, layout: options.layout).utf8)
+            if grid.last == UInt8(ascii: "\n") { grid.removeLast() }
+            conversation.info(grid)
         }
         let outcome: AuthOutcome
         do {

@@ -38,9 +38,9 @@ public struct ModuleOptions: Equatable, Sendable {
     /// "Pattern or password: ", the default prompt with `forward_pass`.
     public static let defaultForwardPrompt: [UInt8] = Array("Pattern or password: ".utf8)
     /// "/etc/security/pam_pattern/patterns"
-    public static let defaultStorePath: [UInt8] = Array("/etc/security/pam_pattern/patterns".utf8)
+    public static let defaultStorePath: [UInt8] = PatternStore.defaultPath
     /// "/var/lib/pam_pattern"
-    public static let defaultStateDirectory: [UInt8] = Array("/var/lib/pam_pattern".utf8)
+    public static let defaultStateDirectory: [UInt8] = ThrottleStore.defaultDirectory
     /// The accepted `minlen=` values (a 3x3 pattern has 4 to 9 dots).
     public static let minimumLengthRange: ClosedRange<Int> = 4...9
     /// The accepted `deny=` values (free failures before the first wait).
