@@ -68,6 +68,13 @@ let package = Package(
             name: "patternctl",
             dependencies: ["PatternCore", "CPatternSystem"]
         ),
+        // Test helper, never installed: drives PatternStore/GuessGate from separate processes for the
+        // fault-injection, kill -9 and concurrency tests in Tests/StoreTests.
+        .executableTarget(
+            name: "store-writer",
+            dependencies: ["PatternCore", "CPatternSystem"],
+            path: "Sources/store-writer"
+        ),
         .testTarget(
             name: "PatternCoreTests",
             dependencies: ["PatternCore"],
