@@ -43,6 +43,17 @@ func int64(_ text: String) -> Int64 {
     return value
 }
 
+/// Start barrier for the concurrency tests: with STORE_WRITER_GO=<fifo>, block until the test opens the FIFO
+/// for writing and closes it, so all processes hit the lock at the same moment instead of one by one.
+func waitForGo() {
+    guard let fifo = getenv("STORE_WRITER_GO") else { return }
+    let fd = open(fifo, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { return }
+    var byte: UInt8 = 0
+    while read(fd, &byte, 1) > 0 {}
+    close(fd)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { usage() }
 let rest = Array(arguments.dropFirst())
@@ -66,7 +77,9 @@ do throws(StoreError) {
             store: PatternStore(path: Array(rest[0].utf8)), throttle: ThrottleStore(directory: Array(rest[1].utf8)),
             settings: ThrottleSettings(deny: Int(int64(rest[5])), unlockTime: int64(rest[6]), lockAfter: Int(int64(rest[7]))))
         gate.dummyHashCost = 1
-        let outcome = try gate.attempt(user: Array(rest[2].utf8), pattern: dots(rest[3]), now: int64(rest[4]))
+        let user = Array(rest[2].utf8), guess = dots(rest[3]), now = int64(rest[4])
+        waitForGo()
+        let outcome = try gate.attempt(user: user, pattern: guess, now: now)
         switch outcome {
         case .accepted: print("accepted")
         case .rejected(let verdict): print("rejected \(verdict)")

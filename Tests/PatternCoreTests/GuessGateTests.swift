@@ -77,14 +77,20 @@ import Testing
         let box = Box()
         var mutex = pthread_mutex_t()
         pthread_mutex_init(&mutex, nil)
-        struct Job { let gate: GuessGate; let index: Int; let box: Box; let mutex: UnsafeMutablePointer<pthread_mutex_t> }
+        // All 64 threads wait at a barrier, then guess at once, each through its own descriptors.
+        let barrier = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
+        pthread_barrier_init(barrier, nil, 64)
+        defer { pthread_barrier_destroy(barrier); barrier.deallocate() }
+        struct Job { let gate: GuessGate; let index: Int; let box: Box; let mutex: UnsafeMutablePointer<pthread_mutex_t>
+                     let barrier: UnsafeMutablePointer<pthread_barrier_t> }
         let mutexPointer = withUnsafeMutablePointer(to: &mutex) { $0 }
         var threads: [pthread_t] = []
         for index in 0..<64 {
-            let job = Unmanaged.passRetained(JobBox(Job(gate: gate, index: index, box: box, mutex: mutexPointer)))
+            let job = Unmanaged.passRetained(JobBox(Job(gate: gate, index: index, box: box, mutex: mutexPointer, barrier: barrier)))
             var thread = pthread_t()
             let rc = pthread_create(&thread, nil, { raw in
                 let job = Unmanaged<JobBox<Job>>.fromOpaque(raw!).takeRetainedValue().value
+                pthread_barrier_wait(job.barrier)
                 let outcome = try? job.gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 1_764_460_000)
                 pthread_mutex_lock(job.mutex)
                 if let outcome { job.box.outcomes[job.index] = outcome } else { job.box.errors += 1 }

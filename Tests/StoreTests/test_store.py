@@ -238,9 +238,15 @@ umount "$mnt"
 
     def concurrent_attempts(self, deny, unlock, lock_after):
         state = os.path.join(self.dir, "state")
+        go = os.path.join(self.dir, "go")
+        os.mkfifo(go, 0o600)
+        environment = dict(os.environ, STORE_WRITER_GO=go)
         procs = [subprocess.Popen([writer(), "attempt", self.store, state, "alice", "1236", "1764460000",
                                    str(deny), str(unlock), str(lock_after)], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True) for _ in range(64)]
+                                  stderr=subprocess.PIPE, text=True, env=environment) for _ in range(64)]
+        # Barrier: every process blocks opening the FIFO; opening and closing it here releases them together.
+        time.sleep(0.3)
+        os.close(os.open(go, os.O_WRONLY))
         outputs = []
         for proc in procs:
             out, err = proc.communicate()
