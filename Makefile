@@ -96,5 +96,9 @@ uninstall:
 print-installed-files:
 	@for f in $(INSTALLED_FILES); do echo "$$f"; done
 
+# Benchmarks against pam_unix in the same run (README, "Benchmarks").
+bench: build
+	@bench/run-bench.sh $(CURDIR)/$(BUILD)
+
 clean:
 	rm -rf $(BUILD) $(SCRATCH)

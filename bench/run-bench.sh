@@ -1,0 +1,100 @@
+#!/bin/bash
+# make bench: pam_pattern next to pam_unix, same machine, same run, same
+# yescrypt cost. Runs in a private mount namespace over copies of
+# /etc/passwd and /etc/shadow that hold a bench user, so nothing real changes.
+# Prints one table (markdown). Root only.
+set -euo pipefail
+build=${1:?usage: run-bench.sh BUILD_DIR}
+cost=${BENCH_COST:-7}
+iterations=${BENCH_ITERATIONS:-30}
+loads=${BENCH_LOADS:-40}
+secret=2759148
+user=ppbench
+unix_module=/lib/$(gcc -print-multiarch)/security/pam_unix.so
+
+if [ "$(id -u)" != 0 ]; then echo "make bench needs root (pam_unix reads /etc/shadow)" >&2; exit 1; fi
+if [ "${PP_IN_NAMESPACE:-}" != 1 ]; then
+    exec env PP_IN_NAMESPACE=1 unshare --mount --propagation private "$0" "$@"
+fi
+
+work=$(mktemp -d /tmp/pam_pattern-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+chmod 0700 "$work"
+mkdir -m 0700 "$work/store" "$work/big" "$work/state" "$work/pam.d"
+
+# A bench user whose password is the same digits, hashed at the same cost.
+unix_hash=$(/usr/bin/python3 -W ignore -c '
+import ctypes, crypt, sys
+lib = ctypes.CDLL("libcrypt.so.1"); lib.crypt_gensalt.restype = ctypes.c_char_p
+salt = lib.crypt_gensalt(b"$y$", int(sys.argv[2]), None, 0).decode()
+print(crypt.crypt(sys.argv[1], salt))' "$secret" "$cost")
+cp /etc/passwd "$work/passwd"; cp /etc/shadow "$work/shadow"
+echo "$user:x:64124:64124:bench:/nonexistent:/usr/sbin/nologin" >>"$work/passwd"
+echo "$user:$unix_hash:20000:0:99999:7:::" >>"$work/shadow"
+chmod 0640 "$work/shadow"
+mount --bind "$work/passwd" /etc/passwd
+mount --bind "$work/shadow" /etc/shadow
+
+printf '%s\n%s\n' "$secret" "$secret" |
+    "$build/patternctl" set --store "$work/store/patterns" --state "$work/state" --cost "$cost" "$user" >/dev/null
+
+# 100,000 users: the bench user's line repeated under other names.
+line=$(grep "^$user" "$work/store/patterns")
+rest=${line#"$user"}
+/usr/bin/python3 -c '
+import sys
+rest = sys.argv[1]
+with open(sys.argv[2], "w") as f:
+    for i in range(100000):
+        f.write("user%06d%s\n" % (i, rest))' "$rest" "$work/big/patterns"
+chmod 0600 "$work/big/patterns"
+
+cat >"$work/pam.d/pattern" <<PAM
+auth required $build/pam_pattern.so store=$work/store/patterns state=$work/state
+PAM
+cat >"$work/pam.d/unix" <<PAM
+auth required $unix_module
+PAM
+cat >"$work/pam.d/lookup-big" <<PAM
+auth required $build/pam_pattern.so store=$work/big/patterns state=$work/state nullok
+PAM
+cat >"$work/pam.d/lookup-small" <<PAM
+auth required $build/pam_pattern.so store=$work/store/patterns state=$work/state nullok
+PAM
+
+gcc -O2 -o "$work/pam_bench" "$(dirname "$0")/pam_bench.c" -lpam
+gcc -O2 -o "$work/load_probe" "$(dirname "$0")/load_probe.c" -ldl
+
+auth=$("$work/pam_bench" "$work/pam.d" "$user" "$iterations" "pattern=$secret" "unix=$secret")
+p_us=$(awk '$1=="pattern"{print $2}' <<<"$auth"); u_us=$(awk '$1=="unix"{print $2}' <<<"$auth")
+p_res=$(awk '$1=="pattern"{print $4}' <<<"$auth"); u_res=$(awk '$1=="unix"{print $4}' <<<"$auth")
+if [ "$p_res" != success ] || [ "$u_res" != success ]; then
+    echo "bench: authentication did not succeed: $auth" >&2; exit 1
+fi
+
+# lookup: an unenrolled user (nullok, no prompt, no hash) in 100,000 vs 1 entries
+lookup=$("$work/pam_bench" "$work/pam.d" nobody "$iterations" "lookup-big=x" "lookup-small=x")
+big_us=$(awk '$1=="lookup-big"{print $2}' <<<"$lookup"); small_us=$(awk '$1=="lookup-small"{print $2}' <<<"$lookup")
+
+median() { sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+probe() { for _ in $(seq "$loads"); do "$work/load_probe" "$1"; done; }
+probe "$build/pam_pattern.so" >"$work/load-p"; probe "$unix_module" >"$work/load-u"
+lp=$(cut -d' ' -f1 "$work/load-p" | median); lu=$(cut -d' ' -f1 "$work/load-u" | median)
+rp=$(cut -d' ' -f2 "$work/load-p" | median); ru=$(cut -d' ' -f2 "$work/load-u" | median)
+size=$(stat -c %s "$build/pam_pattern.so")
+usize=$(stat -c %s "$unix_module")
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b>0) printf "%.2f", a/b; else print "n/a" }'; }
+ms() { awk -v a="$1" 'BEGIN{printf "%.2f ms", a/1000}'; }
+verdict() { awk -v v="$1" -v t="$2" 'BEGIN{ print (v<=t) ? "ok" : "OVER" }'; }
+
+auth_ratio=$(ratio "$p_us" "$u_us")
+echo "pam_pattern benchmark: $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -r), yescrypt cost $cost, median of $iterations (auth) / $loads (load)"
+echo
+echo "| measure | pam_pattern | pam_unix | ratio | target |"
+echo "|---|---|---|---|---|"
+echo "| authentication, right secret | $(ms "$p_us") | $(ms "$u_us") | $auth_ratio | <= 1.10 ($(verdict "$auth_ratio" 1.10)) |"
+echo "| module load (dlopen+dlsym, fresh process) | $lp us | $lu us | $(ratio "$lp" "$lu") | |"
+echo "| RSS added by the load | $rp KB | $ru KB | $(ratio "$rp" "$ru") | |"
+echo "| stripped module size | $((size / 1024)) KB | $((usize / 1024)) KB | $(ratio "$size" "$usize") | < 256 KB |"
+echo "| lookup, 100,000-user store (no hash) | $(ms "$big_us") | 1-user store: $(ms "$small_us") | | < 5 ms ($(verdict "$big_us" 5000)) |"
