@@ -46,16 +46,21 @@ enum Terminal {
     /// Shows `prompt` on stderr and reads one line from the terminal with echo off.
     /// Echo is restored afterwards, also when the user interrupts with a signal.
     static func readSecret(prompt: String) -> [UInt8]? {
-        Output.errorText(prompt)
         var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return readLine() }
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else {
+            Output.errorText(prompt)
+            return readLine()
+        }
         var quiet = original
         quiet.c_lflag &= ~tcflag_t(ECHO)
         savedTerminal = original
         installRestoringHandlers()
+        // Echo goes off BEFORE the prompt shows: whatever is typed after seeing it is
+        // never echoed, and TCSAFLUSH only drops what was typed before (as getpass does).
         _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        Output.errorText(prompt)
         let line = readLine()
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
         savedTerminal = nil
         // The Enter key was not echoed either.
         Output.errorText("\n")
@@ -81,7 +86,7 @@ enum Terminal {
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber) { received in
                 if var saved = Terminal.savedTerminal {
-                    _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+                    _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
                     _ = write(STDERR_FILENO, "\n", 1)
                 }
                 signal(received, SIG_DFL)
