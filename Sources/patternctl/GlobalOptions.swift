@@ -21,11 +21,11 @@ struct GlobalOptions {
     /// --version was given.
     var wantsVersion = false
 
-    /// Accepted ranges; the same bounds the module applies to its options.
-    static let minimumLengthRange = Pattern.minimumLengthRange
-    static let denyRange = 1...1000
-    static let unlockTimeRange = 1...31_536_000
-    static let lockAfterRange = 1...100_000
+    /// Accepted ranges: exactly the module's, so a value pam.d accepts is accepted here.
+    static let minimumLengthRange = ModuleOptions.minimumLengthRange
+    static let denyRange = ModuleOptions.denyRange
+    static let unlockTimeRange = Int(ModuleOptions.unlockTimeRange.lowerBound)...Int(ModuleOptions.unlockTimeRange.upperBound)
+    static let lockAfterRange = ModuleOptions.lockAfterRange
 
     /// The option specs shared by every command.
     static let specs: [OptionSpec] = [

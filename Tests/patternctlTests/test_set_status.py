@@ -220,6 +220,12 @@ class StatusListTests(SandboxTest):
         write_state(self.box, USER_A, 5, now - 3600)
         self.assertEqual(self.status(USER_A)["locked"], "no")
 
+    def test_lock_after_zero_never_disables(self):
+        self.set_pattern(USER_A)
+        write_state(self.box, USER_A, 20, int(time.time()))
+        self.assertEqual(self.status(USER_A)["locked"], "disabled")
+        self.assertRegex(self.status(USER_A, "--lock-after", "0")["locked"], r"^until ")
+
     def test_list(self):
         empty = self.ctl("list")
         self.assertEqual((empty.code, empty.out), (0, "USER  SET  COST  FAILURES  LOCKED\n"), empty)

@@ -29,6 +29,7 @@ USAGE_ERRORS = [
     ["status", "--deny", "0"],
     ["status", "--unlock-time", "-1"],
     ["status", "--lock-after", "x"],
+    ["status", "--lock-after", "100001"],
     ["status", "--store", ""],
     ["list", "extra"],
     ["bench", "--max", "12"],

@@ -24,7 +24,7 @@ enum Help {
           --deny N               failures before the first wait, as deny= (default \(defaults.deny))
           --unlock-time S        seconds of the first wait, as unlock_time= (default \(defaults.unlockTime))
           --lock-after N         failures that disable the pattern, as lock_after=
-                                 (default \(defaults.lockAfter))
+                                 (0: never; default \(defaults.lockAfter))
           -h, --help             show help and exit
           --version              show the version and exit
 
