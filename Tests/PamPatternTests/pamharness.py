@@ -298,11 +298,13 @@ class Fixture:
 
     def __init__(self):
         self.root = tempfile.mkdtemp(prefix="pam-pattern-test-")
-        os.chmod(self.root, 0o755)  # su'd test users must reach the module's args? no: only root reads
+        os.chmod(self.root, 0o755)  # su/sudo run as root but the su test's pam file is bind-mounted from here
         self.confdir = os.path.join(self.root, "pam.d")
         self.store_dir = os.path.join(self.root, "store")
         self.state_dir = os.path.join(self.root, "state")
         os.mkdir(self.confdir, 0o755)
+        # libpam falls back to "other" for a missing service: make that deny.
+        write_service(self.confdir, "other", ["auth required pam_deny.so"])
         os.mkdir(self.store_dir, 0o700)
         os.mkdir(self.state_dir, 0o700)
         self.store = os.path.join(self.store_dir, "patterns")

@@ -2,13 +2,13 @@
 flat memory. libpam dlopens and dlcloses the module on every cycle, so a leak
 per load, per call or per conversation would show as RSS growth.
 """
-import gc
+import json
+import os
+import subprocess
+import sys
 import unittest
 
-from pamharness import (
-    PAM_AUTH_ERR, PAM_IGNORE, PAM_SUCCESS, PAM_USER_UNKNOWN, Conversation, Fixture, authenticate,
-    in_child, require_module, require_root, rss_kib,
-)
+from pamharness import Fixture, require_module, require_root
 
 CYCLES = 1000
 MEASURE_FROM = 100
@@ -27,35 +27,48 @@ class CyclesTest(unittest.TestCase):
         self.fixture.enrol("alice", "1235789")  # cost 1: the cycles measure the module, not yescrypt
 
     def test_thousand_cycles_flat_memory(self):
-        fixture = self.fixture
-        service = fixture.service("deny=1000 lock_after=0 show_grid")
-        # Right, malformed, empty and unenrolled answers in turn: every path that
-        # allocates (hash, parse error message, conversation) is exercised.
-        script = [
-            ("alice", [b"1379"], PAM_SUCCESS),
-            ("alice", [b"12a4"], PAM_AUTH_ERR),
-            ("alice", [b""], PAM_IGNORE),
-            ("carol", [], PAM_USER_UNKNOWN),
-        ]
-
-        def cycles():
-            codes = []
-            rss = {}
-            for i in range(1, CYCLES + 1):
-                user, answers, expected = script[i % len(script)]
-                result = authenticate(fixture.confdir, service, user, Conversation(answers))
-                if result.code != expected:
-                    codes.append((i, result.code, expected))
-                if i in (MEASURE_FROM, CYCLES):
-                    gc.collect()
-                    rss[i] = rss_kib()
-            return codes, rss
-
-        mismatches, rss = in_child(cycles, timeout=600)
-        self.assertEqual(mismatches, [])
+        # A fresh interpreter (not a fork of this one): the measurement then sees
+        # the module and libpam, not heap state left by earlier tests.
+        service = self.fixture.service("deny=1000 lock_after=0 show_grid")
+        program = CHILD % {"here": HERE, "confdir": self.fixture.confdir, "service": service,
+                           "cycles": CYCLES, "measure_from": MEASURE_FROM}
+        done = subprocess.run([sys.executable, "-c", program], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=600, env=os.environ.copy())
+        self.assertEqual(done.returncode, 0, "host process failed (negative = killed by signal): %d\n%s"
+                         % (done.returncode, done.stderr.decode()[-2000:]))
+        report = json.loads(done.stdout)
+        self.assertEqual(report["mismatches"], [])
+        rss = {int(k): v for k, v in report["rss"].items()}
         growth = rss[CYCLES] - rss[MEASURE_FROM]
         self.assertLess(growth, BOUND_KIB, "RSS grew %d KiB between cycle %d and %d (%r)"
                         % (growth, MEASURE_FROM, CYCLES, rss))
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Right, malformed, empty and unenrolled answers in turn: every path that
+# allocates (hash, parse error message, conversation) is exercised.
+CHILD = """
+import gc, json, sys
+sys.path.insert(0, %(here)r)
+from pamharness import *
+script = [
+    ("alice", [b"1379"], PAM_SUCCESS),
+    ("alice", [b"12a4"], PAM_AUTH_ERR),
+    ("alice", [b""], PAM_IGNORE),
+    ("carol", [], PAM_USER_UNKNOWN),
+]
+mismatches, rss = [], {}
+for i in range(1, %(cycles)d + 1):
+    user, answers, expected = script[i %% len(script)]
+    result = authenticate(%(confdir)r, %(service)r, user, Conversation(answers))
+    if result.code != expected:
+        mismatches.append((i, result.code, expected))
+    if i in (%(measure_from)d, %(cycles)d):
+        gc.collect()
+        rss[i] = rss_kib()
+print(json.dumps({"mismatches": mismatches, "rss": rss}))
+"""
 
 
 if __name__ == "__main__":

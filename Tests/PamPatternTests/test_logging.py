@@ -1,0 +1,118 @@
+"""What the module logs through pam_syslog: failed attempts at LOG_NOTICE,
+broken stores at LOG_CRIT, bad options at LOG_ERR, and never the typed digits,
+the canonical pattern or the hash (CVE-2019-12209 style leaks).
+
+syslog(3) writes to /dev/log. A forked child gets a private mount namespace
+with a tmpfs on /dev and binds its own datagram socket at /dev/log, so the
+test sees every line and the host's logging is untouched.
+"""
+import ctypes
+import os
+import re
+import socket
+import unittest
+
+from pamharness import Conversation, Fixture, authenticate, in_child, require_module, require_root
+
+CLONE_NEWNS = 0x00020000
+MS_REC = 0x4000
+MS_PRIVATE = 1 << 18
+LOG_CRIT, LOG_ERR, LOG_NOTICE = 2, 3, 5
+
+USER = "alice"
+PATTERN = "1235789"
+WRONG = "14789"
+MALFORMED = "96a3"
+
+
+def capture_syslog(actions):
+    """Runs actions() in a private namespace with /dev/log captured; returns [(severity, text)]."""
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    if libc.unshare(CLONE_NEWNS) != 0:
+        raise unittest.SkipTest("unshare(CLONE_NEWNS): %s" % os.strerror(ctypes.get_errno()))
+    if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
+    if libc.mount(b"tmpfs", b"/dev", b"tmpfs", 0, b"mode=0755") != 0:
+        raise OSError(ctypes.get_errno(), "mount tmpfs /dev")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    with listener:
+        listener.bind("/dev/log")
+        actions()
+        listener.setblocking(False)
+        lines = []
+        while True:
+            try:
+                data = listener.recv(65536)
+            except BlockingIOError:
+                break
+            match = re.match(rb"<(\d+)>(.*)", data, re.S)
+            if match:
+                lines.append((int(match.group(1)) & 7, match.group(2)))
+    return lines
+
+
+class LoggingTest(unittest.TestCase):
+    def setUp(self):
+        require_root(self)
+        require_module()
+        self.fixture = Fixture()
+        self.addCleanup(self.fixture.close)
+        self.fixture.enrol(USER, PATTERN)
+        self.hash = self.fixture.records[USER.encode()]
+
+    def logged(self, attempts):
+        fixture = self.fixture
+
+        def actions():
+            for options, user, answers in attempts:
+                authenticate(fixture.confdir, fixture.service(options), user, Conversation(answers))
+        try:
+            return in_child(lambda: capture_syslog(actions))
+        except AssertionError as error:
+            if "SkipTest" in str(error):
+                self.skipTest(str(error))
+            raise
+
+    def assertNoSecrets(self, lines):
+        for _, text in lines:
+            for secret in (PATTERN.encode(), WRONG.encode(), MALFORMED.encode(), b"1379", self.hash):
+                self.assertNotIn(secret, text)
+
+    def test_wrong_and_malformed_attempts_are_notices_without_digits(self):
+        lines = self.logged([
+            ("", USER, [WRONG.encode()]),
+            ("", USER, [MALFORMED.encode()]),
+            ("", USER, [b"1379"]),
+        ])
+        self.assertNoSecrets(lines)
+        notices = [text for severity, text in lines if severity == LOG_NOTICE]
+        self.assertTrue(any(b"wrong pattern for user alice" in t for t in notices), lines)
+        self.assertTrue(any(b"malformed pattern from user alice" in t for t in notices), lines)
+        ours = [t for _, t in lines if b"pam_pattern" in t]
+        self.assertTrue(ours and all(b"pam_pattern(pattern-test:auth)" in t for t in ours), lines)
+
+    def test_broken_store_is_critical(self):
+        with open(self.fixture.store, "ab") as f:
+            f.write(b"garbage\n")
+        lines = self.logged([("", USER, [])])
+        self.assertNoSecrets(lines)
+        self.assertTrue(any(severity == LOG_CRIT and b"store" in text for severity, text in lines), lines)
+
+    def test_unknown_option_is_an_error(self):
+        lines = self.logged([("bogus_option", USER, [PATTERN.encode()])])
+        self.assertTrue(any(severity == LOG_ERR and b"unknown option \"bogus_option\"" in text
+                            for severity, text in lines), lines)
+
+    def test_debug_logs_decisions_without_digits(self):
+        lines = self.logged([("debug", USER, [PATTERN.encode()]), ("debug", USER, [WRONG.encode()])])
+        self.assertNoSecrets(lines)
+        self.assertTrue(any(b"result: accepted" in text for _, text in lines), lines)
+
+    def test_hostile_user_name_cannot_forge_log_lines(self):
+        lines = self.logged([("", "bob\nroot", [])])
+        for _, text in lines:
+            self.assertNotIn(b"\nroot", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
