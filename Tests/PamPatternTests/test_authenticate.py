@@ -6,7 +6,7 @@ import time
 import unittest
 
 from pamharness import (
-    PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_DISALLOW_NULL_AUTHTOK, PAM_ERROR_MSG, PAM_IGNORE,
+    PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_CONV_ERR, PAM_DISALLOW_NULL_AUTHTOK, PAM_ERROR_MSG, PAM_IGNORE,
     PAM_PROMPT_ECHO_OFF, PAM_RHOST, PAM_SILENT, PAM_SUCCESS, PAM_TEXT_INFO, PAM_USER_UNKNOWN,
     Conversation, Fixture, authenticate, code_name, failures, require_module, require_root,
 )
@@ -135,11 +135,22 @@ class EnrolmentTest(AuthenticateTestCase):
         self.assertCode(self.auth([WRONG.encode()], options="nullok"), PAM_AUTH_ERR)
 
     def test_user_names_no_store_line_can_hold_are_unknown(self):
-        for user in ("a:b", "a b", "a\nb", "x" * 101):
+        for user in ("", "a:b", "a b", "a\nb", "x" * 101):
             with self.subTest(user=user[:12]):
                 result = self.auth([], options="nullok", user=user)
                 self.assertCode(result, PAM_USER_UNKNOWN)
                 self.assertEqual(result.conversation.prompts, [])
+
+
+    def test_no_user_from_the_application_is_asked_for(self):
+        # pam_get_user prompts (echo on) when the application gave no user.
+        result = self.auth([b"alice", PATTERN.encode()], user=None)
+        self.assertCode(result, PAM_SUCCESS)
+        self.assertEqual(len(result.conversation.echo_on_prompts), 1)
+
+    def test_no_user_and_no_answer_is_a_conversation_error(self):
+        result = self.auth([], user=None)
+        self.assertCode(result, PAM_CONV_ERR)
 
 
 class RemoteTest(AuthenticateTestCase):
