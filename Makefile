@@ -52,12 +52,14 @@ test-swift:
 	$(SWIFT) test --scratch-path $(SCRATCH)
 
 test-integration: build
-	@set -e; for d in Tests/*/; do \
+	@failed=""; for d in Tests/*/; do \
 	  if ls $$d/test_*.py >/dev/null 2>&1; then \
 	    echo "== $$d"; \
-	    PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) $(PYTHON) -m unittest discover -s $$d -p 'test_*.py' -v; \
+	    PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) \
+	      $(PYTHON) -m unittest discover -s $$d -p 'test_*.py' -v || failed="$$failed $$d"; \
 	  fi; \
-	done
+	done; \
+	if [ -n "$$failed" ]; then echo "FAILED integration suites:$$failed"; exit 1; fi
 
 # Try it: a demo pattern in a private temporary store, a real PAM prompt.
 demo: build

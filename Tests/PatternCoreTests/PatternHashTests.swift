@@ -67,20 +67,15 @@ struct PatternHashTests {
         #expect(!PatternHash.constantTimeEqual((hash + ascii("x")).map { CChar(bitPattern: $0) } + [0], hash))
     }
 
-    @Test func dummyVerifyTakesAboutAsLongAsARealOne() throws {
-        let hash = try PatternHash.make(for: storePattern("1236"), cost: 5)
-        func seconds(_ body: () -> Void) -> Double {
-            var start = timespec(), end = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &start)
-            body()
-            clock_gettime(CLOCK_MONOTONIC, &end)
-            return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+    /// Equal timing for unenrolled users comes from hashing at the same cost; checked on the setting itself
+    /// (a clock-based check would be a timed unit test; `patternctl bench` measures the time).
+    @Test func dummyVerifyHashesAtTheRequestedCost() throws {
+        for cost in [1, 5, 7, 9] {
+            let setting = try #require(PatternHash.dummySetting(cost: cost))
+            let bytes = setting.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            #expect(PatternHash.cost(ofHash: bytes) == cost)
         }
-        let real = seconds { _ = PatternHash.verify(storePattern("1235"), against: hash) }
-        let dummy = seconds { PatternHash.dummyVerify(cost: 5) }
-        let cheap = seconds { PatternHash.dummyVerify(cost: 1) }
-        // Same cost within a generous factor; a cost-1 dummy would be far faster (16x less memory).
-        #expect(dummy > real / 3 && dummy < real * 3)
-        #expect(cheap < real / 3)
+        let fallback = try #require(PatternHash.dummySetting(cost: 99))
+        #expect(PatternHash.cost(ofHash: fallback.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }) == PatternHash.defaultCost)
     }
 }
