@@ -17,7 +17,8 @@ PAMCONFIGDIR ?= /usr/share/pam-configs
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime
 
-SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH)
+# no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
+SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
 
 .PHONY: all build deps test test-swift test-integration demo install uninstall print-installed-files bench fuzz clean
 
@@ -39,11 +40,13 @@ deps:
 
 build: deps
 	$(SWIFT_RELEASE) --product pam_pattern
-	$(SWIFT_RELEASE) --product patternctl
+	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
+	$(SWIFT_RELEASE) --product patternctl --static-swift-stdlib
 	@mkdir -p $(BUILD)
 	cp $(SCRATCH)/release/libpam_pattern.so $(BUILD)/pam_pattern.so
 	strip --strip-unneeded $(BUILD)/pam_pattern.so
 	cp $(SCRATCH)/release/patternctl $(BUILD)/patternctl
+	strip $(BUILD)/patternctl
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
 
 test: build test-swift test-integration

@@ -9,7 +9,7 @@ import PackageDescription
 
 let embedded: [SwiftSetting] = [
     .enableExperimentalFeature("Embedded"),
-    .unsafeFlags(["-wmo"]),
+    .unsafeFlags(["-wmo", "-Osize"]),
 ]
 
 let packageDir = Context.packageDirectory

@@ -1,0 +1,25 @@
+"""The installed CLI must run on a machine without the Swift toolchain."""
+import os
+import re
+import subprocess
+import unittest
+
+BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+CTL = os.path.join(BUILD, "patternctl")
+
+
+class BinaryTests(unittest.TestCase):
+    def test_links_no_swift_runtime_and_has_no_search_path(self):
+        ldd = subprocess.run(["ldd", CTL], capture_output=True, text=True, check=True).stdout
+        self.assertNotRegex(ldd, r"libswift|/opt/swift", ldd)
+        dynamic = subprocess.run(["readelf", "-d", CTL], capture_output=True, text=True, check=True).stdout
+        self.assertIsNone(re.search(r"R(?:UN)?PATH", dynamic), dynamic)
+
+    def test_runs_with_an_empty_library_path(self):
+        r = subprocess.run([CTL, "--version"], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("patternctl", r.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
