@@ -28,12 +28,12 @@ import ctypes, crypt, sys
 lib = ctypes.CDLL("libcrypt.so.1"); lib.crypt_gensalt.restype = ctypes.c_char_p
 salt = lib.crypt_gensalt(b"$y$", int(sys.argv[2]), None, 0).decode()
 print(crypt.crypt(sys.argv[1], salt))' "$secret" "$cost")
-cp /etc/passwd "$work/passwd"; cp /etc/shadow "$work/shadow"
-echo "$user:x:64124:64124:bench:/nonexistent:/usr/sbin/nologin" >>"$work/passwd"
-echo "$user:$unix_hash:20000:0:99999:7:::" >>"$work/shadow"
-chmod 0640 "$work/shadow"
-mount --bind "$work/passwd" /etc/passwd
-mount --bind "$work/shadow" /etc/shadow
+# A copy of the whole /etc, not of single files: a file bind mount vanishes
+# when another process renames over /etc/passwd (useradd does).
+cp -a /etc "$work/etc"
+echo "$user:x:64124:64124:bench:/nonexistent:/usr/sbin/nologin" >>"$work/etc/passwd"
+echo "$user:$unix_hash:20000:0:99999:7:::" >>"$work/etc/shadow"
+mount --bind "$work/etc" /etc
 
 printf '%s\n%s\n' "$secret" "$secret" |
     "$build/patternctl" set --store "$work/store/patterns" --state "$work/state" --cost "$cost" "$user" >/dev/null

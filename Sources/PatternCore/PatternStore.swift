@@ -29,11 +29,25 @@ public struct PatternStore: Sendable {
         return try read(in: directory, location) ?? []
     }
 
-    /// The user's record, or nil if not enrolled. The whole store is still checked (strict parser).
+    /// The user's record, or nil if not enrolled. Every line of the store is still checked (StoreLookup),
+    /// without building records for the other users.
     public func record(for user: [UInt8]) throws(StoreError) -> StoreRecord? {
         guard StoreRecord.isValidUserName(user) else { return nil }
-        for record in try load() where record.user == user { return record }
-        return nil
+        let location = try SafeFile.split(path)
+        guard let directory = try SafeFile.openDirectory(location.directory, create: false) else {
+            throw .missingDirectory
+        }
+        defer { SystemCall.close(directory) }
+        let fd: Int32
+        do {
+            fd = try SystemCall.openat(directory, location.name, SafeFile.readFlags)
+        } catch {
+            if error.code == ENOENT { return nil }
+            throw SafeFile.fileOpenError(error)
+        }
+        defer { SystemCall.close(fd) }
+        _ = try SafeFile.checkFile(fd, limit: PatternStore.maximumFileBytes)
+        return try StoreLookup.find(user, readingFrom: fd, limit: PatternStore.maximumFileBytes)
     }
 
     /// Adds the record, or replaces the user's existing one in place. Locked, atomic.
@@ -64,6 +78,12 @@ public struct PatternStore: Sendable {
 
     /// Reads and parses the store through `directory`; nil if the file does not exist.
     private func read(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> [StoreRecord]? {
+        guard let bytes = try readBytes(in: directory, location) else { return nil }
+        return try StoreRecord.parseStore(bytes)
+    }
+
+    /// The store's bytes after every file check; nil if the file does not exist.
+    private func readBytes(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> [UInt8]? {
         let fd: Int32
         do {
             fd = try SystemCall.openat(directory, location.name, SafeFile.readFlags)
@@ -85,7 +105,7 @@ public struct PatternStore: Sendable {
             }
             throw .system(operation: .read, errno: error.code)
         }
-        return try StoreRecord.parseStore(bytes)
+        return bytes
     }
 
     // MARK: - Writing

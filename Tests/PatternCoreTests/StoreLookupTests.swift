@@ -1,0 +1,93 @@
+import CPatternSystem
+import Testing
+@testable import PatternCore
+
+/// The module's lookup must agree with the full parser on who is enrolled, and refuse every store the full
+/// parser refuses for a reason that could change that answer.
+struct StoreLookupTests {
+    let hash = ascii("$y$j75$V2vmbzzAo9Fq0w4o8tfpN/$3Sb8qhRH7QgXoS6u4Mb7oG2F7A3pD5.rw1cyJ0K5sQ3")
+
+    func line(_ user: String, _ time: String = "1") -> [UInt8] { ascii(user + ":") + hash + ascii(":" + time + "\n") }
+
+    @Test func agreesWithTheFullParserOnValidStores() throws {
+        let store = line("alice") + line("bob", "1764460000") + line("carol") + line("b") + line("bobby")
+        let records = try StoreRecord.parseStore(store)
+        for name in ["alice", "bob", "carol", "b", "bobby", "bo", "dave", "alice:"] {
+            let expected = records.first { $0.user == ascii(name) }
+            #expect(try StoreLookup.find(ascii(name), in: store) == expected, "\(name)")
+        }
+        #expect(try StoreLookup.find(ascii("x"), in: []) == nil)
+    }
+
+    @Test func everyStructuralProblemOnAnyLineIsTheSameErrorAsTheFullParser() {
+        let bad: [[UInt8]] = [
+            ascii("\n"), ascii("bob\n"), ascii("bob:") + hash + ascii(":1:extra\n"), ascii(":") + hash + ascii(":1\n"),
+            ascii("b b:") + hash + ascii(":1\n"), ascii("bob:*:1\n"), ascii("bob:") + hash + ascii(":\n"),
+            ascii("bob:") + hash + ascii(":-1\n"), ascii("bob:") + hash + ascii(":01\n"),
+            ascii("bob:") + hash + ascii(":1\r\n"), ascii("bob:") + hash + ascii(":9223372036854775808\n"),
+            ascii("bob:") + hash + ascii(":1"), ascii("bob:$6$salt$hash:1\n"),
+        ]
+        for badLine in bad {
+            // before and after the looked-up user's line: nothing is skipped either way
+            for store in [line("alice") + badLine + line("carol"), badLine + line("alice")] {
+                var full: StoreError? = nil
+                do { _ = try StoreRecord.parseStore(store) } catch { full = error }
+                var quick: StoreError? = nil
+                do { _ = try StoreLookup.find(ascii("alice"), in: store) } catch { quick = error }
+                #expect(full != nil)
+                #expect(quick == full, "\(String(decoding: badLine, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test func theLookedUpLineGetsTheFullHashCheck() throws {
+        let broken = ascii("alice:$y$j75$sa!t$hash:1\n")
+        #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: .badHash)) {
+            try StoreLookup.find(ascii("alice"), in: line("bob") + broken)
+        }
+        // Another user's hash alphabet is not re-checked (it cannot change alice's answer); patternctl's full
+        // parser still refuses such a store before any write.
+        #expect(try StoreLookup.find(ascii("alice"), in: line("alice") + ascii("bob:$y$j75$sa!t$hash:1\n")) != nil)
+        #expect(throws: StoreError.self) { try StoreRecord.parseStore(line("alice") + ascii("bob:$y$j75$sa!t$hash:1\n")) }
+    }
+
+    @Test func aDuplicateOfTheLookedUpUserIsAnError() {
+        #expect(throws: StoreError.duplicateUser(lineNumber: 3, firstLineNumber: 1)) {
+            try StoreLookup.find(ascii("alice"), in: line("alice") + line("bob") + line("alice"))
+        }
+    }
+
+    @Test func readingThroughAFileInWindowsGivesTheSameAnswers() throws {
+        let directory = TempDirectory()
+        defer { directory.remove() }
+        // ~3 windows of lines, so lines straddle window boundaries
+        var store: [UInt8] = []
+        for index in 0..<2500 { store += line("user\(index)") }
+        let path = directory.file("patterns")
+        writeBytes(path, store)
+        for name in ["user0", "user1234", "user2499", "user2500"] {
+            let fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+            #expect(fd >= 0)
+            defer { close(fd) }
+            let found = try StoreLookup.find(ascii(name), readingFrom: fd, limit: 1 << 24)
+            #expect(found?.user == (name == "user2500" ? nil : ascii(name)))
+        }
+        // a torn last line, and a file over the limit
+        writeBytes(path, store + ascii("torn:$y$"))
+        var fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+        #expect(throws: StoreError.malformedLine(lineNumber: 2501, reason: .missingNewline)) {
+            try StoreLookup.find(ascii("user1"), readingFrom: fd, limit: 1 << 24)
+        }
+        close(fd)
+        fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+        #expect(throws: StoreError.self) { try StoreLookup.find(ascii("user1"), readingFrom: fd, limit: 1000) }
+        close(fd)
+        // one line longer than a whole window
+        writeBytes(path, line("alice") + Array(repeating: 0x61, count: StoreLookup.windowBytes + 10) + ascii("\n"))
+        fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+        #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: .wrongFieldCount(1))) {
+            try StoreLookup.find(ascii("alice"), readingFrom: fd, limit: 1 << 24)
+        }
+        close(fd)
+    }
+}
