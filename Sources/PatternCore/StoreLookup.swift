@@ -2,13 +2,14 @@ import CPatternSystem
 
 /// Finding one user's record in a whole store, as the module does at every login.
 ///
-/// Every line is still checked and nothing is skipped: a line whose fields, user name or time are malformed,
-/// or a missing final newline, is an error naming the line, so line boundaries and who is enrolled are never
-/// guessed. What is NOT re-checked for other users' lines is the inside of their hash (its alphabet and '$'
-/// fields): it cannot change this user's answer, and checking it was 60% of a lookup. The looked-up user's
-/// line gets the full `StoreRecord.parse(line:)`. Duplicates are checked for the looked-up user; `patternctl`
-/// (the full `parseStore`, run before every write) reports any other. Result: a 100,000-user store is
-/// looked up in about a millisecond (bench/), not 90 ms.
+/// Every line's structure is checked and nothing is skipped: an empty line, a wrong number of fields, a
+/// field over its length cap, a hash field that is not "$y$...", or a missing final newline is an error naming
+/// the line, so line boundaries and who is enrolled are never guessed. What is NOT re-checked on other users'
+/// lines is the content of their fields (name bytes, hash alphabet, time digits): a bad byte there cannot
+/// change this user's answer, and checking it was most of a lookup. The looked-up user's line gets the full
+/// `StoreRecord.parse(line:)`, and duplicates are checked for that user. `patternctl` runs the full
+/// `parseStore` before every write and for status/list, so such a store is still refused there.
+/// Result: a 100,000-user store is looked up in a few milliseconds (bench/), not 90 ms.
 enum StoreLookup {
     /// Bytes read at a time. A valid line is at most 249 bytes (100 + 1 + 128 + 1 + 19), so a window this size
     /// without a newline holds a line that is malformed anyway.
@@ -85,23 +86,28 @@ enum StoreLookup {
             guard let base = bytes.baseAddress, bytes.count > 0 else { return .success(0) }
             var lineStart = 0
             while lineStart < bytes.count {
-                // memchr: the libc scan is vectorised; a byte loop here was the slowest part of a lookup.
-                guard let hit = memchr(base + lineStart, 0x0A, bytes.count - lineStart) else { break }
-                let lineEnd = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])
-                switch check(line) {
-                case .failure(let problem):
-                    return .failure(.malformedLine(lineNumber: lineNumber, reason: problem))
-                case .success(let userLength):
-                    if userLength == user.count, matches(line, user) {
-                        if let first = found {
-                            return .failure(.duplicateUser(lineNumber: lineNumber, firstLineNumber: first.line))
-                        }
-                        switch StoreRecord.parse(line: ArraySlice(line)) {
-                        case .success(let record): found = (record, lineNumber)
-                        case .failure(let problem):
-                            return .failure(.malformedLine(lineNumber: lineNumber, reason: problem))
-                        }
+                let userLength: Int
+                let lineEnd: Int
+                if let quick = StoreLookup.quickLine(base, from: lineStart, count: bytes.count) {
+                    (userLength, lineEnd) = quick
+                } else {
+                    // memchr: the libc scan is vectorised.
+                    guard let hit = memchr(base + lineStart, 0x0A, bytes.count - lineStart) else { break }
+                    lineEnd = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    switch check(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])) {
+                    case .failure(let problem):
+                        return .failure(.malformedLine(lineNumber: lineNumber, reason: problem))
+                    case .success(let length): userLength = length
+                    }
+                }
+                if userLength == user.count, matches(base + lineStart, user) {
+                    if let first = found {
+                        return .failure(.duplicateUser(lineNumber: lineNumber, firstLineNumber: first.line))
+                    }
+                    switch StoreRecord.parse(line: ArraySlice(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))) {
+                    case .success(let record): found = (record, lineNumber)
+                    case .failure(let problem):
+                        return .failure(.malformedLine(lineNumber: lineNumber, reason: problem))
                     }
                 }
                 lineStart = lineEnd + 1
@@ -110,12 +116,39 @@ enum StoreLookup {
             return .success(lineStart)
         }
 
-        private func matches(_ line: UnsafeBufferPointer<UInt8>, _ user: [UInt8]) -> Bool {
+        private func matches(_ line: UnsafePointer<UInt8>, _ user: [UInt8]) -> Bool {
             return user.withUnsafeBufferPointer { name -> Bool in
-                guard let lineBase = line.baseAddress, let nameBase = name.baseAddress else { return false }
-                return memcmp(lineBase, nameBase, name.count) == 0
+                guard let nameBase = name.baseAddress else { return false }
+                return memcmp(line, nameBase, name.count) == 0
             }
         }
+    }
+
+    /// The common case in one pass over a window: a line starting at `start` that is certainly well formed
+    /// and complete. Returns its user field's length and the index of its newline; nil when unsure (the
+    /// caller then finds the line end and runs the exact `check`). Every read is below `count`.
+    static func quickLine(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (Int, Int)? {
+        // The line's end first, so that no search below can run into the next line. A valid line is at most
+        // 249 bytes plus its newline.
+        guard start < count, let newline = memchr(base + start, 0x0A, min(count - start, 250)) else { return nil }
+        let end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+        // user: up to the first ':' within the length cap. Its bytes are not checked here (see the type's
+        // comment): the looked-up user's line gets the full parse.
+        guard let colon = memchr(base + start, 0x3A, min(end - start, StoreRecord.maximumUserNameBytes + 1)) else {
+            return nil
+        }
+        let first = base.distance(to: colon.assumingMemoryBound(to: UInt8.self))
+        if first == start || end - first < 6 { return nil }
+        // hash: "$y$", then up to the second ':' within the cap (memchr: the hash is most of the line)
+        if base[first + 1] != 0x24 || base[first + 2] != 0x79 || base[first + 3] != 0x24 { return nil }
+        guard let hit = memchr(base + first + 4, 0x3A, min(end - first - 4, StoreRecord.maximumHashBytes - 2)) else {
+            return nil
+        }
+        let second = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+        // time: 1...19 bytes and no third ':'
+        let timeLength = end - second - 1
+        if timeLength < 1 || timeLength > 19 || memchr(base + second + 1, 0x3A, timeLength) != nil { return nil }
+        return (first - start, end)
     }
 
     /// Checks one line's structure (without its newline): three ':'-separated fields, a valid user name, a
