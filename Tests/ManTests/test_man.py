@@ -1,0 +1,45 @@
+"""The man pages render cleanly and document what the code does: every module
+option the parser knows, and every PAM code the module can return."""
+import os
+import re
+import subprocess
+import unittest
+
+ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+
+
+def read(*parts):
+    with open(os.path.join(ROOT, *parts)) as f:
+        return f.read()
+
+
+class ManPageTests(unittest.TestCase):
+    def test_render_without_warnings(self):
+        for page in ("pam_pattern.8", "patternctl.8"):
+            r = subprocess.run(["groff", "-man", "-ww", "-z", os.path.join(ROOT, "man", page)],
+                               capture_output=True, text=True)
+            self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""), page)
+
+    def test_every_module_option_is_documented(self):
+        source = read("Sources", "PatternCore", "ModuleOptions.swift")
+        # the names the parser matches: name.elementsEqual("...".utf8)
+        names = set(re.findall(r'name\.elementsEqual\("([a-z_]+)"\.utf8\)', source))
+        self.assertEqual(names, {"store", "state", "nullok", "layout", "minlen", "deny", "unlock_time",
+                                 "lock_after", "show_grid", "prompt", "forward_pass", "allow_remote", "debug"})
+        man, readme = read("man", "pam_pattern.8"), read("README.md")
+        for name in names:
+            self.assertRegex(man, r"\.B[RI]? " + name + r"\b", f"pam_pattern(8) does not document {name}")
+            self.assertIn(f"`{name}", readme, f"README does not document {name}")
+
+    def test_every_returned_code_is_documented(self):
+        source = read("Sources", "PamPattern", "PamResult.swift")
+        codes = set(re.findall(r"return (PAM_[A-Z_]+)", source))
+        self.assertGreaterEqual(len(codes), 6, codes)
+        man, readme = read("man", "pam_pattern.8"), read("README.md")
+        for code in codes:
+            self.assertIn(code, man, f"pam_pattern(8) RETURN VALUES misses {code}")
+            self.assertIn(code, readme, f"README Return values misses {code}")
+
+
+if __name__ == "__main__":
+    unittest.main()
