@@ -25,6 +25,7 @@ friends) are byte-identical to before the class ran.
 Root only: skipped with one clear line otherwise (setUpModule). Run time
 about 40 s, mostly the clients' own delay after a failure (~2 s each).
 """
+import fcntl
 import hashlib
 import os
 import pty
@@ -105,9 +106,32 @@ def run(argv, **kwargs):
     return subprocess.run(argv, **kwargs)
 
 
+# Two runs of this suite at once (two worktrees on one machine) would fight
+# over the same user names and /etc files: a run waits for the other.
+RUN_LOCK = "/run/lock/pam_pattern-real-clients.lock"
+RUN_LOCK_WAIT = 300
+_run_lock = None
+
+
 def setUpModule():
+    global _run_lock
     if os.geteuid() != 0:
         raise unittest.SkipTest("real-client tests (sudo, su, login) need root: run `make test` as root")
+    _run_lock = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    deadline = time.monotonic() + RUN_LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(_run_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise AssertionError("another run of the real-client suite holds %s for %d s" % (RUN_LOCK, RUN_LOCK_WAIT))
+            time.sleep(1)
+
+
+def tearDownModule():
+    if _run_lock is not None:
+        os.close(_run_lock)  # releases the flock
 
 
 class TestUser:
