@@ -75,6 +75,11 @@ let package = Package(
             dependencies: ["PatternCore", "CPatternSystem"],
             path: "Sources/store-writer"
         ),
+        // libFuzzer targets over the core's parsers (make fuzz); a plain build replays inputs instead.
+        .executableTarget(
+            name: "PatternFuzz",
+            dependencies: ["PatternCore", "CPatternSystem"]
+        ),
         .testTarget(
             name: "PatternCoreTests",
             dependencies: ["PatternCore"],
