@@ -20,7 +20,7 @@ DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
 
-.PHONY: all build deps test test-swift test-integration demo install uninstall print-installed-files bench fuzz clean
+.PHONY: all build deps test test-swift test-integration test-fuzz demo install uninstall print-installed-files bench fuzz clean
 
 all: build
 
@@ -49,7 +49,7 @@ build: deps
 	strip $(BUILD)/patternctl
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
 
-test: build test-swift test-integration
+test: build test-swift test-integration test-fuzz
 
 test-swift:
 	$(SWIFT) test --scratch-path $(SCRATCH)
@@ -105,5 +105,17 @@ print-installed-files:
 bench: build
 	@bench/run-bench.sh $(CURDIR)/$(BUILD)
 
+# libFuzzer + ASan (fuzz/run.sh, fuzz/README.md), in their own scratch path: FUZZ_SECONDS per target.
+FUZZ_SECONDS      ?= 300
+FUZZ_TEST_SECONDS ?= 25
+FUZZ_SCRATCH      ?= .build-fuzz
+
+fuzz: build
+	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so
+
+# The bounded pass of `make test`: replays the committed corpus, then fuzzes each target briefly.
+test-fuzz: build
+	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_TEST_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so
+
 clean:
-	rm -rf $(BUILD) $(SCRATCH)
+	rm -rf $(BUILD) $(SCRATCH) $(FUZZ_SCRATCH)

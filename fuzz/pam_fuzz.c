@@ -64,13 +64,18 @@ static char conf_dir[PATH_MAX];
 #define LONG_ANSWER (1 << 20)
 #define MAX_ARGS 15
 
+static void remove_tree(void);
+
+/* abort() skips atexit: remove the private directory first. */
 static void die(const char *what) {
     fprintf(stderr, "pam_fuzz: %s: %s\n", what, strerror(errno));
+    if (base_dir[0]) remove_tree();
     abort();
 }
 
 static void broken(const char *what) {
     fprintf(stderr, "pam_fuzz: property broken: %s\n", what);
+    if (base_dir[0]) remove_tree();
     abort();
 }
 

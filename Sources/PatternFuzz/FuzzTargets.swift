@@ -5,14 +5,16 @@ import PatternCore
 /// The libFuzzer targets over PatternCore's parsers. Each takes the raw input bytes, must never trap on them,
 /// and checks properties that must hold for every input (a broken property aborts, which libFuzzer reports).
 ///
-/// Chosen with PATTERN_FUZZ_TARGET (pattern, store, state); see fuzz/README.md.
+/// Chosen with PATTERN_FUZZ_TARGET (pattern, store, state, options); see fuzz/README.md.
 enum FuzzTarget: CaseIterable {
     /// Pattern.parse on typed bytes, both layouts, any minimum length.
     case pattern
-    /// StoreRecord.parseStore on the bytes of a whole store file.
+    /// StoreRecord.parseStore and the module's lookup (PatternStore.record(for:)) on a whole store file.
     case store
     /// ThrottleStore.state(for:) on the bytes of a state file, through a real root-only file.
     case state
+    /// ModuleOptions.parse on module arguments.
+    case options
 
     /// The name used in PATTERN_FUZZ_TARGET and fuzz/corpus/<name>.
     var name: String {
@@ -20,8 +22,12 @@ enum FuzzTarget: CaseIterable {
         case .pattern: return "pattern"
         case .store: return "store"
         case .state: return "state"
+        case .options: return "options"
         }
     }
+
+    /// The store and state targets read root-only files through the real checks, which refuse other owners.
+    var needsRoot: Bool { self == .store || self == .state }
 
     static func named(_ name: String) -> FuzzTarget? {
         for target in allCases where target.name == name { return target }
@@ -33,6 +39,7 @@ enum FuzzTarget: CaseIterable {
         case .pattern: FuzzPattern.run(data)
         case .store: FuzzStore.run(data)
         case .state: FuzzState.run(data)
+        case .options: FuzzOptions.run(data)
         }
     }
 }
@@ -42,6 +49,7 @@ func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () ->
     if !condition() {
         let text = Array("PatternFuzz: property broken: \(message())\n".utf8)
         text.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
+        if FuzzFiles.created { FuzzFiles.removeDirectory() }  // abort skips atexit
         abort()
     }
 }
@@ -137,20 +145,79 @@ enum FuzzPattern {
     }
 }
 
-/// Store input: the bytes of a whole store file.
+/// Store input: byte 0 picks the user looked up (bits 0-2) and whether a padding of valid lines comes first
+/// (bits 3-6 all set; byte 1 then says how far before the lookup's 64 KiB window edge the fuzzed bytes start);
+/// the rest is the store. Both parsers must agree: the full `StoreRecord.parseStore` (patternctl) and the
+/// module's streaming lookup `PatternStore.record(for:)`, run on a real root-only file.
 enum FuzzStore {
+    /// A valid cost-1 hash for the padding lines (any well-formed "$y$" string would do).
+    static let padHash: [UInt8] = Array("$y$j75$IYZo7d8cp6SMsUFJKBAs8/$F3Qt4CdRMI5MmbSHn2kK1t2QfbAeviz0rsmOV20r1m8".utf8)
+    static let users: [[UInt8]] = [Array("alice".utf8), Array("bob".utf8), Array("jos\u{e9}".utf8), Array("a".utf8),
+                                   Array("p0001".utf8), Array("root".utf8)]
+
+    /// The padding for each distance, built once.
+    nonisolated(unsafe) static var paddings = [[UInt8]?](repeating: nil, count: 256)
+
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
-        let bytes = Array(data)
-        let records: [StoreRecord]
+        guard let control = data.first else { return }
+        var bytes: [UInt8] = []
+        var fuzzed = UnsafeBufferPointer(rebasing: data[1...])
+        if control & 0x78 == 0x78, let distance = fuzzed.first {
+            if paddings[Int(distance)] == nil { paddings[Int(distance)] = padding(to: 65536 - Int(distance)) }
+            bytes = paddings[Int(distance)] ?? []
+            fuzzed = UnsafeBufferPointer(rebasing: fuzzed[1...])
+        }
+        bytes.append(contentsOf: fuzzed)
+        let selector = Int(control & 7)
+        let user = selector < users.count ? users[selector] : firstField(fuzzed)
+
+        var full: [StoreRecord]? = nil
+        var fullError: StoreError? = nil
         do {
-            records = try StoreRecord.parseStore(bytes)
+            full = try StoreRecord.parseStore(bytes)
         } catch {
             require(!error.message.isEmpty, "empty message")
             if case .malformedLine(let line, let problem) = error {
                 require(line >= 1 && !problem.message.isEmpty, "malformedLine(\(line))")
             }
-            return
+            fullError = error
         }
+        if let records = full { checkParsed(records, bytes) }
+
+        // The module's lookup, through the file as the module reads it.
+        let path = FuzzFiles.write(bytes, name: "patterns")
+        var found: StoreRecord? = nil
+        var lookupFailed = false
+        do {
+            found = try PatternStore(path: path).record(for: user)
+        } catch {
+            lookupFailed = true
+            require(!error.message.isEmpty, "empty message")
+        }
+        if let records = full {
+            // A valid store: the lookup finds exactly what the full parse found.
+            require(!lookupFailed, "lookup refused a store the full parser accepts")
+            let expected = StoreRecord.isValidUserName(user) ? records.first { $0.user == user } : nil
+            require(found == expected, "lookup and full parse disagree on \(String(decoding: user, as: UTF8.self))")
+        }
+        if let record = found {
+            // Whatever the rest of the file holds, a found record is the user's own, valid, complete line.
+            require(record.user == user, "lookup returned another user's record")
+            require(StoreRecord.isValidUserName(record.user) && StoreRecord.isValidHash(record.hash), "invalid record")
+            require(containsLine(bytes, record.encoded()), "found record is not a line of the store")
+        }
+        if case .malformedLine(_, let problem)? = fullError, StoreRecord.isValidUserName(user) {
+            // Line structure is always checked, whoever is looked up. (A name no line can hold is answered
+            // "not enrolled" without reading; the module refuses such a name before looking it up.)
+            switch problem {
+            case .missingNewline, .emptyLine, .wrongFieldCount:
+                require(lookupFailed, "lookup accepted a store with a broken line structure (\(problem))")
+            default: break
+            }
+        }
+    }
+
+    static func checkParsed(_ records: [StoreRecord], _ bytes: [UInt8]) {
         // The format is strict and canonical: what parses re-encodes to the same bytes.
         require(StoreRecord.encodeStore(records) == bytes, "parse/encode round trip changed the store")
         for (index, record) in records.enumerated() {
@@ -158,52 +225,130 @@ enum FuzzStore {
                     "record \(index + 1) accepted but invalid")
             require(record.setAt >= 0, "negative time accepted")
             if let cost = record.cost { require(PatternHash.costRange.contains(cost), "cost \(cost)") }
-            for later in records[(index + 1)...] { require(later.user != record.user, "duplicate accepted") }
-            // Verifying a pattern against any stored hash must not trap (libcrypt may refuse it).
-            if index == 0, let pattern = try? Pattern.parse(Array("1235789".utf8)) {
-                _ = FuzzStore.verifyIfCheap(pattern, record.hash)
-            }
+        }
+        // No user twice (sorted copy: quadratic checks would slow the 64 KiB padded inputs down).
+        let users = records.map { $0.user }.sorted { $0.lexicographicallyPrecedes($1) }
+        for index in users.indices.dropFirst() { require(users[index] != users[index - 1], "duplicate accepted") }
+        // Verifying a pattern against a stored hash must not trap (libcrypt may refuse it). Cost 1 only:
+        // a fuzzed "$y$" string could ask for gigabytes.
+        if let first = records.first, PatternHash.cost(ofHash: first.hash) == 1,
+            let pattern = try? Pattern.parse(Array("1235789".utf8)) {
+            _ = PatternHash.verify(pattern, against: first.hash)
         }
     }
 
-    /// Verifies only hashes of cost 1 (a fuzzed "$y$" string can ask for gigabytes of memory).
-    static func verifyIfCheap(_ pattern: Pattern, _ hash: [UInt8]) -> Bool {
-        guard PatternHash.cost(ofHash: hash) == 1 else { return false }
-        return PatternHash.verify(pattern, against: hash)
+    /// Valid lines "p0000:<hash>:1" ... making exactly `length` bytes (the last line's name absorbs the rest).
+    static func padding(to length: Int) -> [UInt8] {
+        let line = 5 + 1 + padHash.count + 1 + 1 + 1
+        let count = length / line
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        for index in 0..<count {
+            let extra = index == count - 1 ? length - count * line : 0
+            var name: [UInt8] = [0x70] + Array(String(1000 + index).utf8.suffix(4))
+            name.append(contentsOf: [UInt8](repeating: 0x78, count: extra))
+            bytes.append(contentsOf: StoreRecord(user: name, hash: padHash, setAt: 1).encoded())
+        }
+        return bytes
+    }
+
+    /// The bytes before the first ':' (or the whole first line): a user that is likely in the store.
+    static func firstField(_ data: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var user: [UInt8] = []
+        for byte in data {
+            if byte == 0x3A || byte == 0x0A { break }
+            user.append(byte)
+        }
+        return user
+    }
+
+    /// True if `line` (newline included) starts at the beginning of a line of `bytes`.
+    static func containsLine(_ bytes: [UInt8], _ line: [UInt8]) -> Bool {
+        var start = 0
+        while start + line.count <= bytes.count {
+            if bytes[start..<(start + line.count)].elementsEqual(line) { return true }
+            guard let next = bytes[start...].firstIndex(of: 0x0A) else { return false }
+            start = next + 1
+        }
+        return false
     }
 }
 
-/// State input: the bytes of a throttle state file, read through ThrottleStore from a private 0700 directory
-/// on /dev/shm (tmpfs: the fsync of reset costs nothing there).
-enum FuzzState {
-    static let user: [UInt8] = Array("fuzz".utf8)
+/// Options input: module arguments separated by NUL bytes (pam.d arguments never contain one).
+enum FuzzOptions {
+    static func run(_ data: UnsafeBufferPointer<UInt8>) {
+        let arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { Array($0) }
+        let (options, problems) = ModuleOptions.parse(arguments)
+        require(problems.count <= arguments.count, "more problems than arguments")
+        for problem in problems {
+            // Problems go to syslog: printable ASCII only, and short.
+            require(!problem.isEmpty && problem.count <= 300, "problem of \(problem.count) bytes")
+            require(problem.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "unprintable byte in a problem message")
+        }
+        // Whatever the arguments, every setting is in its documented range.
+        require(ModuleOptions.minimumLengthRange.contains(options.minimumLength), "minlen \(options.minimumLength)")
+        require(ModuleOptions.denyRange.contains(options.throttle.deny), "deny \(options.throttle.deny)")
+        require(ModuleOptions.unlockTimeRange.contains(options.throttle.unlockTime), "unlock_time")
+        require(ModuleOptions.lockAfterRange.contains(options.throttle.lockAfter), "lock_after")
+        require(options.prompt.count <= ModuleOptions.maximumPromptBytes
+                && !options.prompt.contains { $0 < 0x20 || $0 == 0x7F }, "prompt")
+        for path in [options.storePath, options.stateDirectory] {
+            require(path.first == 0x2F && path.count > 1 && path.count <= ModuleOptions.maximumPathBytes
+                    && !path.contains(0), "path")
+        }
+        require(!options.effectivePrompt.isEmpty, "empty prompt")
+        // An ignored argument changes nothing: the accepted ones alone give the same options.
+        if problems.isEmpty { return }
+        let accepted = arguments.filter { ModuleOptions.parse([$0]).problems.isEmpty }
+        require(ModuleOptions.parse(accepted).options == options, "an ignored argument changed the options")
+        require(ModuleOptions.parse(accepted).problems.isEmpty, "accepted arguments reported problems together")
+    }
+}
+
+/// Files the store and state targets read back through the real code: a private 0700 directory on /dev/shm
+/// (tmpfs: writing and the fsync of reset cost nothing there), removed at exit.
+enum FuzzFiles {
     nonisolated(unsafe) static var directory: [UInt8] = {
-        var template = Array("/dev/shm/pattern-fuzz-state.XXXXXX".utf8CString)
+        var template = Array("/dev/shm/pattern-fuzz.XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
         require(made != nil, "mkdtemp failed")
-        atexit { FuzzState.removeDirectory() }
+        atexit { FuzzFiles.removeDirectory() }
+        created = true
         return template.dropLast().map { UInt8(bitPattern: $0) }
     }()
+    nonisolated(unsafe) static var created = false
+    nonisolated(unsafe) static var written: Set<String> = []
 
-    /// Leaves nothing behind in /dev/shm when the fuzzer exits.
-    static func removeDirectory() {
-        let directory = String(decoding: FuzzState.directory, as: UTF8.self)
-        if let name = ThrottleStore.fileName(for: user) {
-            unlink(directory + "/" + String(decoding: name, as: UTF8.self))
-        }
-        rmdir(directory)
-    }
-
-    static func run(_ data: UnsafeBufferPointer<UInt8>) {
-        guard geteuid() == 0 else { return }  // the store refuses files not owned by root
-        let directory = FuzzState.directory
-        guard let name = ThrottleStore.fileName(for: user) else { return }
-        let path = String(decoding: directory + [0x2F] + name, as: UTF8.self)
+    /// Writes `bytes` to `name` in the directory, root-only; returns its path.
+    static func write(_ bytes: [UInt8], name: String) -> [UInt8] {
+        let path = String(decoding: directory, as: UTF8.self) + "/" + name
+        written.insert(path)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         require(fd >= 0, "cannot write \(path)")
-        if let base = data.baseAddress { _ = write(fd, base, data.count) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+            require(count > 0, "short write to \(path)")
+            offset += count
+        }
         close(fd)
-        let store = ThrottleStore(directory: directory)
+        return Array(path.utf8)
+    }
+
+    static func removeDirectory() {
+        for path in written { unlink(path) }
+        rmdir(String(decoding: directory, as: UTF8.self))
+    }
+}
+
+/// State input: the bytes of a throttle state file, read through ThrottleStore.
+enum FuzzState {
+    static let user: [UInt8] = Array("fuzz".utf8)
+
+    static func run(_ data: UnsafeBufferPointer<UInt8>) {
+        guard let name = ThrottleStore.fileName(for: user) else { return }
+        _ = FuzzFiles.write(Array(data), name: String(decoding: name, as: UTF8.self))
+        let store = ThrottleStore(directory: FuzzFiles.directory)
         do {
             let state = try store.state(for: user)
             require(state.failures >= 0 && state.lastFailure >= 0, "negative state")

@@ -9,6 +9,10 @@ enum Replay {
             print("usage: PatternFuzz \(names) FILE|DIR...  (the libFuzzer build: make fuzz)")
             exit(2)
         }
+        if target.needsRoot && geteuid() != 0 {
+            print("PatternFuzz: the \(target.name) target needs root (the store refuses files not owned by root)")
+            exit(2)
+        }
         var total = 0
         for path in arguments[2...] { total += replay(path, target) }
         print("PatternFuzz: replayed \(total) inputs through \(target.name), no property broken")
