@@ -38,15 +38,8 @@ public struct PatternStore: Sendable {
             throw .missingDirectory
         }
         defer { SystemCall.close(directory) }
-        let fd: Int32
-        do {
-            fd = try SystemCall.openat(directory, location.name, SafeFile.readFlags)
-        } catch {
-            if error.code == ENOENT { return nil }
-            throw SafeFile.fileOpenError(error)
-        }
+        guard let fd = try openForReading(in: directory, location) else { return nil }
         defer { SystemCall.close(fd) }
-        _ = try SafeFile.checkFile(fd, limit: PatternStore.maximumFileBytes)
         return try StoreLookup.find(user, readingFrom: fd, limit: PatternStore.maximumFileBytes)
     }
 
@@ -84,15 +77,8 @@ public struct PatternStore: Sendable {
 
     /// The store's bytes after every file check; nil if the file does not exist.
     private func readBytes(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> [UInt8]? {
-        let fd: Int32
-        do {
-            fd = try SystemCall.openat(directory, location.name, SafeFile.readFlags)
-        } catch {
-            if error.code == ENOENT { return nil }
-            throw SafeFile.fileOpenError(error)
-        }
+        guard let fd = try openForReading(in: directory, location) else { return nil }
         defer { SystemCall.close(fd) }
-        _ = try SafeFile.checkFile(fd, limit: PatternStore.maximumFileBytes)
         let bytes: [UInt8]
         do throws(Errno) {
             guard let all = try SystemCall.readAll(fd, limit: Int(PatternStore.maximumFileBytes)) else {
@@ -106,6 +92,34 @@ public struct PatternStore: Sendable {
             throw .system(operation: .read, errno: error.code)
         }
         return bytes
+    }
+
+    /// How often a read opens the store again after finding it replaced (see `openForReading`).
+    static let maximumReopens = 8
+
+    /// Opens the store to read (no lock: writers rename) and runs the file checks; nil if there is no file.
+    /// A writer's rename between our open and our fstat leaves us the previous store, unlinked: 0 links.
+    /// The new store is already in place, so that is not a hard-link attack but a reason to open again
+    /// (found by Tests/ConcurrencyTests: logins failed with PAM_AUTHINFO_UNAVAIL during `patternctl set`).
+    private func openForReading(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> Int32? {
+        var reopens = 0
+        while true {
+            let fd: Int32
+            do {
+                fd = try SystemCall.openat(directory, location.name, SafeFile.readFlags)
+            } catch {
+                if error.code == ENOENT { return nil }
+                throw SafeFile.fileOpenError(error)
+            }
+            do {
+                _ = try SafeFile.checkFile(fd, limit: PatternStore.maximumFileBytes)
+                return fd
+            } catch {
+                SystemCall.close(fd)
+                guard case .hardLinked(links: 0) = error, reopens < PatternStore.maximumReopens else { throw error }
+                reopens += 1
+            }
+        }
     }
 
     // MARK: - Writing
