@@ -314,7 +314,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     }
 
     snprintf(base_dir, sizeof base_dir, "/dev/shm/pam-fuzz.XXXXXX");
-    if (mkdtemp(base_dir) == NULL) die("mkdtemp");
+    if (mkdtemp(base_dir) == NULL) {
+        snprintf(base_dir, sizeof base_dir, "/tmp/pam-fuzz.XXXXXX");  /* no /dev/shm (some containers) */
+        if (mkdtemp(base_dir) == NULL) die("mkdtemp");
+    }
     atexit(remove_tree);
     char store_dir[PATH_MAX], store[PATH_MAX * 2], service[PATH_MAX * 2];
     snprintf(store_dir, sizeof store_dir, "%s/store", base_dir);

@@ -43,17 +43,25 @@ FUZZ_FLAGS=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 log() { printf '%s\n' "$*"; }
 fail() { log "fuzz: $*"; exit 1; }
 
+# Runs a build, showing its output without progress lines and the sanitizer runtime's linker noise;
+# returns the build's own status.
+quietly() {
+    local output status
+    output=$("$@" 2>&1)
+    status=$?
+    printf '%s\n' "$output" | grep -v -e "Cannot export local symbol" -e "^\[[0-9]*/[0-9]*\]" || true
+    return $status
+}
+
 # --- builds (their own scratch paths: the release build in .build is never touched) -------------
 SWIFT_FUZZ="$SCRATCH/swift/release/PatternFuzz"
 build_swift() {
     log "== building PatternFuzz with libFuzzer + ASan ($SCRATCH/swift)"
     # --sanitize=fuzzer makes SwiftPM link libFuzzer's main; the -Xswiftc form instruments every Swift
     # file with coverage AND ASan (two --sanitize options reach the frontend as only the last one).
-    "$SWIFT" build -c release --package-path "$ROOT" --scratch-path "$SCRATCH/swift" --product PatternFuzz \
+    quietly "$SWIFT" build -c release --package-path "$ROOT" --scratch-path "$SCRATCH/swift" --product PatternFuzz \
         --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address \
-        -Xswiftc -parse-as-library -Xswiftc -D -Xswiftc PATTERN_LIBFUZZER 2>&1 \
-        | grep -v -e "Cannot export local symbol" -e "^\[" || true
-    [ -x "$SWIFT_FUZZ" ] || fail "PatternFuzz did not build"
+        -Xswiftc -parse-as-library -Xswiftc -D -Xswiftc PATTERN_LIBFUZZER || fail "PatternFuzz did not build"
 }
 
 PAM_FUZZ="$SCRATCH/pam/pam_fuzz"
@@ -62,15 +70,13 @@ build_pam() {
     log "== building the instrumented module ($SCRATCH/module) and fuzz/pam_fuzz.c"
     # Coverage + ASan inside the module; its ASan and coverage symbols come from the harness at dlopen,
     # so -z undefs lifts the module's -z defs for this build only.
-    "$SWIFT" build -c release --package-path "$ROOT" --scratch-path "$SCRATCH/module" --product pam_pattern \
+    quietly "$SWIFT" build -c release --package-path "$ROOT" --scratch-path "$SCRATCH/module" --product pam_pattern \
         -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table \
-        -Xlinker -z -Xlinker undefs 2>&1 | grep -v -e "Cannot export local symbol" -e "^\[" || true
-    [ -f "$FUZZ_MODULE" ] || fail "the instrumented module did not build"
+        -Xlinker -z -Xlinker undefs || fail "the instrumented module did not build"
     mkdir -p "$SCRATCH/pam"
     # -rdynamic: the harness's pam_syslog/pam_vsyslog replace libpam's for the module (no syslog flood).
-    "$CLANG" -g -O1 -fsanitize=fuzzer,address -rdynamic -Wall -Wextra -Werror \
-        -o "$PAM_FUZZ" "$ROOT/fuzz/pam_fuzz.c" -lpam -lcrypt -ldl 2>&1 | grep -v "Cannot export local symbol" || true
-    [ -x "$PAM_FUZZ" ] || fail "pam_fuzz did not build"
+    quietly "$CLANG" -g -O1 -fsanitize=fuzzer,address -rdynamic -Wall -Wextra -Werror \
+        -o "$PAM_FUZZ" "$ROOT/fuzz/pam_fuzz.c" -lpam -lcrypt -ldl || fail "pam_fuzz did not build"
 }
 
 # --- running ----------------------------------------------------------------------------------
@@ -102,8 +108,12 @@ run_target() {
         local crash
         crash=$(ls -t "$artifacts" 2>/dev/null | head -1)
         log "fuzz: $name FAILED; input: $artifacts$crash"
-        log "reproduce: PATTERN_FUZZ_TARGET=$name PAM_PATTERN_MODULE=$fuzz_module $binary $artifacts$crash"
-        log "   (a Swift target without sanitizers: swift build --product PatternFuzz; .build/debug/PatternFuzz $name FILE)"
+        if [ "$name" = pam ]; then
+            log "reproduce: PAM_PATTERN_MODULE=$fuzz_module $binary $artifacts$crash"
+        else
+            log "reproduce: PATTERN_FUZZ_TARGET=$name $binary $artifacts$crash"
+        fi
+        [ "$name" != pam ] && log "   (without sanitizers: swift build --product PatternFuzz; .build/debug/PatternFuzz $name FILE)"
         exit 1
     fi
     if [ "$MERGE" = 1 ]; then

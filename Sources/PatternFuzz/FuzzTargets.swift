@@ -306,11 +306,16 @@ enum FuzzOptions {
 }
 
 /// Files the store and state targets read back through the real code: a private 0700 directory on /dev/shm
-/// (tmpfs: writing and the fsync of reset cost nothing there), removed at exit.
+/// (tmpfs: writing and the fsync of reset cost nothing there; else /tmp), removed at exit.
 enum FuzzFiles {
     nonisolated(unsafe) static var directory: [UInt8] = {
+        // /tmp when there is no /dev/shm (some containers).
         var template = Array("/dev/shm/pattern-fuzz.XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        var made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        if made == nil {
+            template = Array("/tmp/pattern-fuzz.XXXXXX".utf8CString)
+            made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        }
         require(made != nil, "mkdtemp failed")
         atexit { FuzzFiles.removeDirectory() }
         created = true
