@@ -13,6 +13,9 @@
 # A crash, ASan report, leak, hang (> 10 s) or broken property stops with the input saved under
 # DIR/artifacts/<target>/ and the command that reproduces it. Ends with one table of the figures.
 set -u
+# The whole script is one compound command, read before it runs: editing this file (a git pull) during
+# a long `make fuzz` cannot change what the running script does next.
+{
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SECONDS_EACH=300
 SCRATCH="$ROOT/.build-fuzz"
@@ -83,6 +86,13 @@ build_pam() {
 SUMMARY=()
 stat_of() { grep -E "^stat::$1:" "$2" | tail -1 | awk '{print $2}'; }
 
+# The private directories the targets make (removed at exit, but not after a crash: ASan and abort
+# skip atexit). Those that appear during a failed run are removed by it.
+private_dirs() { ls -d /dev/shm/pam-fuzz.* /dev/shm/pattern-fuzz.* /tmp/pam-fuzz.* /tmp/pattern-fuzz.* 2>/dev/null | sort; }
+remove_new_private_dirs() {
+    comm -13 <(printf '%s\n' "$1") <(private_dirs) | while read -r dir; do [ -n "$dir" ] && rm -rf "$dir"; done
+}
+
 # run_target NAME BINARY MODULE_FOR_REPLAY MODULE_FOR_FUZZING
 run_target() {
     local name="$1" binary="$2" replay_module="$3" fuzz_module="$4"
@@ -93,10 +103,13 @@ run_target() {
     local count
     count=$(find "$corpus" -type f | wc -l)
 
+    local before
+    before=$(private_dirs)
     log "== $name: replaying $count committed inputs"
     if ! PATTERN_FUZZ_TARGET="$name" PAM_PATTERN_MODULE="$replay_module" \
         "$binary" "${FUZZ_FLAGS[@]}" -runs=0 -artifact_prefix="$artifacts" "$corpus" >"$logs/$name.replay" 2>&1; then
         tail -40 "$logs/$name.replay"
+        remove_new_private_dirs "$before"
         fail "$name: the committed corpus fails (log: $logs/$name.replay)"
     fi
 
@@ -105,6 +118,7 @@ run_target() {
         "$binary" "${FUZZ_FLAGS[@]}" "${dict[@]}" -max_total_time="$SECONDS_EACH" \
         -artifact_prefix="$artifacts" "$work" "$corpus" >"$logs/$name.fuzz" 2>&1; then
         grep -v -E "^#[0-9]+" "$logs/$name.fuzz" | tail -60
+        remove_new_private_dirs "$before"
         local crash
         crash=$(ls -t "$artifacts" 2>/dev/null | head -1)
         log "fuzz: $name FAILED; input: $artifacts$crash"
@@ -163,3 +177,5 @@ done
 log ""
 log "target     time        execs    execs/s   corpus  new units"
 for line in "${SUMMARY[@]}"; do log "$line"; done
+exit 0
+}
