@@ -4,6 +4,7 @@ parsers of the store and state formats written from FILEFORMAT.md (independent o
 
 Environment: PAM_PATTERN_BUILD (pam_pattern.so, patternctl), PAM_PATTERN_ROOT (the repository).
 """
+import atexit
 import os
 import re
 import shutil
@@ -52,6 +53,7 @@ def pam_once():
     global _pam_once
     if _pam_once is None:
         directory = tempfile.mkdtemp(prefix="pam-once-")
+        atexit.register(shutil.rmtree, directory, True)
         binary = os.path.join(directory, "pam_once")
         subprocess.run(["gcc", "-Wall", "-Wextra", "-O2", "-rdynamic", "-o", binary, os.path.join(HERE, "pam_once.c"), "-lpam"],
                        check=True)
