@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import PatternCore
 
-@Suite(.serialized) struct GuessGateTests {
+@Suite(.serialized, .enabled(if: runningAsRoot, rootOnlyReason)) struct GuessGateTests {
     func makeGate(_ dir: TempDirectory, _ settings: ThrottleSettings = ThrottleSettings()) throws -> GuessGate {
         let store = PatternStore(path: dir.pathBytes("patterns"))
         try store.save(StoreRecord(user: ascii("alice"), hash: quickHash("1235789"), setAt: 1))

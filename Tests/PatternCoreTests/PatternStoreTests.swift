@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import PatternCore
 
-@Suite(.serialized) struct PatternStoreTests {
+@Suite(.serialized, .enabled(if: runningAsRoot, rootOnlyReason)) struct PatternStoreTests {
     @Test func roundTripSetVerifyRemove() throws {
         let dir = TempDirectory()
         defer { dir.remove() }

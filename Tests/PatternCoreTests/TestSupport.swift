@@ -1,3 +1,4 @@
+import Testing
 import Glibc
 @testable import PatternCore
 
@@ -74,3 +75,7 @@ func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
 func quickHash(_ digits: String) -> [UInt8] {
     (try? PatternHash.make(for: storePattern(digits), cost: 1)) ?? []
 }
+
+/// The store and state rules demand root-owned files, so their suites only run as root.
+let runningAsRoot = geteuid() == 0
+let rootOnlyReason: Comment = "needs root: the store and state must be owned by root (run make test as root)"

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 @testable import PatternCore
 
-@Suite(.serialized) struct ThrottleStateTests {
+@Suite(.serialized, .enabled(if: runningAsRoot, rootOnlyReason)) struct ThrottleStateTests {
     @Test func recordFormatIsFixedWidth() {
         let state = ThrottleState(failures: 7, lastFailure: 1_764_460_000)
         #expect(state.encoded() == ascii("0000000007 0000000001764460000\n"))
