@@ -51,7 +51,7 @@ class Result:
 def run(*argv, stdin="", env=None, as_nobody=False):
     """Runs patternctl with argv; stdin is text fed through a pipe (never a terminal)."""
     command = [PATTERNCTL] + list(argv)
-    if as_nobody:
+    if as_nobody and os.geteuid() == 0:  # already not root: run as we are
         command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command
     environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
     if env:
