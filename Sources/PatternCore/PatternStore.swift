@@ -69,14 +69,9 @@ public struct PatternStore: Sendable {
 
     // MARK: - Reading
 
-    /// Reads and parses the store through `directory`; nil if the file does not exist.
+    /// Reads and parses the whole store through `directory` (patternctl and writers; the module uses
+    /// `record(for:)`); nil if the file does not exist.
     private func read(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> [StoreRecord]? {
-        guard let bytes = try readBytes(in: directory, location) else { return nil }
-        return try StoreRecord.parseStore(bytes)
-    }
-
-    /// The store's bytes after every file check; nil if the file does not exist.
-    private func readBytes(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> [UInt8]? {
         guard let fd = try openForReading(in: directory, location) else { return nil }
         defer { SystemCall.close(fd) }
         let bytes: [UInt8]
@@ -91,7 +86,7 @@ public struct PatternStore: Sendable {
             }
             throw .system(operation: .read, errno: error.code)
         }
-        return bytes
+        return try StoreRecord.parseStore(bytes)
     }
 
     /// How often a read opens the store again after finding it replaced (see `openForReading`).

@@ -82,29 +82,22 @@ enum SystemCall {
 
     /// Reads to end of file. Returns nil as soon as more than `limit` bytes arrive (the file grew past the cap).
     static func readAll(_ fd: Int32, limit: Int) throws(Errno) -> [UInt8]? {
-        // Read straight into one buffer of limit + 1 bytes (one more than allowed, to see an overlong file),
-        // then trim: no per-chunk copies, which dominated the module's lookup in a large store.
-        guard limit >= 0, limit < Int.max else { return nil }
-        var failure: Errno? = nil
-        let result = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, initialized in
-            initialized = 0
-            guard let base = buffer.baseAddress else { return }
-            while initialized < buffer.count {
-                let count = CPatternSystem.read(fd, base + initialized, buffer.count - initialized)
-                if count < 0 {
-                    let error = Errno.current
-                    if error.code == EINTR { continue }
-                    failure = error
-                    return
-                }
-                if count == 0 { return }
-                initialized += count
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return -1 }
+                return CPatternSystem.read(fd, base, buffer.count)
             }
+            if count < 0 {
+                let error = Errno.current
+                if error.code == EINTR { continue }
+                throw error
+            }
+            if count == 0 { return result }
+            if count > limit || result.count > limit - count { return nil }
+            result.append(contentsOf: chunk[0..<count])
         }
-        if let failure { throw failure }
-        // The untouched rest of the reserve is never faulted in, and the bytes are dropped after parsing.
-        if result.count > limit { return nil }
-        return result
     }
 
     /// Writes every byte, continuing after short writes and EINTR. The corresponding C function is `write`.

@@ -234,18 +234,3 @@ import Testing
         #expect(try store.record(for: ascii("user99999"))?.hash == hash)
     }
 }
-
-extension TempDirectory {
-    static func names(of path: String) -> [String] {
-        guard let stream = opendir(path) else { return [] }
-        defer { closedir(stream) }
-        var result: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { result.append(name) }
-        }
-        return result.sorted()
-    }
-}

@@ -22,7 +22,10 @@ struct TempDirectory {
     }
 
     /// Names in the directory (no "." / "..").
-    func names() -> [String] {
+    func names() -> [String] { Self.names(of: path) }
+
+    /// Names in any directory (no "." / ".."), sorted.
+    static func names(of path: String) -> [String] {
         guard let stream = opendir(path) else { return [] }
         defer { closedir(stream) }
         var result: [String] = []
