@@ -3,7 +3,7 @@ import CPatternSystem
 /// /etc/security/pam_pattern.conf: the system policy the module, the setuid helper and patternctl all read.
 ///
 /// In the style of pam_faillock's faillock.conf: one `key = value` per line, `#` starts a comment (to the end
-/// of the line), blank lines are ignored. The keys are the rows of `PatternOption.table` with scope `.both`.
+/// of the line), blank lines are ignored. The keys are the rows of `PatternOption.table` whose scope is `.both` or `.conf`.
 /// Unlike faillock, which logs and skips what it does not understand, anything wrong fails closed: this file
 /// sets the throttle, and a typo must not silently leave the defaults in place. A missing file (or a missing
 /// directory) means the defaults. The file must be root's alone to change (owner root, not writable by group

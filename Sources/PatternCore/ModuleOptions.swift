@@ -118,6 +118,10 @@ public struct ModuleOptions: Equatable, Sendable {
                 problems.append(problem("unknown option ", argument, ", ignored"))
                 continue
             }
+            guard spec.isArgument else {
+                problems.append(problem("option ", argument, " ignored: it is set in pam_pattern.conf only"))
+                continue
+            }
             do {
                 settings.append(try OptionSetting.parse(spec, value: value))
             } catch {

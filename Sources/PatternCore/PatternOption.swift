@@ -24,10 +24,12 @@ public struct PatternOption: Sendable {
         self.help = help
     }
 
-    /// Every option. System policy (where the files are, the throttle, the pattern rules, enrolment) is
-    /// `.both`: the configuration file sets it for the module, the helper and patternctl alike, and a pam.d
-    /// argument may override it for one service. How one service talks to its user (prompt, grid, nullok,
-    /// forward_pass, remote hosts, debug) is `.argument` only: it belongs to that service's pam.d line.
+    /// Every option. System policy the module applies (where the files are, the throttle, the pattern rules)
+    /// is `.both`: the configuration file sets it for the module, the helper and patternctl alike, and a pam.d
+    /// argument may override it for one service. Policy for setting patterns (cost, self-enrolment) is `.conf`:
+    /// the module never sets a pattern, so a pam.d line has nothing to say about it. How one service talks to
+    /// its user (prompt, grid, nullok, forward_pass, remote hosts, debug) is `.argument`: it belongs to that
+    /// service's pam.d line.
     public static let table: [PatternOption] = [
         PatternOption(.conf, "conf", .path, .argument, "read this configuration file instead of /etc/security/pam_pattern.conf"),
         PatternOption(.store, "store", .path, .both, "the pattern store"),
@@ -37,8 +39,8 @@ public struct PatternOption: Sendable {
         PatternOption(.deny, "deny", .number(1...1000), .both, "failures allowed before the first wait"),
         PatternOption(.unlockTime, "unlock_time", .number(1...31_536_000), .both, "the first wait in seconds; later waits grow from it"),
         PatternOption(.lockAfter, "lock_after", .number(0...100_000), .both, "failures after which the pattern is disabled until root resets it (0: never)"),
-        PatternOption(.cost, "cost", .count(PatternHash.costRange), .both, "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
-        PatternOption(.selfEnroll, "self_enroll", .yesNo, .both, "whether a user without a pattern may set a first one after giving their password"),
+        PatternOption(.cost, "cost", .count(PatternHash.costRange), .conf, "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
+        PatternOption(.selfEnroll, "self_enroll", .yesNo, .conf, "whether a user without a pattern may set a first one after giving their password"),
         PatternOption(.nullok, "nullok", .flag, .argument, "a user without a pattern is skipped (PAM_IGNORE) instead of refused"),
         PatternOption(.showGrid, "show_grid", .flag, .argument, "show the empty grid before the prompt"),
         PatternOption(.prompt, "prompt", .text(maximumBytes: ModuleOptions.maximumPromptBytes), .argument, "the prompt text"),
@@ -72,7 +74,10 @@ public struct PatternOption: Sendable {
     }
 
     /// Whether the configuration file may set it.
-    public var isConfKey: Bool { scope == .both }
+    public var isConfKey: Bool { scope != .argument }
+
+    /// Whether a pam.d line may give it.
+    public var isArgument: Bool { scope != .conf }
 }
 
 /// The settings pam_pattern knows, one per row of `PatternOption.table`.
@@ -106,6 +111,8 @@ public enum OptionKind: Equatable, Sendable {
 public enum OptionScope: Equatable, Sendable {
     /// Only on the module's pam.d line.
     case argument
+    /// Only in the configuration file.
+    case conf
     /// In /etc/security/pam_pattern.conf and on the pam.d line (which overrides the file for that service).
     case both
 }

@@ -291,6 +291,10 @@ enum FuzzOptions {
         }
         // Whatever the arguments, every setting is what its row of the table allows.
         checkTable(options)
+        // Settings of the file alone are never changed by an argument.
+        for row in PatternOption.table where !row.isArgument {
+            require(options.value(of: row.key) == ModuleOptions().value(of: row.key), "an argument set a file-only key")
+        }
         require(!options.effectivePrompt.isEmpty, "empty prompt")
         // An ignored argument changes nothing: the accepted ones alone give the same options.
         if problems.isEmpty { return }

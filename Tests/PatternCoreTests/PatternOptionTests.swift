@@ -23,6 +23,10 @@ import Testing
     @Test func systemPolicyIsInTheFileAndConversationIsNot() {
         let confKeys = PatternOption.table.filter { $0.isConfKey }.map { $0.key }
         #expect(confKeys == [.store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .selfEnroll])
+        let fileOnly = PatternOption.table.filter { !$0.isArgument }.map { $0.key }
+        #expect(fileOnly == [.cost, .selfEnroll])
+        let (options, problems) = ModuleOptions.parse([Array("cost=3".utf8), Array("self_enroll=no".utf8)])
+        #expect(problems.count == 2 && options == ModuleOptions())
     }
 
     @Test func everyRowParsesItsOwnCurrentDefault() {
