@@ -37,6 +37,8 @@ enum AuthOutcome {
     case storeUnavailable(StoreError)
     /// The configuration file is unsafe, unreadable or malformed: fail closed.
     case configurationUnusable(ConfError)
+    /// Not running as root, and pam_pattern_helper could not be run or gave no usable answer: fail closed.
+    case helperFailed(HelperFailure)
 
     /// The PAM return code for this outcome.
     var pamCode: Int32 {
@@ -54,7 +56,7 @@ enum AuthOutcome {
             return PAM_AUTH_ERR
         case .conversationFailed: return PAM_CONV_ERR
         case .forwardFailed: return PAM_AUTH_ERR
-        case .storeUnavailable, .configurationUnusable: return PAM_AUTHINFO_UNAVAIL
+        case .storeUnavailable, .configurationUnusable, .helperFailed: return PAM_AUTHINFO_UNAVAIL
         }
     }
 
@@ -83,6 +85,7 @@ enum AuthOutcome {
         case .forwardFailed: return "could not forward the answer"
         case .storeUnavailable: return "store unavailable"
         case .configurationUnusable: return "configuration unusable"
+        case .helperFailed: return "helper failed"
         }
     }
 }
