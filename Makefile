@@ -53,6 +53,9 @@ test: build test-swift test-integration test-fuzz
 
 test-swift:
 	$(SWIFT) test --scratch-path $(SCRATCH)
+	# every pattern's drawing read back; optimised (a debug build takes minutes)
+	$(SWIFT_RELEASE) --product drawing-roundtrip
+	$(SCRATCH)/release/drawing-roundtrip
 
 test-integration: build
 	@failed=""; for d in Tests/*/; do \

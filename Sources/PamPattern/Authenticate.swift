@@ -105,7 +105,7 @@ struct Authenticator {
             pattern = try Pattern.parse(answer.bytes, layout: options.layout, minimumLength: options.minimumLength)
         } catch {
             if options.forwardPass { return forward(answer, user: user, counted: nil) }
-            conversation.error(UserMessages.malformed(error))
+            conversation.error(UserMessages.malformed(error, layout: options.layout))
             log.notice(logLine("malformed pattern from user ", user, " (not counted)"))
             return .malformed(error)
         }
