@@ -139,12 +139,42 @@ static TSS2_RC write_once_policy(pattern_tpm *tpm, ESYS_TR session) {
     return Esys_PolicyNvWritten(tpm->esys, session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, TPM2_NO);
 }
 
-static TSS2_RC start_policy(pattern_tpm *tpm, TPM2_SE type, ESYS_TR *session) {
+static TSS2_RC start_session(pattern_tpm *tpm, TPM2_SE type, ESYS_TR *session) {
     TPMT_SYM_DEF none = {.algorithm = TPM2_ALG_NULL};
-    TSS2_RC rc = Esys_StartAuthSession(tpm->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
-                                       ESYS_TR_NONE, NULL, type, &none, TPM2_ALG_SHA256, session);
+    return Esys_StartAuthSession(tpm->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+                                 ESYS_TR_NONE, NULL, type, &none, TPM2_ALG_SHA256, session);
+}
+
+// The write-once branch's digest, from a trial session.
+static TSS2_RC write_once_digest(pattern_tpm *tpm, TPM2B_DIGEST *out) {
+    ESYS_TR trial = ESYS_TR_NONE;
+    TSS2_RC rc = start_session(tpm, TPM2_SE_TRIAL, &trial);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    TPM2B_DIGEST *digest = NULL;
+    rc = write_once_policy(tpm, trial);
+    if (rc == TSS2_RC_SUCCESS) {
+        rc = Esys_PolicyGetDigest(tpm->esys, trial, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &digest);
+    }
+    if (rc == TSS2_RC_SUCCESS) *out = *digest;
+    Esys_Free(digest);
+    flush(tpm, &trial);
+    return rc;
+}
+
+// A session of `type` that has run the whole write policy: the write-once branch, then
+// PolicyOR(write-once, tag).
+static TSS2_RC start_write_policy(pattern_tpm *tpm, TPM2_SE type, const TPM2B_DIGEST *branch,
+                                  const uint8_t tag[PATTERN_TPM_AUTH_SIZE], ESYS_TR *session) {
+    TSS2_RC rc = start_session(tpm, type, session);
     if (rc != TSS2_RC_SUCCESS) return rc;
     rc = write_once_policy(tpm, *session);
+    if (rc == TSS2_RC_SUCCESS) {
+        TPML_DIGEST branches = {.count = 2};
+        branches.digests[0] = *branch;
+        branches.digests[1].size = PATTERN_TPM_AUTH_SIZE;
+        memcpy(branches.digests[1].buffer, tag, PATTERN_TPM_AUTH_SIZE);
+        rc = Esys_PolicyOR(tpm->esys, *session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &branches);
+    }
     if (rc != TSS2_RC_SUCCESS) flush(tpm, session);
     return rc;
 }
@@ -192,11 +222,15 @@ static TSS2_RC undefine(pattern_tpm *tpm, ESYS_TR *index) {
 }
 
 uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
-                                      const uint8_t auth[PATTERN_TPM_AUTH_SIZE], uint32_t pin_limit,
+                                      const uint8_t auth[PATTERN_TPM_AUTH_SIZE],
+                                      const uint8_t tag[PATTERN_TPM_AUTH_SIZE], uint32_t pin_limit,
                                       uint8_t name[PATTERN_TPM_NAME_SIZE]) {
     ESYS_TR trial = ESYS_TR_NONE, salted = ESYS_TR_NONE, policy = ESYS_TR_NONE, index = ESYS_TR_NONE;
     TPM2B_DIGEST *digest = NULL;
-    TSS2_RC rc = start_policy(tpm, TPM2_SE_TRIAL, &trial);
+    TPM2B_DIGEST branch = {0};
+    TSS2_RC rc = write_once_digest(tpm, &branch);
+    if (rc != TSS2_RC_SUCCESS) goto done;
+    rc = start_write_policy(tpm, TPM2_SE_TRIAL, &branch, tag, &trial);
     if (rc != TSS2_RC_SUCCESS) goto done;
     rc = Esys_PolicyGetDigest(tpm->esys, trial, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &digest);
     flush(tpm, &trial);
@@ -224,7 +258,7 @@ uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
     if (rc != TSS2_RC_SUCCESS) goto done;
 
     // The only write the policy allows: pinCount 0, pinLimit (big-endian UINT32s).
-    rc = start_policy(tpm, TPM2_SE_POLICY, &policy);
+    rc = start_write_policy(tpm, TPM2_SE_POLICY, &branch, tag, &policy);
     if (rc == TSS2_RC_SUCCESS) {
         TPM2B_MAX_NV_BUFFER data = {.size = 8,
                                     .buffer = {0, 0, 0, 0, (uint8_t)(pin_limit >> 24), (uint8_t)(pin_limit >> 16),

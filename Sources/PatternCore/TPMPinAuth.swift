@@ -21,4 +21,16 @@ public enum TPMPinAuth {
         message.append(contentsOf: pattern.digits)
         return SHA256.hmac(key: salt, message: message)
     }
+
+    static let tagLabel: [UInt8] = Array("pam_pattern tpm record v1".utf8)
+
+    /// The unsatisfiable branch of the index's write policy: a hash of the salt, so every record's
+    /// index has its own Name (a TPM Name covers the write policy, not the auth value) and a record
+    /// never matches another index later defined at its handle.
+    public static func policyTag(salt: [UInt8]) -> [UInt8] {
+        var message = tagLabel
+        message.append(0)
+        message.append(contentsOf: salt)
+        return SHA256.hash(message)
+    }
 }

@@ -5,8 +5,9 @@ import PatternCoreEmbedded
 ///
 /// The index: authread|ownerread|no_da (its own failure count; the chip-wide dictionary-attack
 /// counter is never touched, so one user's guesses lock nobody else), pinLimit = the throttle's
-/// lock_after, write policy PolicyCommandCode(NV_Write) + PolicyNvWritten(NO): the single write at
-/// enrolment succeeds, every later write fails, the owner's included, so nobody resets the count.
+/// lock_after, write policy PolicyCommandCode(NV_Write) + PolicyNvWritten(NO) (OR'd with a per-record
+/// unsatisfiable tag, TPMPinAuth.policyTag): the single write at enrolment succeeds, every later
+/// write fails, the owner's included, so nobody resets the count.
 /// The owner can only delete the index, and the pattern with it.
 public enum TPMPatternIndex {
     /// Defines an index for `user`'s `pattern` at the lowest free handle and returns its record.
@@ -16,6 +17,7 @@ public enum TPMPatternIndex {
         guard salt.count == TPMPinAuth.saltSize, pinLimit > 0 else { throw TPMFailure(code: 0x7E00_0001) }
         var auth = TPMPinAuth.value(salt: salt, user: user, pattern: pattern)
         defer { for i in auth.indices { auth[i] = 0 } }
+        let tag = TPMPinAuth.policyTag(salt: salt)
         var start = TPMIndexRange.first
         // Another enrolment may take the handle between the listing and the definition: try the next.
         for _ in 0..<16 {
@@ -25,9 +27,11 @@ public enum TPMPatternIndex {
             }
             var name = [UInt8](repeating: 0, count: TPMRecord.nameSize)
             let rc = auth.withUnsafeBufferPointer { authBytes in
-                name.withUnsafeMutableBufferPointer { nameBytes in
-                    pattern_tpm_define_pin_index(tpm.context, handle, authBytes.baseAddress, pinLimit,
-                                                 nameBytes.baseAddress)
+                tag.withUnsafeBufferPointer { tagBytes in
+                    name.withUnsafeMutableBufferPointer { nameBytes in
+                        pattern_tpm_define_pin_index(tpm.context, handle, authBytes.baseAddress,
+                                                     tagBytes.baseAddress, pinLimit, nameBytes.baseAddress)
+                    }
                 }
             }
             let failure = TPMFailure(code: rc)

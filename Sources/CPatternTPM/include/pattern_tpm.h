@@ -41,12 +41,15 @@ uint32_t pattern_tpm_list_indexes(pattern_tpm *tpm, uint32_t first, uint32_t las
                                   uint32_t *handles, size_t *count);
 
 /// Defines a PIN Fail index at `handle` (authread|ownerread|no_da|policywrite, SHA-256) with auth
-/// `auth`, write policy PolicyCommandCode(NV_Write) + PolicyNvWritten(NO), then writes its only
-/// write: pinCount 0, pinLimit `pin_limit`. The auth travels in a salted session with parameter
+/// `auth` and write policy PolicyOR(PolicyCommandCode(NV_Write) + PolicyNvWritten(NO), `tag`), then
+/// writes its only write: pinCount 0, pinLimit `pin_limit`. `tag` is a branch nobody can satisfy
+/// (a hash, not a policy's digest): it only makes this index's Name differ from any other index
+/// defined at the same handle, since the Name covers the policy but not the auth. The auth travels in a salted session with parameter
 /// encryption. Writes the index's Name (after the write) to `name`. On a failed write the index
 /// is undefined again.
 uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
-                                      const uint8_t auth[PATTERN_TPM_AUTH_SIZE], uint32_t pin_limit,
+                                      const uint8_t auth[PATTERN_TPM_AUTH_SIZE],
+                                      const uint8_t tag[PATTERN_TPM_AUTH_SIZE], uint32_t pin_limit,
                                       uint8_t name[PATTERN_TPM_NAME_SIZE]);
 
 /// Checks `auth` against the index at `handle` whose Name must be `name` (else NAME_MISMATCH,
