@@ -156,10 +156,11 @@ class TerminalSetTests(unittest.TestCase):
             fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
 
         argv = [ctltest.PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A]
+        # Checked before the start: a fast child may already have turned echo off.
+        self.assertTrue(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is on before")
         child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
                                  preexec_fn=controlling_terminal, env={"LANG": "C.UTF-8"})
         self.addCleanup(lambda: child.poll() is None and child.kill())
-        self.assertTrue(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is on before")
         session = TerminalSession.__new__(TerminalSession)
         session.master, session.output = master, b""
         session.read_until(b"Pattern: ")
