@@ -65,7 +65,8 @@ struct SetCommand: Subcommand {
             return .failure
         }
         Output.line("Pattern set for \(name) (\(pattern.dots.count) dots, yescrypt cost \(cost)):")
-        Output.write(PatternDrawing.render(pattern, style: style))
+        Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
+        Output.line(Text.drawingLegend(pattern, layout: global.layout))
 
         // Failures counted against the old pattern must not lock out the new one.
         do {
@@ -104,7 +105,7 @@ struct SetCommand: Subcommand {
         do {
             pattern = try Pattern.parse(entry, layout: global.layout, minimumLength: global.minimumLength)
         } catch {
-            Output.error(error.message + again)
+            Output.error(error.message(layout: global.layout) + again)
             return nil
         }
         if let weakness = pattern.weakness(minimumLength: global.minimumLength), !allowWeak {
