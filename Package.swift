@@ -89,7 +89,8 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]
         ),
         // What the setuid helper needs from C (hardening, syslog, passwd lookup).
-        .target(name: "CPatternHelper"),
+        // libpam only for enroll's password check (the "patternctl" service), as chsh/chfn use it.
+        .target(name: "CPatternHelper", linkerSettings: [.linkedLibrary("pam")]),
         // The setuid helper's logic: Embedded Swift like the module, so no Swift runtime runs setuid.
         .target(
             name: "PatternHelper",

@@ -37,6 +37,13 @@ public struct GuessGate {
             if let cost = dummyHashCost { PatternHash.dummyVerify(cost: cost) }
             return .notEnrolled
         }
+        return try countedAttempt(user: user, now: now) { PatternHash.verify(pattern, against: record.hash) }
+    }
+
+    /// The counted part of `attempt`, for any secret checked under the user's throttle (the helper's enroll
+    /// checks the account password this way): takes the state lock, checks the verdict, records the failure +
+    /// fsync, runs `verify`, resets on success. The caller has decided the user may have a state file.
+    public func countedAttempt(user: [UInt8], now: Int64, verify: () -> Bool) throws(StoreError) -> GuessOutcome {
         guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
         defer { locked.close() }
 
@@ -50,7 +57,7 @@ public struct GuessGate {
         failed.lastFailure = max(now, 0)
         try locked.write(failed)
 
-        if PatternHash.verify(pattern, against: record.hash) {
+        if verify() {
             try locked.write(.zero)
             return .accepted
         }

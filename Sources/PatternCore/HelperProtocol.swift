@@ -9,34 +9,63 @@
 ///
 /// Nothing on the command line or stdin changes policy: paths, throttle and minimum length come from the
 /// system configuration only. USER must be the caller's real uid's name (root may name anyone).
-public enum HelperOperation: Equatable, Sendable {
+public enum HelperOperation: Equatable, Sendable, CaseIterable {
     /// Is USER enrolled, and may they guess now? No input. Verdicts: allowed, locked, notEnrolled.
     case check
     /// One guess: one field, the pattern as canonical digits ('1'...'9', the grid's phone numbering).
     /// Counted exactly as the module counts it (recorded before the hash). Verdicts: accepted, wrong, locked,
     /// notEnrolled, malformed.
     case verify
+    /// USER's own facts for `patternctl status`. No input. Verdicts: status, notEnrolled.
+    case status
+    /// Change USER's pattern: two fields, the current pattern and the new one (canonical digits). The new one
+    /// is checked first (minlen and strength, not counted: malformed, weak); then the current one is a guess,
+    /// counted like a login (wrong, locked); then the new one is hashed at the system's cost and stored, and the
+    /// failures are reset. Verdicts: accepted, malformed, weak, wrong, locked, notEnrolled.
+    case set
+    /// Remove USER's pattern: one field, the current pattern, a counted guess. Verdicts: accepted, malformed,
+    /// wrong, locked, notEnrolled.
+    case remove
+    /// A first pattern for USER, who has none: two fields, USER's account password and the new pattern. Refused
+    /// when self_enroll is no (refused policy) or USER has a pattern (refused enrolled). The new pattern is
+    /// checked first (not counted); then the password is checked by PAM service "patternctl", run by the helper
+    /// itself as root, as a guess through the same throttle (recorded before PAM runs, reset on success).
+    /// Verdicts: accepted, malformed, weak, wrong, locked, refused.
+    case enroll
 
     /// The argv word.
     public var word: [UInt8] {
         switch self {
         case .check: return Array("check".utf8)
         case .verify: return Array("verify".utf8)
+        case .status: return Array("status".utf8)
+        case .set: return Array("set".utf8)
+        case .remove: return Array("remove".utf8)
+        case .enroll: return Array("enroll".utf8)
         }
     }
 
     /// How many NUL-ended fields the operation reads from stdin.
-    public var fieldCount: Int {
+    public var fieldCount: Int { fieldLimits.count }
+
+    /// The longest each field may be: patterns as typed (Pattern.maximumInputBytes), a password up to
+    /// `maximumPasswordBytes`.
+    public var fieldLimits: [Int] {
+        let pattern = HelperRequest.maximumFieldBytes
         switch self {
-        case .check: return 0
-        case .verify: return 1
+        case .check, .status: return []
+        case .verify, .remove: return [pattern]
+        case .set: return [pattern, pattern]
+        case .enroll: return [HelperRequest.maximumPasswordBytes, pattern]
         }
     }
 
     public init?(word: [UInt8]) {
-        if word == Array("check".utf8) { self = .check }
-        else if word == Array("verify".utf8) { self = .verify }
-        else { return nil }
+        for operation in HelperOperation.allCases where operation.word == word {
+            self = operation
+            return
+        }
+        return nil
     }
 }
 
@@ -69,6 +98,10 @@ public enum HelperRefusal: Equatable, Sendable {
     case tty
     /// stdin is not exactly the operation's NUL-ended fields: missing, unterminated, extra or oversized.
     case input
+    /// enroll while the configuration says self_enroll = no.
+    case policy
+    /// enroll for a user who already has a pattern (set changes it, with the current pattern).
+    case enrolled
 
     public var word: [UInt8] {
         switch self {
@@ -76,6 +109,8 @@ public enum HelperRefusal: Equatable, Sendable {
         case .user: return Array("user".utf8)
         case .tty: return Array("tty".utf8)
         case .input: return Array("input".utf8)
+        case .policy: return Array("policy".utf8)
+        case .enrolled: return Array("enrolled".utf8)
         }
     }
 
@@ -84,7 +119,28 @@ public enum HelperRefusal: Equatable, Sendable {
         else if word.elementsEqual("user".utf8) { self = .user }
         else if word.elementsEqual("tty".utf8) { self = .tty }
         else if word.elementsEqual("input".utf8) { self = .input }
+        else if word.elementsEqual("policy".utf8) { self = .policy }
+        else if word.elementsEqual("enrolled".utf8) { self = .enrolled }
         else { return nil }
+    }
+}
+
+/// A user's own facts, as `status` reports them.
+public struct UserStatus: Equatable, Sendable {
+    /// When the pattern was set (seconds since the epoch).
+    public var setAt: Int64
+    /// Its yescrypt cost.
+    public var cost: Int
+    /// Failures counted since the last success or reset.
+    public var failures: Int
+    /// What the throttle says now.
+    public var verdict: ThrottleVerdict
+
+    public init(setAt: Int64, cost: Int, failures: Int, verdict: ThrottleVerdict) {
+        self.setAt = setAt
+        self.cost = cost
+        self.failures = failures
+        self.verdict = verdict
     }
 }
 
@@ -103,6 +159,10 @@ public enum HelperVerdict: Equatable, Sendable {
     case notEnrolled
     /// "malformed minlen M": the system's minimum length is M.
     case malformed(minimumLength: Int)
+    /// "weak": set/enroll: the new pattern is too easy to guess (not counted).
+    case weak
+    /// "status SETAT COST FAILURES allowed N|wait S|disabled": the user's own facts.
+    case status(UserStatus)
     /// "unavailable".
     case unavailable
     /// "refused usage|user|tty|input".
@@ -115,7 +175,8 @@ public enum HelperVerdict: Equatable, Sendable {
         case .wrong: return .wrongPattern
         case .locked: return .locked
         case .notEnrolled: return .notEnrolled
-        case .malformed: return .malformed
+        case .malformed, .weak: return .malformed
+        case .status: return .success
         case .unavailable: return .unavailable
         case .refused: return .refused
         }
@@ -139,6 +200,16 @@ public enum HelperVerdict: Equatable, Sendable {
         case .malformed(let minimum):
             out.append(contentsOf: "malformed minlen ".utf8)
             out.append(contentsOf: HelperVerdict.decimal(Int64(minimum)))
+        case .weak: out.append(contentsOf: "weak".utf8)
+        case .status(let facts):
+            out.append(contentsOf: "status ".utf8)
+            out.append(contentsOf: HelperVerdict.decimal(facts.setAt))
+            out.append(0x20)
+            out.append(contentsOf: HelperVerdict.decimal(Int64(facts.cost)))
+            out.append(0x20)
+            out.append(contentsOf: HelperVerdict.decimal(Int64(facts.failures)))
+            out.append(0x20)
+            out.append(contentsOf: HelperVerdict.encode(facts.verdict))
         case .unavailable: out.append(contentsOf: "unavailable".utf8)
         case .refused(let why):
             out.append(contentsOf: "refused ".utf8)
@@ -177,6 +248,12 @@ public enum HelperVerdict: Equatable, Sendable {
             let m = number(rest[1]), Pattern.minimumLengthRange.contains(Int(m))
         {
             verdict = .malformed(minimumLength: Int(m))
+        } else if first.elementsEqual("weak".utf8) && rest.isEmpty {
+            verdict = .weak
+        } else if first.elementsEqual("status".utf8) && rest.count >= 4, let setAt = number(rest[0]),
+            let cost = number(rest[1]), let failures = number(rest[2]), let now = throttle(Array(rest[3...]))
+        {
+            verdict = .status(UserStatus(setAt: setAt, cost: Int(cost), failures: Int(failures), verdict: now))
         } else if first.elementsEqual("unavailable".utf8) && rest.isEmpty {
             verdict = .unavailable
         } else if first.elementsEqual("refused".utf8) && rest.count == 1, let why = HelperRefusal(word: rest[0]) {
@@ -243,6 +320,8 @@ public struct HelperRequest: Equatable, Sendable {
     public static let maximumInputBytes = 512
     /// The longest field (a pattern as typed is at most Pattern.maximumInputBytes).
     public static let maximumFieldBytes = Pattern.maximumInputBytes
+    /// The longest password enroll accepts (PAM_MAX_RESP_SIZE is 512; the whole input stays within 512).
+    public static let maximumPasswordBytes = 400
 
     public init(operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) {
         self.operation = operation
@@ -263,20 +342,25 @@ public struct HelperRequest: Equatable, Sendable {
     /// Splits stdin into exactly `count` NUL-ended fields. nil: too long, a field too long, a missing or extra
     /// field, bytes after the last NUL (unterminated or extra input).
     public static func parseFields(_ input: [UInt8], count: Int) -> [[UInt8]]? {
+        parseFields(input, limits: [Int](repeating: maximumFieldBytes, count: count))
+    }
+
+    /// Splits stdin into one NUL-ended field per entry of `limits`, each at most that long. nil as above.
+    public static func parseFields(_ input: [UInt8], limits: [Int]) -> [[UInt8]]? {
         guard input.count <= maximumInputBytes else { return nil }
         var fields: [[UInt8]] = []
         var current: [UInt8] = []
         for byte in input {
             if byte == 0 {
-                guard fields.count < count else { return nil }
+                guard fields.count < limits.count else { return nil }
                 fields.append(current)
                 current = []
             } else {
-                guard current.count < maximumFieldBytes else { return nil }
+                guard fields.count < limits.count, current.count < limits[fields.count] else { return nil }
                 current.append(byte)
             }
         }
-        guard current.isEmpty, fields.count == count else { return nil }
+        guard current.isEmpty, fields.count == limits.count else { return nil }
         return fields
     }
 

@@ -41,7 +41,7 @@ enum HelperMain {
             HelperLog.notice(HelperLog.line("refused: uid \(caller) asked about another user ", user))
             return .refused(.user)
         }
-        guard let fields = readFields(count: operation.fieldCount) else {
+        guard let fields = readFields(limits: operation.fieldLimits) else {
             HelperLog.notice(HelperLog.line("refused: malformed input for user ", user))
             return .refused(.input)
         }
@@ -78,7 +78,7 @@ enum HelperMain {
     }
 
     /// All of stdin, at most one byte more than allowed, split into the operation's fields.
-    static func readFields(count: Int) -> [[UInt8]]? {
+    static func readFields(limits: [Int]) -> [[UInt8]]? {
         var buffer = [UInt8](repeating: 0, count: HelperRequest.maximumInputBytes + 1)
         defer { buffer.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
         let length = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
@@ -86,6 +86,6 @@ enum HelperMain {
             return pattern_helper_read_input(base, pointer.count)
         }
         guard length >= 0, length <= HelperRequest.maximumInputBytes else { return nil }
-        return HelperRequest.parseFields(Array(buffer[0..<length]), count: count)
+        return HelperRequest.parseFields(Array(buffer[0..<length]), limits: limits)
     }
 }

@@ -13,6 +13,8 @@ struct HelperService {
                              settings: options.throttle)
         do throws(StoreError) {
             switch operation {
+            case .status, .set, .remove, .enroll:
+                return try SelfService(options: options, now: now).serve(operation, user: user, fields: fields)
             case .check:
                 guard try store.record(for: user) != nil else { return .notEnrolled }
                 let verdict = try gate.check(user: user, now: now())

@@ -1,3 +1,4 @@
+import Glibc
 import PatternCore
 
 /// `patternctl remove USER`: delete a user's pattern from the store.
@@ -6,16 +7,23 @@ struct RemoveCommand: Subcommand {
     static let options: [OptionSpec] = []
     static var help: String { Help.remove }
     static let needsRoot = true
+    static let selfService = true
 
+    /// Root must name USER; a user removing their own pattern may leave it out.
     let user: String
     let global: GlobalOptions
 
     init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
-        user = try arguments.operands(["USER"], required: 1)[0] ?? ""
+        user = try arguments.operands(["USER"], required: geteuid() == 0 ? 1 : 0)[0] ?? ""
         self.global = global
     }
 
     func run() -> ExitStatus {
+        if geteuid() != 0 {
+            guard let own = OwnPattern.caller(requested: user.isEmpty ? nil : user, command: "remove",
+                                              global: global, rootOnly: []) else { return .failure }
+            return OwnPattern.remove(user: own, global: global)
+        }
         // No user-database check: the entry of a deleted account must stay removable.
         do {
             // Checked first so that removing from a store that does not exist yet creates nothing.

@@ -7,6 +7,7 @@ struct SetCommand: Subcommand {
     static let options: [OptionSpec] = [.value("cost"), .flag("allow-weak")] + DrawingChoice.specs
     static var help: String { Help.set }
     static let needsRoot = true
+    static let selfService = true
     /// yescrypt costs libxcrypt accepts (crypt_gensalt "$y$" count 1..11; 2^(cost-1) MiB each).
     static let costRange = ModuleOptions.costRange
     /// Rounds of "enter twice" on a terminal before giving up.
@@ -29,6 +30,13 @@ struct SetCommand: Subcommand {
     }
 
     func run() -> ExitStatus {
+        if geteuid() != 0 {
+            let rootOnly = (costOption != nil ? ["cost"] : []) + (allowWeak ? ["allow-weak"] : [])
+            guard let own = OwnPattern.caller(requested: user, command: "set", global: global, rootOnly: rootOnly) else {
+                return .failure
+            }
+            return OwnPattern.set(user: own, command: self, global: global)
+        }
         guard let name = user ?? UserDatabase.invokingUser() else {
             Output.error("cannot tell who you are; name the user: patternctl set USER")
             return .failure
@@ -80,7 +88,7 @@ struct SetCommand: Subcommand {
 
     /// Asks for the pattern and its confirmation: up to three rounds on a
     /// terminal, one round (two lines) when stdin is a file or a pipe.
-    private func askTwice() -> Pattern? {
+    func askTwice() -> Pattern? {
         let interactive = Terminal.inputIsTerminal
         let rounds = interactive ? Self.terminalRounds : 1
         for round in 1...rounds {
@@ -99,7 +107,7 @@ struct SetCommand: Subcommand {
     }
 
     /// Parses an entry and applies the strength rules; nil after saying what is wrong.
-    private func judge(_ entry: [UInt8], retrying: Bool) -> Pattern? {
+    func judge(_ entry: [UInt8], retrying: Bool) -> Pattern? {
         let again = retrying ? " Try again." : ""
         let pattern: Pattern
         do {
@@ -115,9 +123,14 @@ struct SetCommand: Subcommand {
         return pattern
     }
 
+    /// One entry without a SetCommand (remove): echo off on a terminal, a line otherwise.
+    static func readLineOrSecret(prompt: String) -> [UInt8]? {
+        Terminal.inputIsTerminal ? Terminal.readSecret(prompt: prompt) : Terminal.readLine()
+    }
+
     /// One entry: echo off on a terminal, a line from stdin otherwise. The
     /// caller wipes it after use.
-    private func readEntry(prompt: String, interactive: Bool) -> [UInt8]? {
+    func readEntry(prompt: String, interactive: Bool) -> [UInt8]? {
         guard let line = interactive ? Terminal.readSecret(prompt: prompt) : Terminal.readLine() else {
             if !interactive {
                 Output.error("expected two lines on standard input: the pattern, then the same pattern again")

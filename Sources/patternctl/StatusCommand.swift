@@ -1,3 +1,4 @@
+import Glibc
 import PatternCore
 
 /// `patternctl status [USER]`: one user's enrolment, failures and lock, one fact per line.
@@ -6,6 +7,7 @@ struct StatusCommand: Subcommand {
     static let options: [OptionSpec] = []
     static var help: String { Help.status }
     static let needsRoot = true
+    static let selfService = true
 
     let user: String?
     let global: GlobalOptions
@@ -16,6 +18,12 @@ struct StatusCommand: Subcommand {
     }
 
     func run() -> ExitStatus {
+        if geteuid() != 0 {
+            guard let own = OwnPattern.caller(requested: user, command: "see", global: global, rootOnly: []) else {
+                return .failure
+            }
+            return OwnPattern.status(user: own)
+        }
         guard let name = user ?? UserDatabase.invokingUser() else {
             Output.error("cannot tell who you are; name the user: patternctl status USER")
             return .failure

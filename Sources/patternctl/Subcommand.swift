@@ -15,6 +15,8 @@ protocol Subcommand {
     /// Whether the command reads or writes the store or the throttle state,
     /// which are root's alone; checked before anything is touched.
     static var needsRoot: Bool { get }
+    /// Whether a user who is not root may run it for their own pattern (through pam_pattern_helper).
+    static var selfService: Bool { get }
     /// Validates operands and options without touching any file.
     init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError)
     /// Does the work.
@@ -22,6 +24,8 @@ protocol Subcommand {
 }
 
 extension Subcommand {
+    static var selfService: Bool { false }
+
     /// The message for a non-root run of a command that needs root.
     static var rootMessage: String {
         "'patternctl \(name)' needs root: the pattern store and the throttle state are readable by root alone. Try: sudo patternctl \(name) ..."

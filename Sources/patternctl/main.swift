@@ -35,7 +35,7 @@ enum Patternctl {
             if global.wantsHelp { Output.write(command.help); return .success }
             if global.wantsVersion { Output.line(Help.version); return .success }
             // Before anything is read or written: the store and the state are root's alone.
-            if command.needsRoot && geteuid() != 0 {
+            if command.needsRoot && !command.selfService && geteuid() != 0 {
                 _ = try command.init(arguments: parsed, global: global)
                 Output.error(command.rootMessage)
                 return .failure

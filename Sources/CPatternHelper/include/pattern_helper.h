@@ -44,6 +44,10 @@ int pattern_helper_write_output(const unsigned char *buffer, size_t length);
 /* One line to syslog, facility LOG_AUTHPRIV, ident "pam_pattern_helper". */
 void pattern_helper_log(int priority, const char *message);
 
+/* Runs PAM service "patternctl" (auth, then account) for user, answering its
+ * one echo-off prompt with password. Returns the PAM code (PAM_SUCCESS = 0). */
+int pattern_helper_check_password(const char *user, const char *password);
+
 /* Implemented in Swift (PatternHelper/HelperMain.swift): serves one call
  * after pattern_helper_harden; returns the exit status (HelperExit). */
 int pattern_helper_serve(int argc, const char *const *argv);

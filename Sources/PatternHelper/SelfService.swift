@@ -1,0 +1,134 @@
+import CPatternHelper
+import CPatternSystem
+import PatternCoreEmbedded
+
+/// A user managing their own pattern through the helper (patternctl without root): status, set (change),
+/// remove, enroll (a first pattern). What a direct caller cannot get around, because it is decided here, as
+/// root, from the system's settings only:
+/// - the current pattern (set, remove) is a guess through GuessGate: counted before the hash, throttled,
+///   reset on success, the same state file sudo and login use;
+/// - the account password (enroll) is checked by PAM as root, also through GuessGate (recorded before PAM
+///   runs), and only when self_enroll is yes and the user has no pattern;
+/// - the new pattern obeys minlen and the strength rules (no --allow-weak for users) and is hashed at the
+///   configured cost.
+/// Typing the new pattern twice is patternctl's typo guard, not a rule: a direct caller sends it once.
+struct SelfService {
+    let options: ModuleOptions
+    let now: () -> Int64
+
+    func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) throws(StoreError) -> HelperVerdict {
+        let store = PatternStore(path: options.storePath)
+        let throttle = ThrottleStore(directory: options.stateDirectory)
+        var gate = GuessGate(store: store, throttle: throttle, settings: options.throttle)
+        gate.dummyHashCost = nil
+        switch operation {
+        case .check, .verify:
+            return .refused(.usage)  // HelperService serves these
+        case .status:
+            guard let record = try store.record(for: user) else { return .notEnrolled }
+            let state = try throttle.state(for: user)
+            return .status(UserStatus(
+                setAt: record.setAt, cost: PatternHash.cost(ofHash: record.hash) ?? 0, failures: state.failures,
+                verdict: ThrottlePolicy.verdict(state: state, now: now(), settings: options.throttle)))
+        case .set:
+            guard fields.count == 2 else { return .refused(.input) }
+            let new: Pattern
+            switch newPattern(fields[1]) {
+            case .success(let pattern): new = pattern
+            case .failure(let refusal): return refusal.verdict
+            }
+            guard let current = currentPattern(fields[0]) else { return .malformed(minimumLength: minimum) }
+            let verdict = try guess(gate, user: user, current: current)
+            guard verdict == .accepted else { return verdict }
+            try store.save(StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
+            HelperLog.notice(HelperLog.line("pattern changed by user ", user))
+            return .accepted
+        case .remove:
+            guard let field = fields.first, let current = currentPattern(field) else {
+                return .malformed(minimumLength: minimum)
+            }
+            let verdict = try guess(gate, user: user, current: current)
+            guard verdict == .accepted else { return verdict }
+            _ = try store.remove(user: user)
+            try throttle.reset(user: user)
+            HelperLog.notice(HelperLog.line("pattern removed by user ", user))
+            return .accepted
+        case .enroll:
+            guard fields.count == 2 else { return .refused(.input) }
+            guard options.selfEnroll else { return .refused(.policy) }
+            if try store.record(for: user) != nil { return .refused(.enrolled) }
+            let new: Pattern
+            switch newPattern(fields[1]) {
+            case .success(let pattern): new = pattern
+            case .failure(let refusal): return refusal.verdict
+            }
+            let outcome = try gate.countedAttempt(user: user, now: now()) { passwordMatches(user: user, fields[0]) }
+            switch outcome {
+            case .accepted: break
+            case .rejected(let after):
+                HelperLog.notice(HelperLog.line("wrong password for a first pattern for user ", user))
+                return .wrong(after)
+            case .refused(let verdict): return .locked(verdict)
+            case .notEnrolled: return .notEnrolled
+            }
+            // A set raced in meanwhile (root, or another enroll): keep it, do not overwrite.
+            if try store.record(for: user) != nil { return .refused(.enrolled) }
+            try store.save(StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
+            HelperLog.notice(HelperLog.line("first pattern set by user ", user))
+            return .accepted
+        }
+    }
+
+    var minimum: Int { Pattern.clampedMinimumLength(options.minimumLength) }
+
+    /// The current pattern as sent (canonical digits); nil when it is not a pattern at all (not counted).
+    func currentPattern(_ field: [UInt8]) -> Pattern? {
+        // Any length the grid allows: a pattern set under an older, shorter minlen must still open the change.
+        try? Pattern.parse(field, layout: .phone, minimumLength: Pattern.minimumLengthRange.lowerBound)
+    }
+
+    /// The new pattern, under the system's minlen and strength rules (nothing counted).
+    func newPattern(_ field: [UInt8]) -> Result<Pattern, NewPatternRefusal> {
+        let pattern: Pattern
+        do throws(PatternError) {
+            pattern = try Pattern.parse(field, layout: .phone, minimumLength: minimum)
+        } catch {
+            return .failure(NewPatternRefusal(verdict: .malformed(minimumLength: minimum)))
+        }
+        if pattern.weakness(minimumLength: minimum) != nil { return .failure(NewPatternRefusal(verdict: .weak)) }
+        return .success(pattern)
+    }
+
+    /// The current pattern as a counted guess.
+    func guess(_ gate: GuessGate, user: [UInt8], current: Pattern) throws(StoreError) -> HelperVerdict {
+        switch try gate.attempt(user: user, pattern: current, now: now()) {
+        case .accepted: return .accepted
+        case .rejected(let after):
+            HelperLog.notice(HelperLog.line("wrong current pattern for user ", user))
+            return .wrong(after)
+        case .refused(let verdict): return .locked(verdict)
+        case .notEnrolled: return .notEnrolled
+        }
+    }
+
+    /// PAM service "patternctl" for `user` with `password`; the copies handed to C are wiped afterwards.
+    func passwordMatches(user: [UInt8], _ password: [UInt8]) -> Bool {
+        var name = user.map { CChar(bitPattern: $0) } + [0]
+        var secret = password.map { CChar(bitPattern: $0) } + [0]
+        defer {
+            secret.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) }
+            name.removeAll()
+        }
+        let code = name.withUnsafeBufferPointer { namePointer in
+            secret.withUnsafeBufferPointer { secretPointer in
+                pattern_helper_check_password(namePointer.baseAddress, secretPointer.baseAddress)
+            }
+        }
+        return code == 0
+    }
+}
+
+/// Why a new pattern was refused, as the verdict to send (a typed error for Result in Embedded Swift).
+struct NewPatternRefusal: Error {
+    let verdict: HelperVerdict
+}

@@ -1,0 +1,205 @@
+import Glibc
+import PatternCore
+
+/// set, remove and status run by a user who is not root: their own pattern only, through the setuid helper
+/// (HelperCall), which decides everything that matters (see pam_pattern_helper(8)): the current pattern is a
+/// counted guess, the password for a first pattern is checked by PAM as root, the new pattern must pass the
+/// strength rules, and the paths, throttle, minlen, cost and self_enroll come from the system's
+/// configuration. What patternctl does here is the conversation: prompts, the new pattern twice, messages.
+enum OwnPattern {
+    /// The caller's own name, or nil after saying why this run is not allowed: another USER, or an option
+    /// that would only apply to root's direct access (the helper always uses the system's settings).
+    static func caller(requested: String?, command: String, global: GlobalOptions, rootOnly: [String]) -> String? {
+        guard let own = UserDatabase.name(of: getuid()) else {
+            Output.error("cannot tell who you are (uid \(getuid()) has no name)")
+            return nil
+        }
+        if let requested, requested != own {
+            Output.error("only root can \(command) the pattern of another user; yours is '\(own)'")
+            return nil
+        }
+        let given = global.overrides.filter { $0.key != .layout }.map { $0.key }
+        if let key = given.first, let flag = GlobalOptions.tableOptions.first(where: { $0.key == key })?.flag {
+            Output.error("option '--\(flag)' is for root: your own pattern always uses the system's settings")
+            return nil
+        }
+        if let option = rootOnly.first {
+            Output.error("option '--\(option)' is for root: your own pattern always uses the system's settings")
+            return nil
+        }
+        return own
+    }
+
+    /// `patternctl status` for oneself.
+    static func status(user: String) -> ExitStatus {
+        let now = Timestamp.now()
+        switch HelperCall.run(.status, user: Array(user.utf8), fields: []) {
+        case .success(.status(let facts)):
+            Output.line("user: \(user)")
+            Output.line("enrolled: yes")
+            Output.line("set: \(Timestamp.format(facts.setAt))")
+            Output.line("cost: \(facts.cost)")
+            Output.line("failures: \(facts.failures)")
+            Output.line("locked: \(locked(facts.verdict, now: now))")
+            return .success
+        case .success(.notEnrolled):
+            Output.line("user: \(user)")
+            Output.line("enrolled: no")
+            Output.line("set: -")
+            Output.line("cost: -")
+            Output.line("failures: 0")
+            Output.line("locked: no")
+            return .success
+        case .success(let other): return unexpected(other)
+        case .failure(let failure): return helperFailed(failure)
+        }
+    }
+
+    /// `patternctl set` for oneself: the current pattern first (counted), or the account password when there
+    /// is none yet; then the new one twice.
+    static func set(user: String, command: SetCommand, global: GlobalOptions) -> ExitStatus {
+        let name = Array(user.utf8)
+        let enrolled: Bool
+        switch HelperCall.run(.status, user: name, fields: []) {
+        case .success(.status(let facts)):
+            if case .allowed = facts.verdict {} else {
+                Output.error(lockedMessage(facts.verdict) + "; nothing was changed")
+                return .failure
+            }
+            enrolled = true
+        case .success(.notEnrolled): enrolled = false
+        case .success(let other): return unexpected(other)
+        case .failure(let failure): return helperFailed(failure)
+        }
+        let interactive = Terminal.inputIsTerminal
+
+        if enrolled {
+            Output.line("Changing the unlock pattern of \(user).")
+            guard var current = canonical(command.readEntry(prompt: "Current pattern: ", interactive: interactive),
+                                          global: global) else { return .failure }
+            defer { Terminal.wipe(&current) }
+            // Checked now, so a wrong one stops before the new pattern is asked for; counted like a login.
+            switch HelperCall.run(.verify, user: name, fields: [current]) {
+            case .success(.accepted): break
+            case .success(let verdict): return refused(verdict, secret: "pattern")
+            case .failure(let failure): return helperFailed(failure)
+            }
+            guard let new = command.askTwice() else {
+                Output.error("no new pattern was set; nothing was changed")
+                return .failure
+            }
+            return finish(HelperCall.run(.set, user: name, fields: [current, new.digits]), new, command, global,
+                          secret: "pattern", done: "Pattern changed")
+        }
+
+        guard global.settings.selfEnroll else {
+            Output.error(policyMessage)
+            return .failure
+        }
+        Output.line("Setting a first unlock pattern for \(user). Your account password first.")
+        guard var password = command.readEntry(prompt: "Password: ", interactive: interactive) else {
+            Output.error("no password given; nothing was changed")
+            return .failure
+        }
+        defer { Terminal.wipe(&password) }
+        guard let new = command.askTwice() else {
+            Output.error("no pattern was set; nothing was changed")
+            return .failure
+        }
+        return finish(HelperCall.run(.enroll, user: name, fields: [password, new.digits]), new, command, global,
+                      secret: "password", done: "Pattern set")
+    }
+
+    /// `patternctl remove` for oneself, after the current pattern (counted).
+    static func remove(user: String, global: GlobalOptions) -> ExitStatus {
+        guard var current = canonical(SetCommand.readLineOrSecret(prompt: "Current pattern: "), global: global) else {
+            return .failure
+        }
+        defer { Terminal.wipe(&current) }
+        switch HelperCall.run(.remove, user: Array(user.utf8), fields: [current]) {
+        case .success(.accepted):
+            Output.line("Removed your pattern. Log in with your password.")
+            return .success
+        case .success(let verdict): return refused(verdict, secret: "pattern")
+        case .failure(let failure): return helperFailed(failure)
+        }
+    }
+
+    private static func finish(_ result: Result<HelperVerdict, HelperFailure>, _ pattern: Pattern,
+                               _ command: SetCommand, _ global: GlobalOptions, secret: String, done: String) -> ExitStatus {
+        switch result {
+        case .success(.accepted):
+            Output.line("\(done) (\(pattern.dots.count) dots):")
+            Output.write(PatternDrawing.render(pattern, style: command.style, layout: global.layout))
+            Output.line(Text.drawingLegend(pattern, layout: global.layout))
+            return .success
+        case .success(let verdict): return refused(verdict, secret: secret)
+        case .failure(let failure): return helperFailed(failure)
+        }
+    }
+
+    /// The entry as canonical digits ("1235789"), or nil after saying what is wrong (nothing counted).
+    private static func canonical(_ entry: [UInt8]?, global: GlobalOptions) -> [UInt8]? {
+        guard var typed = entry else {
+            Output.error("no pattern given; nothing was changed")
+            return nil
+        }
+        defer { Terminal.wipe(&typed) }
+        do {
+            return try Pattern.parse(typed, layout: global.layout, minimumLength: Pattern.minimumLengthRange.lowerBound).digits
+        } catch {
+            Output.error(error.message(layout: global.layout) + "; nothing was changed")
+            return nil
+        }
+    }
+
+    static let policyMessage = "setting a first pattern yourself is turned off (self_enroll = no in "
+        + "/etc/security/pam_pattern.conf); ask root: sudo patternctl set USER"
+
+    /// A verdict other than success, said in words; exit 1.
+    private static func refused(_ verdict: HelperVerdict, secret: String) -> ExitStatus {
+        switch verdict {
+        case .wrong(let after):
+            var text = "wrong \(secret); nothing was changed"
+            switch after {
+            case .allowed(let left): text += " (\(left) more before a wait)"
+            case .wait, .disabled: text += ". " + lockedMessage(after)
+            }
+            Output.error(text)
+        case .locked(let now): Output.error(lockedMessage(now) + "; nothing was changed")
+        case .malformed(let minimum): Output.error("not a pattern of at least \(minimum) dots; nothing was changed")
+        case .weak: Output.error("refused as too easy to guess; nothing was changed")
+        case .notEnrolled: Output.error("you have no pattern; nothing was changed")
+        case .refused(.policy): Output.error(policyMessage)
+        case .refused(.enrolled): Output.error("you have a pattern already: change it with 'patternctl set'")
+        default: return unexpected(verdict)
+        }
+        return .failure
+    }
+
+    private static func lockedMessage(_ verdict: ThrottleVerdict) -> String {
+        switch verdict {
+        case .allowed: return "not locked"
+        case .wait(let seconds): return "too many wrong tries: wait \(seconds) s"
+        case .disabled: return "too many wrong tries: your pattern is disabled until root resets it"
+        }
+    }
+
+    private static func locked(_ verdict: ThrottleVerdict, now: Int64) -> String {
+        switch verdict {
+        case .allowed: return "no"
+        case .wait(let seconds): return "until \(Timestamp.format(now + seconds)) (\(seconds) s)"
+        case .disabled: return "disabled"
+        }
+    }
+
+    private static func helperFailed(_ failure: HelperFailure) -> ExitStatus {
+        Output.error("\(failure.message); nothing was changed")
+        return .failure
+    }
+
+    private static func unexpected(_ verdict: HelperVerdict) -> ExitStatus {
+        Output.error("pam_pattern_helper gave an unexpected answer (\(String(decoding: verdict.line.dropLast(), as: UTF8.self)))")
+        return .failure
+    }
+}
