@@ -15,6 +15,7 @@ MANDIR       ?= $(PREFIX)/share/man
 HELPER       := /usr/sbin/pam_pattern_helper
 PAMCONFIGDIR ?= /usr/share/pam-configs
 SECURITYDIR  ?= /etc/security
+PAMDDIR      ?= /etc/pam.d
 
 # Debian packages the build and the tests need.
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
@@ -91,6 +92,7 @@ INSTALLED_FILES = $(PAMDIR)/pam_pattern.so \
                   $(MANDIR)/man8/patternctl.8 \
                   $(MANDIR)/man5/pam_pattern.conf.5 \
                   $(SECURITYDIR)/pam_pattern.conf \
+                  $(PAMDDIR)/patternctl \
                   $(PREFIX)/share/doc/pam_pattern/examples/pam_pattern.conf \
                   $(MANDIR)/man8/pam_pattern_helper.8 \
                   $(PAMCONFIGDIR)/pattern \
@@ -118,6 +120,11 @@ install:
 	else \
 	  install -D -m 0644 security/pam_pattern.conf $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf || exit 1; \
 	fi
+	@if [ -e $(DESTDIR)$(PAMDDIR)/patternctl ] || [ -L $(DESTDIR)$(PAMDDIR)/patternctl ]; then \
+	  echo "kept the existing $(PAMDDIR)/patternctl"; \
+	else \
+	  install -D -m 0644 pam.d/patternctl $(DESTDIR)$(PAMDDIR)/patternctl || exit 1; \
+	fi
 	install -D -m 0644 man/pam_pattern_helper.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern_helper.8
 	install -D -m 0644 pam-configs/pattern $(DESTDIR)$(PAMCONFIGDIR)/pattern
 	for f in pattern-auth sudo sudo-single-prompt su login i3lock swaylock xscreensaver; do \
@@ -132,7 +139,12 @@ uninstall:
 	elif [ -e $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf ]; then \
 	  echo "kept $(SECURITYDIR)/pam_pattern.conf: it was changed (delete it by hand)"; \
 	fi
-	rm -f $(addprefix $(DESTDIR),$(filter-out $(SECURITYDIR)/pam_pattern.conf,$(INSTALLED_FILES)))
+	@if cmp -s pam.d/patternctl $(DESTDIR)$(PAMDDIR)/patternctl; then \
+	  rm -f $(DESTDIR)$(PAMDDIR)/patternctl; \
+	elif [ -e $(DESTDIR)$(PAMDDIR)/patternctl ]; then \
+	  echo "kept $(PAMDDIR)/patternctl: it was changed (delete it by hand)"; \
+	fi
+	rm -f $(addprefix $(DESTDIR),$(filter-out $(SECURITYDIR)/pam_pattern.conf $(PAMDDIR)/patternctl,$(INSTALLED_FILES)))
 	-rmdir $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples $(DESTDIR)$(PREFIX)/share/doc/pam_pattern 2>/dev/null
 	@echo "removed; patterns in /etc/security/pam_pattern and /var/lib/pam_pattern are kept (delete them by hand)."
 

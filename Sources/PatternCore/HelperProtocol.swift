@@ -16,7 +16,8 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
     /// Counted exactly as the module counts it (recorded before the hash). Verdicts: accepted, wrong, locked,
     /// notEnrolled, malformed.
     case verify
-    /// USER's own facts for `patternctl status`. No input. Verdicts: status, notEnrolled.
+    /// USER's own facts for `patternctl status`. No input. Verdict: status (also for a user without a pattern:
+    /// their failures count wrong passwords given for a first pattern).
     case status
     /// Change USER's pattern: two fields, the current pattern and the new one (canonical digits). The new one
     /// is checked first (minlen and strength, not counted: malformed, weak); then the current one is a guess,
@@ -51,21 +52,27 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
     /// The longest each field may be: patterns as typed (Pattern.maximumInputBytes), a password up to
     /// `maximumPasswordBytes`.
     public var fieldLimits: [Int] {
-        let pattern = HelperRequest.maximumFieldBytes
+        // Built, not returned as array literals from the switch: Embedded Swift at -Osize returned another
+        // case's literal (verify got enroll's limits; seen with the helper, fine in normal Swift).
+        let count: Int
         switch self {
-        case .check, .status: return []
-        case .verify, .remove: return [pattern]
-        case .set: return [pattern, pattern]
-        case .enroll: return [HelperRequest.maximumPasswordBytes, pattern]
+        case .check, .status: count = 0
+        case .verify, .remove: count = 1
+        case .set, .enroll: count = 2
         }
+        var limits = [Int](repeating: HelperRequest.maximumFieldBytes, count: count)
+        if self == .enroll { limits[0] = HelperRequest.maximumPasswordBytes }
+        return limits
     }
 
     public init?(word: [UInt8]) {
-        for operation in HelperOperation.allCases where operation.word == word {
-            self = operation
-            return
-        }
-        return nil
+        if word == Array("check".utf8) { self = .check }
+        else if word == Array("verify".utf8) { self = .verify }
+        else if word == Array("status".utf8) { self = .status }
+        else if word == Array("set".utf8) { self = .set }
+        else if word == Array("remove".utf8) { self = .remove }
+        else if word == Array("enroll".utf8) { self = .enroll }
+        else { return nil }
     }
 }
 
@@ -127,16 +134,16 @@ public enum HelperRefusal: Equatable, Sendable {
 
 /// A user's own facts, as `status` reports them.
 public struct UserStatus: Equatable, Sendable {
-    /// When the pattern was set (seconds since the epoch).
-    public var setAt: Int64
-    /// Its yescrypt cost.
-    public var cost: Int
+    /// When the pattern was set (seconds since the epoch); nil without a pattern.
+    public var setAt: Int64?
+    /// Its yescrypt cost; nil without a pattern.
+    public var cost: Int?
     /// Failures counted since the last success or reset.
     public var failures: Int
     /// What the throttle says now.
     public var verdict: ThrottleVerdict
 
-    public init(setAt: Int64, cost: Int, failures: Int, verdict: ThrottleVerdict) {
+    public init(setAt: Int64?, cost: Int?, failures: Int, verdict: ThrottleVerdict) {
         self.setAt = setAt
         self.cost = cost
         self.failures = failures
@@ -161,7 +168,8 @@ public enum HelperVerdict: Equatable, Sendable {
     case malformed(minimumLength: Int)
     /// "weak": set/enroll: the new pattern is too easy to guess (not counted).
     case weak
-    /// "status SETAT COST FAILURES allowed N|wait S|disabled": the user's own facts.
+    /// "status SETAT COST FAILURES allowed N|wait S|disabled": the user's own facts; SETAT and COST are "-"
+    /// when the user has no pattern.
     case status(UserStatus)
     /// "unavailable".
     case unavailable
@@ -203,9 +211,9 @@ public enum HelperVerdict: Equatable, Sendable {
         case .weak: out.append(contentsOf: "weak".utf8)
         case .status(let facts):
             out.append(contentsOf: "status ".utf8)
-            out.append(contentsOf: HelperVerdict.decimal(facts.setAt))
+            if let setAt = facts.setAt { out.append(contentsOf: HelperVerdict.decimal(setAt)) } else { out.append(0x2D) }
             out.append(0x20)
-            out.append(contentsOf: HelperVerdict.decimal(Int64(facts.cost)))
+            if let cost = facts.cost { out.append(contentsOf: HelperVerdict.decimal(Int64(cost))) } else { out.append(0x2D) }
             out.append(0x20)
             out.append(contentsOf: HelperVerdict.decimal(Int64(facts.failures)))
             out.append(0x20)
@@ -250,10 +258,15 @@ public enum HelperVerdict: Equatable, Sendable {
             verdict = .malformed(minimumLength: Int(m))
         } else if first.elementsEqual("weak".utf8) && rest.isEmpty {
             verdict = .weak
-        } else if first.elementsEqual("status".utf8) && rest.count >= 4, let setAt = number(rest[0]),
-            let cost = number(rest[1]), let failures = number(rest[2]), let now = throttle(Array(rest[3...]))
+        } else if first.elementsEqual("status".utf8) && rest.count >= 4, let failures = number(rest[2]),
+            let now = throttle(Array(rest[3...]))
         {
-            verdict = .status(UserStatus(setAt: setAt, cost: Int(cost), failures: Int(failures), verdict: now))
+            // Both "-" (no pattern) or both numbers.
+            let none = rest[0].elementsEqual("-".utf8) && rest[1].elementsEqual("-".utf8)
+            let setAt = number(rest[0])
+            let cost = number(rest[1])
+            guard none || (setAt != nil && cost != nil) else { return nil }
+            verdict = .status(UserStatus(setAt: setAt, cost: cost.map { Int($0) }, failures: Int(failures), verdict: now))
         } else if first.elementsEqual("unavailable".utf8) && rest.isEmpty {
             verdict = .unavailable
         } else if first.elementsEqual("refused".utf8) && rest.count == 1, let why = HelperRefusal(word: rest[0]) {

@@ -25,10 +25,11 @@ struct SelfService {
         case .check, .verify:
             return .refused(.usage)  // HelperService serves these
         case .status:
-            guard let record = try store.record(for: user) else { return .notEnrolled }
+            let record = try store.record(for: user)
             let state = try throttle.state(for: user)
             return .status(UserStatus(
-                setAt: record.setAt, cost: PatternHash.cost(ofHash: record.hash) ?? 0, failures: state.failures,
+                setAt: record?.setAt, cost: record.map { PatternHash.cost(ofHash: $0.hash) ?? 0 },
+                failures: state.failures,
                 verdict: ThrottlePolicy.verdict(state: state, now: now(), settings: options.throttle)))
         case .set:
             guard fields.count == 2 else { return .refused(.input) }

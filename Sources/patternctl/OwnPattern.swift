@@ -36,19 +36,11 @@ enum OwnPattern {
         switch HelperCall.run(.status, user: Array(user.utf8), fields: []) {
         case .success(.status(let facts)):
             Output.line("user: \(user)")
-            Output.line("enrolled: yes")
-            Output.line("set: \(Timestamp.format(facts.setAt))")
-            Output.line("cost: \(facts.cost)")
+            Output.line("enrolled: \(facts.setAt == nil ? "no" : "yes")")
+            Output.line("set: \(facts.setAt.map { Timestamp.format($0) } ?? "-")")
+            Output.line("cost: \(facts.cost.map { "\($0)" } ?? "-")")
             Output.line("failures: \(facts.failures)")
             Output.line("locked: \(locked(facts.verdict, now: now))")
-            return .success
-        case .success(.notEnrolled):
-            Output.line("user: \(user)")
-            Output.line("enrolled: no")
-            Output.line("set: -")
-            Output.line("cost: -")
-            Output.line("failures: 0")
-            Output.line("locked: no")
             return .success
         case .success(let other): return unexpected(other)
         case .failure(let failure): return helperFailed(failure)
@@ -66,8 +58,7 @@ enum OwnPattern {
                 Output.error(lockedMessage(facts.verdict) + "; nothing was changed")
                 return .failure
             }
-            enrolled = true
-        case .success(.notEnrolled): enrolled = false
+            enrolled = facts.setAt != nil
         case .success(let other): return unexpected(other)
         case .failure(let failure): return helperFailed(failure)
         }

@@ -89,3 +89,35 @@ struct HelperProtocolTests {
         }
     }
 }
+
+@Suite struct SelfServiceProtocolTests {
+    @Test func enrollTakesALongerPasswordThanAPattern() {
+        let limits = HelperOperation.enroll.fieldLimits
+        #expect(limits == [HelperRequest.maximumPasswordBytes, HelperRequest.maximumFieldBytes])
+        let input = Array("pp-Secret-42".utf8) + [0] + Array("2946138".utf8) + [0]
+        #expect(HelperRequest.parseFields(input, limits: limits) == [Array("pp-Secret-42".utf8), Array("2946138".utf8)])
+        let long = [UInt8](repeating: 0x61, count: 100) + [0] + Array("2946138".utf8) + [0]
+        #expect(HelperRequest.parseFields(long, limits: limits) != nil)
+        #expect(HelperRequest.parseFields(long, limits: HelperOperation.set.fieldLimits) == nil)
+        #expect(HelperRequest.parseFields(Array("2946138".utf8) + [0], limits: limits) == nil)
+    }
+
+    @Test func newOperationsAndVerdictsRoundTrip() {
+        for operation in HelperOperation.allCases {
+            #expect(HelperOperation(word: operation.word) == operation)
+        }
+        let verdicts: [HelperVerdict] = [
+            .weak, .refused(.policy), .refused(.enrolled),
+            .status(UserStatus(setAt: 1_764_500_000, cost: 7, failures: 3, verdict: .allowed(freeAttemptsLeft: 2))),
+            .status(UserStatus(setAt: 0, cost: 11, failures: 100_000, verdict: .wait(secondsLeft: 999_999_999_999))),
+            .status(UserStatus(setAt: 5, cost: 1, failures: 20, verdict: .disabled)),
+            .status(UserStatus(setAt: nil, cost: nil, failures: 2, verdict: .allowed(freeAttemptsLeft: 3))),
+        ]
+        for verdict in verdicts {
+            #expect(verdict.line.count <= HelperVerdict.maximumLineBytes)
+            #expect(HelperVerdict.decode(exitStatus: verdict.exit.rawValue, output: verdict.line) == verdict)
+        }
+        #expect(HelperVerdict.decode(exitStatus: 0, output: Array("status 1 2 3\n".utf8)) == nil)
+        #expect(HelperVerdict.decode(exitStatus: 0, output: Array("status - 7 0 allowed 5\n".utf8)) == nil)
+    }
+}

@@ -1,0 +1,185 @@
+"""A user managing their own pattern without root: `patternctl set`, `remove`
+and `status` through the setuid helper, typed on a real pty (expect), inside
+helperkit's private namespace (helper setuid at its real path, store and state
+at their default paths, the shipped /etc/pam.d/patternctl, a conf written in a
+tmpfs over /etc/security). Each refusal is checked for what it counted:
+
+- first pattern: a wrong password is refused and counted; a mismatch and a
+  weak pattern are refused and not counted; the right password sets it;
+  self_enroll = no refuses before anything is asked or counted;
+- change: a wrong current pattern is refused and counted, the right one
+  lets the new one (twice) replace it;
+- remove: a wrong current pattern counted, the right one removes it;
+- status: the user's own facts, as root's status shows them;
+- calling the helper directly gains nothing: no enroll over an existing
+  pattern, no weak pattern, the throttle applies to the password too.
+"""
+import os
+import shlex
+import sys
+import textwrap
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import helperkit as hk  # noqa: E402
+
+PASSWORD = "pp-Secret-42"
+FIRST = "2946138"
+SECOND = "8426519"
+WEAK = "1235789"
+
+
+def setUpModule():
+    hk.take_run_lock()
+
+
+def tearDownModule():
+    hk.release_run_lock()
+
+
+class SelfServiceTest(unittest.TestCase):
+    USER = "ppself1"
+
+    def setUp(self):
+        self.user = hk.TestUser(self.USER, password=PASSWORD)
+        self.addCleanup(self.user.remove)
+        self.sandbox = hk.Sandbox(self)
+        self.patternctl = os.path.join(self.sandbox.root, "patternctl")
+        with open(hk.PATTERNCTL, "rb") as src, open(self.patternctl, "wb") as dst:
+            dst.write(src.read())
+        os.chmod(self.patternctl, 0o755)
+
+    def session(self, steps, conf=""):
+        """Runs expect scripts as the user, one per (argv, dialogue) step, on a pty; returns [(exit, output)].
+        dialogue: [(expected prompt, answer)]."""
+        prefix = "graft /etc/pam.d; rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
+            os.path.join(hk.ROOT, "pam.d", "patternctl"))
+        prefix += "rm -f /etc/security/pam_pattern.conf; printf '%%s' %s > /etc/security/pam_pattern.conf\n" % (
+            shlex.quote(conf))
+        script = prefix
+        for index, (argv, dialogue) in enumerate(steps):
+            lines = ["set timeout 30", "log_user 1",
+                     "spawn %s %s" % (self.patternctl, " ".join(argv))]
+            for prompt, answer in dialogue:
+                lines.append('expect {\n  -exact "%s" {}\n  timeout {puts "TIMEOUT"; exit 99}\n  eof {puts "EOF"; exit 98}\n}' % prompt)
+                lines.append('send -- "%s\\r"' % answer)
+            lines.append("expect eof")
+            lines.append('lassign [wait] pid spawnid os_error value')
+            lines.append('puts "EXIT=$value"')
+            path = os.path.join(self.sandbox.root, "dialogue-%d.exp" % index)
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            os.chmod(path, 0o644)
+            script += hk.as_user(self.user, "expect -f %s" % shlex.quote(path)) + "; echo '==STEP=='\n"
+        done = self.sandbox.run(script, timeout=300)
+        self.assertEqual(done.returncode, 0, done.stderr.decode(errors="replace"))
+        results = []
+        for part in done.stdout.decode(errors="replace").split("==STEP==")[:-1]:
+            code = int(part.rsplit("EXIT=", 1)[1].split()[0]) if "EXIT=" in part else None
+            results.append((code, part))
+        self.assertEqual(len(results), len(steps), done.stdout)
+        return results
+
+    def root_status(self):
+        return self.sandbox.status(self.USER)
+
+    def test_first_pattern_after_the_password(self):
+        results = self.session([
+            (["set"], [("Password: ", "wrong-password"), ("Pattern: ", FIRST), ("Again: ", FIRST)]),
+            (["set"], [("Password: ", PASSWORD), ("Pattern: ", FIRST), ("Again: ", "2946183"),
+                       ("Pattern: ", FIRST), ("Again: ", "2946183"), ("Pattern: ", FIRST), ("Again: ", "2946183")]),
+            (["set"], [("Password: ", PASSWORD), ("Pattern: ", WEAK), ("Pattern: ", WEAK), ("Pattern: ", WEAK)]),
+            (["status"], []),
+        ])
+        (wrong, wrong_out), (mismatch, mismatch_out), (weak, weak_out), (status, status_out) = results
+        self.assertEqual(wrong, 1, wrong_out)
+        self.assertIn("wrong password", wrong_out)
+        self.assertEqual(mismatch, 1, mismatch_out)
+        self.assertIn("not the same pattern", mismatch_out)
+        self.assertEqual(weak, 1, weak_out)
+        self.assertIn("too easy to guess", weak_out)
+        self.assertIn("enrolled: no", status_out)
+        self.assertIn("failures: 1", status_out, "only the wrong password was counted")
+        self.assertEqual(self.root_status()["enrolled"], "no")
+        self.assertEqual(self.root_status()["failures"], "1")
+
+        (right, right_out), = self.session([
+            (["set"], [("Password: ", PASSWORD), ("Pattern: ", FIRST), ("Again: ", FIRST)]),
+        ])
+        self.assertEqual(right, 0, right_out)
+        self.assertIn("Pattern set", right_out)
+        facts = self.root_status()
+        self.assertEqual((facts["enrolled"], facts["failures"], facts["cost"]), ("yes", "0", "7"))
+
+    def test_self_enroll_no_refuses_before_asking(self):
+        (code, out), = self.session([(["set"], [])], conf="self_enroll = no\ncost = 1\n")
+        self.assertEqual(code, 1, out)
+        self.assertIn("self_enroll = no", out)
+        self.assertNotIn("Password:", out)
+        self.assertEqual(self.root_status()["failures"], "0")
+
+    def test_change_remove_and_status_need_the_current_pattern(self):
+        self.sandbox.enrol(self.USER, FIRST)
+        results = self.session([
+            (["set"], [("Current pattern: ", SECOND)]),
+            (["status"], []),
+            (["set"], [("Current pattern: ", FIRST), ("Pattern: ", SECOND), ("Again: ", SECOND)]),
+            (["remove"], [("Current pattern: ", FIRST)]),
+            (["status"], []),
+            (["remove"], [("Current pattern: ", SECOND)]),
+            (["status"], []),
+        ], conf="cost = 2\ndeny = 3\n")
+        (wrong, wrong_out), (status1, status1_out), (change, change_out), (bad_remove, bad_remove_out), \
+            (status2, status2_out), (remove, remove_out), (status3, status3_out) = results
+        self.assertEqual(wrong, 1, wrong_out)
+        self.assertIn("wrong pattern", wrong_out)
+        self.assertIn("(2 more before a wait)", wrong_out)
+        self.assertNotIn("Again:", wrong_out, "a wrong current pattern stops before the new one is asked for")
+        self.assertEqual(status1, 0, status1_out)
+        self.assertIn("failures: 1", status1_out)
+        self.assertEqual(change, 0, change_out)
+        self.assertIn("Pattern changed", change_out)
+        self.assertEqual(bad_remove, 1, bad_remove_out)   # the old pattern no longer opens anything
+        self.assertIn("failures: 1", status2_out)
+        self.assertIn("cost: 2", status2_out, "the new pattern is hashed at the conf's cost")
+        self.assertEqual(remove, 0, remove_out)
+        self.assertIn("enrolled: no", status3_out)
+        self.assertEqual(self.root_status()["enrolled"], "no")
+
+    def test_another_user_or_root_options_are_refused(self):
+        results = self.session([
+            (["status", "root"], []),
+            (["--store", "/tmp/x", "status"], []),
+            (["set", "--allow-weak"], []),
+        ])
+        self.assertEqual([code for code, _ in results], [1, 1, 1], results)
+        self.assertIn("only root can see the pattern of another user", results[0][1])
+        self.assertIn("'--store' is for root", results[1][1])
+        self.assertIn("'--allow-weak' is for root", results[2][1])
+
+    def test_direct_helper_calls_gain_nothing(self):
+        self.sandbox.enrol(self.USER, FIRST)
+
+        def nul(*fields):
+            return "printf '%%s\\0' %s" % " ".join(shlex.quote(f) for f in fields)
+        script = "graft /etc/pam.d; rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
+            os.path.join(hk.ROOT, "pam.d", "patternctl"))
+        calls = [
+            ("enroll", nul(PASSWORD, SECOND)),       # has a pattern: refused, not counted
+            ("set", nul(FIRST, WEAK)),                # weak new pattern: refused before the guess
+            ("set", nul(SECOND, "2946183")),          # wrong current: counted
+            ("status", "printf ''"),
+        ]
+        for operation, stdin_expr in calls:
+            script += hk.as_user(self.user, hk.helper_call(operation, self.USER, stdin_expr)) + "; echo '--'\n"
+        done = self.sandbox.run(script)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        got = [hk.parse_call(part.encode()) for part in done.stdout.decode().split("--\n")[:-1]]
+        self.assertEqual(got[0], ("refused enrolled", hk.REFUSED))
+        self.assertEqual(got[1], ("weak", hk.MALFORMED))
+        self.assertEqual(got[2], ("wrong allowed 4", hk.WRONG))
+        self.assertRegex(got[3][0], r"^status \d+ 1 1 allowed 4$")
+
+
+if __name__ == "__main__":
+    unittest.main()
