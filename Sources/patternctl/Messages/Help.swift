@@ -68,6 +68,8 @@ enum Help {
           help [COMMAND]  show the help of a command
 
         set, remove, reset, status and list need root; show, bench and help do not.
+        Without root, set, remove and status work on your own pattern, through
+        pam_pattern_helper (the current pattern, or your password, first).
         USER defaults to the user who ran sudo (SUDO_USER), else the current user.
 
         """ + "\n" + section(globalOptions) + section(exitStatus) + "See patternctl(8) and pam_pattern(8).\n"
@@ -79,7 +81,9 @@ enum Help {
         Usage: patternctl set [OPTIONS] [USER]
 
         Set or replace the unlock pattern of USER (default: the user who ran sudo,
-        else the current user). Needs root.
+        else the current user). Needs root, except for your own pattern: then
+        your current pattern comes first (counted like a login), or your account
+        password when you have none yet.
 
         The pattern is asked twice with echo off; after a mismatch, a malformed or
         a weak pattern it is asked again, three rounds at most. When standard input
@@ -106,7 +110,8 @@ enum Help {
         Usage: patternctl remove [OPTIONS] USER
 
         Delete the unlock pattern of USER from the store. USER then cannot use a
-        pattern until one is set again. Needs root.
+        pattern until one is set again. Needs root, except for your own pattern
+        (patternctl remove, without USER): your current pattern first.
 
         """ + "\n" + section(globalOptions) + exitStatus
     }
@@ -129,7 +134,8 @@ enum Help {
         Usage: patternctl status [OPTIONS] [USER]
 
         Show whether USER (default: the user who ran sudo, else the current user)
-        has a pattern, and the throttle as the module sees it. Needs root. Prints:
+        has a pattern, and the throttle as the module sees it. Needs root, except
+        for your own status. Prints:
 
           user: NAME
           enrolled: yes|no
