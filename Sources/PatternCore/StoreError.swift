@@ -113,7 +113,7 @@ public enum StoreError: Error, Equatable, Sendable {
         case .hashFailed(let code): return "libcrypt could not hash (errno \(code))"
         case .system(let operation, let code): return "\(operation.name) failed (errno \(code))"
         case .lockBusy(let seconds):
-            return "another process holds the lock on this user's state (waited \(seconds) s); try again"
+            return "another process holds the lock (waited \(seconds) s: a stopped or stuck su, sudo or patternctl); nothing was changed, try again"
         case .fileSizeLimit(let bytes):
             return "the file-size limit (ulimit -f) of this process is below the \(bytes) bytes to write; nothing was written"
         }
