@@ -43,8 +43,8 @@ PROMPT = clients.PROMPT
 # The longest any lock wait may take (the module's and patternctl's bound), plus room for su's own work.
 LOCK_BOUND = 5.0
 SLACK = 4.0
-# A cost whose hash takes long enough (~0.2 s here) to stop su inside it deterministically.
-SLOW_COST = "8"
+# A cost whose hash takes long enough (~0.5 s here, 256 MiB) to stop su inside it deterministically.
+SLOW_COST = "9"
 
 
 def setUpModule():
@@ -169,14 +169,30 @@ class AttackCase(clients.ClientCase):
             return None
 
     def wait_for_failures(self, count, timeout=20):
-        """Polls the state file (no lock) until it records `count` failures: the guess is then hashing."""
+        """Polls the state file (no lock) until it records `count` failures, then up to 50 ms more for the
+        recording attempt to let go of the lock: the guess is then hashing (~0.5 s at SLOW_COST). A code that
+        keeps the lock across the hash is still inside it when the 50 ms are over."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             data = self.state_bytes()
             if data and len(data) >= 10 and data[:10].isdigit() and int(data[:10]) == count:
+                self.wait_for_unlocked(0.05)
                 return True
             time.sleep(0.002)
         return False
+
+    def wait_for_unlocked(self, seconds):
+        deadline = time.monotonic() + seconds
+        fd = os.open(self.state_path(), os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            while time.monotonic() < deadline:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                    return
+                except BlockingIOError:
+                    time.sleep(0.001)
+        finally:
+            os.close(fd)
 
     def signal_as(self, user, sig, pid):
         """The attacker sends the signal themselves (the kernel allows it: su's real uid is theirs)."""
