@@ -132,6 +132,12 @@ enum Help {
         Give the module's deny=, unlock_time= and lock_after= values with --deny,
         --unlock-time and --lock-after when they differ from the defaults.
 
+        Options:
+          --json          print one JSON object instead: user, enrolled (true|false),
+                          set (DATE|null), cost (N|null), failures, locked
+                          ("no"|"wait"|"disabled"), locked_until (DATE|null),
+                          wait_seconds (N|null); see patternctl(8)
+
         """ + "\n" + section(globalOptions) + exitStatus
     }
 
@@ -143,6 +149,10 @@ enum Help {
         Show every enrolled user, one line each, under a header line:
         USER, SET (UTC), COST, FAILURES and LOCKED, with the meaning of status.
         Needs root.
+
+        Options:
+          --json          print {"users": [...]} instead, one object per user with
+                          the fields of 'status --json'
 
         """ + "\n" + section(globalOptions) + exitStatus
     }
