@@ -8,19 +8,21 @@ struct SetCommand: Subcommand {
     static var help: String { Help.set }
     static let needsRoot = true
     /// yescrypt costs libxcrypt accepts (crypt_gensalt "$y$" count 1..11; 2^(cost-1) MiB each).
-    static let costRange = 1...11
+    static let costRange = ModuleOptions.costRange
     /// Rounds of "enter twice" on a terminal before giving up.
     static let terminalRounds = 3
 
     let user: String?
-    let cost: Int
+    /// --cost, else the configuration's cost=.
+    let costOption: Int?
+    var cost: Int { costOption ?? global.cost }
     let allowWeak: Bool
     let style: DrawingStyle
     let global: GlobalOptions
 
     init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
         user = try arguments.operands(["USER"], required: 0)[0]
-        cost = try arguments.integer("cost", in: Self.costRange) ?? PatternHash.defaultCost
+        costOption = try arguments.integer("cost", in: Self.costRange)
         allowWeak = arguments.has("allow-weak")
         style = try DrawingChoice.style(from: arguments)
         self.global = global

@@ -131,6 +131,29 @@ class ModuleAgreesTests(unittest.TestCase):
         self.assertEqual(self.ctl("reset", USER_A).code, 0)
         self.assertEqual(self.attempt(service, GOOD).code, PAM_SUCCESS)
 
+    def test_status_agrees_with_the_module_under_a_non_default_conf(self):
+        conf = os.path.join(self.fixture.root, "pam_pattern.conf")
+        with open(conf, "w") as f:
+            f.write("deny = 2\nunlock_time = 120\nlock_after = 9\n")
+        os.chmod(conf, 0o644)
+        made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(made.code, 0, made)
+        service = self.fixture.service("conf=%s" % conf)
+        first = self.attempt(service, WRONG)
+        self.assertNotEqual(first.code, PAM_SUCCESS)
+        # One failure of deny=2: the module still asks, and status says not locked.
+        self.assertEqual(self.status("--conf", conf)["locked"], "no")
+        self.assertNotEqual(self.attempt(service, WRONG).code, PAM_SUCCESS)
+        locked = self.attempt(service, GOOD)
+        self.assertEqual(locked.conversation.prompts, [], "the module is locked: %r" % locked)
+        self.assertIn(b"2 minutes", locked.conversation.text)
+        facts = self.status("--conf", conf)
+        self.assertEqual(facts["failures"], "2")
+        seconds = int(re.match(r"^until \S+Z \((\d+) s\)$", facts["locked"]).group(1))
+        self.assertTrue(115 <= seconds <= 120, facts)
+        # Without the file patternctl would use deny=5 and disagree: the file is what makes them agree.
+        self.assertEqual(self.status()["locked"], "no")
+
 
 if __name__ == "__main__":
     unittest.main()
