@@ -181,13 +181,16 @@ def as_user(user, command, env=None):
     if env:
         environment.update(env)
     assignments = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in environment.items())
-    return "env -i %s setpriv --reuid=%d --regid=%d --clear-groups sh -c %s" % (
+    return "/usr/bin/env -i %s /usr/bin/setpriv --reuid=%d --regid=%d --clear-groups /bin/sh -c %s" % (
         assignments, user.uid, user.uid, shlex.quote(command))
 
 
-def helper_call(operation, user_name, stdin_expr="printf ''"):
-    """Shell text: `stdin_expr | pam_pattern_helper operation user_name; echo rc`"""
-    return "%s | %s %s %s; echo \"rc=$?\"" % (stdin_expr, HELPER_PATH, operation, shlex.quote(user_name))
+def helper_call(operation, user_name, stdin_expr="printf ''", helper_env=None):
+    """Shell text: `stdin_expr | [env K=V...] pam_pattern_helper operation user_name; echo rc`"""
+    prefix = ""
+    if helper_env:
+        prefix = "/usr/bin/env " + " ".join(shlex.quote("%s=%s" % kv) for kv in helper_env.items()) + " "
+    return "%s | %s%s %s %s; echo \"rc=$?\"" % (stdin_expr, prefix, HELPER_PATH, operation, shlex.quote(user_name))
 
 
 def parse_call(output):
@@ -202,3 +205,65 @@ def parse_call(output):
         else:
             verdict.append(line)
     return "\n".join(verdict), status
+
+
+def setpriv_argv(user):
+    """argv prefix running the rest as the user (real and effective uid, no groups), environment untouched."""
+    return ["setpriv", "--reuid=%d" % user.uid, "--regid=%d" % user.uid, "--clear-groups"]
+
+
+# Runs inside the namespace (as root) with a JSON job on argv[1]; spawns the helper as the user and reports.
+DRIVER = r'''
+import json, os, random, signal, subprocess, sys, time
+job = json.loads(sys.argv[1])
+prefix = job["prefix"] + [job["helper"]]
+def state_failures():
+    try:
+        with open(job["state_file"], "rb") as f:
+            data = f.read()
+        return int(data[:10]) if data else 0
+    except FileNotFoundError:
+        return 0
+results = []
+if job["kind"] == "parallel":
+    procs = [subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+             for _ in range(job["count"])]
+    for p in procs:
+        p.stdin.write(job["input"].encode("latin-1"))
+        p.stdin.close()
+    for p in procs:
+        out = p.stdout.read()
+        results.append([p.wait(), out.decode("latin-1")])
+elif job["kind"] == "kill":
+    for delay in job["delays"]:
+        before = state_failures()
+        p = subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+        start = time.monotonic()
+        p.stdin.write(job["input"].encode("latin-1"))
+        p.stdin.close()
+        while time.monotonic() - start < delay:
+            time.sleep(0.001)
+        os.kill(p.pid, signal.SIGKILL)
+        out = p.stdout.read()
+        status = p.wait()
+        results.append([delay, status, out.decode("latin-1"), state_failures() - before])
+print(json.dumps(results))
+'''
+
+
+def drive(sandbox, job):
+    """Runs DRIVER in the sandbox's namespace; returns its results."""
+    import json
+    path = os.path.join(sandbox.root, "driver.py")
+    with open(path, "w") as f:
+        f.write(DRIVER)
+    done = sandbox.run("exec python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=300)
+    if done.returncode != 0:
+        raise AssertionError("driver failed: %r" % (done.stderr,))
+    return json.loads(done.stdout)
+
+
+def state_file(state_dir, user_name):
+    return os.path.join(state_dir, user_name.encode().hex())
