@@ -59,10 +59,13 @@ def take_run_lock():
         if not os.path.exists(path):
             raise AssertionError("not built: %s (make build, or set PAM_PATTERN_BUILD)" % path)
     _run_lock = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-    deadline = time.monotonic() + RUN_LOCK_WAIT
+    started = time.monotonic()
+    deadline = started + RUN_LOCK_WAIT
     while True:
         try:
             fcntl.flock(_run_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if time.monotonic() - started > 1:
+                sys.stderr.write("(waited %.0f s for %s: another suite held it)\n" % (time.monotonic() - started, RUN_LOCK))
             return
         except BlockingIOError:
             if time.monotonic() >= deadline:
