@@ -14,6 +14,8 @@ MANDIR       ?= $(PREFIX)/share/man
 # The setuid helper's path is compiled into the module (HelperRequest.installedPath), so it is not under PREFIX.
 HELPER       := /usr/sbin/pam_pattern_helper
 PAMCONFIGDIR ?= /usr/share/pam-configs
+# bash-completion loads completions on demand from here (also under /usr/local/share).
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 SECURITYDIR  ?= /etc/security
 
 # Debian packages the build and the tests need.
@@ -94,6 +96,7 @@ INSTALLED_FILES = $(PAMDIR)/pam_pattern.so \
                   $(PREFIX)/share/doc/pam_pattern/examples/pam_pattern.conf \
                   $(MANDIR)/man8/pam_pattern_helper.8 \
                   $(PAMCONFIGDIR)/pattern \
+                  $(BASHCOMPDIR)/patternctl \
                   $(PREFIX)/share/doc/pam_pattern/examples/pattern-auth \
                   $(PREFIX)/share/doc/pam_pattern/examples/sudo \
                   $(PREFIX)/share/doc/pam_pattern/examples/sudo-single-prompt \
@@ -120,6 +123,7 @@ install:
 	fi
 	install -D -m 0644 man/pam_pattern_helper.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern_helper.8
 	install -D -m 0644 pam-configs/pattern $(DESTDIR)$(PAMCONFIGDIR)/pattern
+	install -D -m 0644 completion/patternctl $(DESTDIR)$(BASHCOMPDIR)/patternctl
 	for f in pattern-auth sudo sudo-single-prompt su login i3lock swaylock xscreensaver; do \
 	  install -D -m 0644 pam.d/$$f $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples/$$f || exit 1; \
 	done
