@@ -10,6 +10,8 @@ DESTDIR      ?=
 PAMDIR       ?= /lib/$(MULTIARCH)/security
 SBINDIR      ?= $(PREFIX)/sbin
 MANDIR       ?= $(PREFIX)/share/man
+# The setuid helper's path is compiled into the module (HelperRequest.installedPath), so it is not under PREFIX.
+HELPER       := /usr/sbin/pam_pattern_helper
 PAMCONFIGDIR ?= /usr/share/pam-configs
 DOCDIR       ?= $(PREFIX)/share/doc/pam_pattern
 # Debian's places (make deb); Debian 12's libpam-modules keeps modules in /lib/<multiarch>/security too.
@@ -30,7 +32,8 @@ endif
 # Debian packages the build and the tests need.
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
-                dpkg-dev lintian apt
+                libtss2-dev swtpm swtpm-tools tpm2-tools \
+                xvfb i3lock xdotool dpkg-dev lintian apt
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
@@ -102,14 +105,20 @@ GIVE_BACK = if [ "$$(id -u)" = 0 ] && [ -n "$${SUDO_UID:-}" ] && [ "$$SUDO_UID" 
 
 build: deps toolchain build-owner
 	$(SWIFT_RELEASE) --product pam_pattern
+	$(SWIFT_RELEASE) --product pam_pattern_helper
 	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
 	$(SWIFT_RELEASE) --product patternctl --static-swift-stdlib
 	@mkdir -p $(BUILD)
 	cp $(SCRATCH)/release/libpam_pattern.so $(BUILD)/pam_pattern.so
 	strip --strip-unneeded $(BUILD)/pam_pattern.so
+	cp $(SCRATCH)/release/pam_pattern_helper $(BUILD)/pam_pattern_helper
+	strip $(BUILD)/pam_pattern_helper
 	cp $(SCRATCH)/release/patternctl $(BUILD)/patternctl
 	strip $(BUILD)/patternctl
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
+	# the TPM layer's test driver (Tests/TPMTests), never installed
+	$(SWIFT_RELEASE) --product tpm-driver
+	cp $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver
 	@$(GIVE_BACK)
 
 test: build test-swift test-integration test-fuzz

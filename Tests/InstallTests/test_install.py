@@ -1,12 +1,14 @@
 """make install / uninstall, the shipped pam.d examples and the pam-auth-update
 profile, tried for real. Root only. Everything that touches /etc happens in a
 private mount namespace over copies; the real files are checksummed."""
+import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
 import textwrap
+import time
 import unittest
 
 ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
@@ -37,8 +39,31 @@ def in_namespace(script):
                           capture_output=True, text=True, timeout=120)
 
 
+# `make install` writes the real module directory, which the package suite's
+# overlays see: one suite at a time (the real-client suites' lock).
+RUN_LOCK = "/run/lock/pam_pattern-real-clients.lock"
+
+
 @unittest.skipUnless(os.geteuid() == 0, "needs root: installs into the system and uses mount namespaces")
 class InstallTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.lock = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                fcntl.flock(cls.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    os.close(cls.lock)
+                    raise AssertionError("another suite holds %s for 300 s" % RUN_LOCK)
+                time.sleep(1)
+
+    @classmethod
+    def tearDownClass(cls):
+        os.close(cls.lock)
+
     def installed_files(self):
         out = make("print-installed-files").stdout.split()
         self.assertGreaterEqual(len(out), 5)

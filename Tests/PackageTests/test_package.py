@@ -8,7 +8,7 @@ installed file is one new line there.
 
 Where it installs: a private mount namespace (a holder process made with
 `unshare --mount`) in which /usr, /etc and /var are overlays whose upper
-layers live in a temporary directory. apt, dpkg, pam-auth-update, useradd and
+layers live in a temporary directory (/etc's lower layer is a copy). apt, dpkg, pam-auth-update, useradd and
 sudo run there (nsenter) and write only to the upper layers; the real
 /etc/pam.d and the real dpkg database are checked unchanged afterwards. After
 the purge the upper layers ARE the list of what the package left behind.
@@ -102,13 +102,19 @@ class Namespace:
     def __init__(self):
         self.dir = tempfile.mkdtemp(prefix="pp-deb-ns.")
         self.holder = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sleep", "infinity"])
+        # /etc's lower layer is a copy taken now, so other suites' users and lock files
+        # (useradd's /etc/passwd.lock) come and go without reaching in here.
+        subprocess.run(["cp", "-a", "/etc", self.lower("/etc")], check=True)
+        for name in os.listdir(self.lower("/etc")):
+            if name.endswith(".lock") and not name.startswith("."):  # .pwd.lock is permanent
+                os.unlink(os.path.join(self.lower("/etc"), name))
         mounts = []
         for layer in self.LAYERS:
             name = layer.strip("/")
             for part in ("upper", "work"):
                 os.makedirs(os.path.join(self.dir, name, part))
             mounts.append("mount -t overlay overlay -o lowerdir=%s,upperdir=%s,workdir=%s %s"
-                          % (layer, self.upper(layer), os.path.join(self.dir, name, "work"), layer))
+                          % (self.lower(layer), self.upper(layer), os.path.join(self.dir, name, "work"), layer))
         # sudo's timestamps stay inside too
         mounts.append("mount -t tmpfs -o mode=0711 tmpfs /run/sudo 2>/dev/null || "
                       "{ mkdir -p /run/sudo && mount -t tmpfs -o mode=0711 tmpfs /run/sudo; }")
@@ -118,6 +124,9 @@ class Namespace:
                 raise AssertionError("the namespace holder never left the host's mount namespace")
             time.sleep(0.02)
         self.sh(" && ".join(mounts))
+
+    def lower(self, layer):
+        return os.path.join(self.dir, "etc-lower") if layer == "/etc" else layer
 
     def upper(self, layer):
         return os.path.join(self.dir, layer.strip("/"), "upper")
@@ -354,9 +363,19 @@ class PackageTests(unittest.TestCase):
         kept = self.store_and_state(ns)
         self.assertIn("patterns", " ".join(kept["store"]), kept)
         self.assertTrue(kept["state"], "the wrong pattern left no throttle state")
+        # dpkg-statoverride works on the setuid files: a reinstall keeps the admin's mode, and
+        # without the override the upgrade brings the package's mode back.
+        setuid = [dst for _, dst, mode in self.rows if mode & stat.S_ISUID]
+        for dst in setuid:
+            ns.run(["dpkg-statoverride", "--update", "--add", "root", "root", "0755", dst])
         ns.run(["dpkg", "-i", self.deb])
         self.assertEqual(self.store_and_state(ns), kept, "reinstalling changed the store or the state")
+        for dst in setuid:
+            self.assertEqual(os.stat(ns.path(dst)).st_mode & 0o7777, 0o755, "statoverride lost: " + dst)
+            ns.run(["dpkg-statoverride", "--remove", dst])
         ns.run(["dpkg", "-i", self.newer])
+        for _, dst, mode in self.rows:
+            self.assertEqual(os.stat(ns.path(packaged_path(dst))).st_mode & 0o7777, mode, dst)
         self.assertEqual(ns.run(["dpkg-query", "-W", "-f", "${Version}", PACKAGE]).stdout,
                          self.field("Version") + "+1")
         self.assertEqual(self.store_and_state(ns), kept, "upgrading changed the store or the state")
@@ -438,17 +457,18 @@ class PackageTests(unittest.TestCase):
                 for name in dirs + files:
                     p = os.path.join(directory, name)
                     inside = layer + "/" + os.path.relpath(p, upper)
+                    before = os.path.join(ns.lower(layer), os.path.relpath(p, upper))
                     st = os.lstat(p)
                     if stat.S_ISCHR(st.st_mode) and st.st_rdev == 0:
                         left.append(inside + " (deleted a file that was there before)")
                     elif inside in TEST_MADE or inside.startswith(BOOKKEEPING):
                         continue
                     elif stat.S_ISDIR(st.st_mode):
-                        if not os.path.isdir(inside):  # the host has no such directory
+                        if not os.path.isdir(before):  # no such directory before the test
                             left.append(inside + "/")
-                    elif not os.path.lexists(inside):
+                    elif not os.path.lexists(before):
                         left.append(inside)
-                    elif not os.path.islink(p) and (not os.path.isfile(inside) or sha256(inside) != sha256(p)):
+                    elif not os.path.islink(p) and (not os.path.isfile(before) or sha256(before) != sha256(p)):
                         left.append(inside + " (changed)")
         return sorted(left)
 
