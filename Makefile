@@ -13,6 +13,7 @@ MANDIR       ?= $(PREFIX)/share/man
 # The setuid helper's path is compiled into the module (HelperRequest.installedPath), so it is not under PREFIX.
 HELPER       := /usr/sbin/pam_pattern_helper
 PAMCONFIGDIR ?= /usr/share/pam-configs
+SECURITYDIR  ?= /etc/security
 DOCDIR       ?= $(PREFIX)/share/doc/pam_pattern
 # Debian's places (make deb); Debian 12's libpam-modules keeps modules in /lib/<multiarch>/security too.
 ifeq ($(LAYOUT),debian)
@@ -20,6 +21,7 @@ override PREFIX := /usr
 override SBINDIR := /usr/sbin
 override MANDIR := /usr/share/man
 override DOCDIR := /usr/share/doc/pam-pattern
+override SECURITYDIR := /etc/security
 endif
 
 # The Swift 6 toolchain: SWIFT=..., else swift on PATH, else SWIFT_FALLBACK
@@ -125,6 +127,9 @@ test: build test-swift test-integration test-fuzz
 
 test-swift: toolchain build-owner
 	$(SWIFT) test --scratch-path $(SCRATCH); status=$$?; $(GIVE_BACK); exit $$status
+	# every pattern's drawing read back; optimised (a debug build takes minutes)
+	$(SWIFT_RELEASE) --product drawing-roundtrip; status=$$?; $(GIVE_BACK); exit $$status
+	$(SCRATCH)/release/drawing-roundtrip
 
 test-integration: build
 	@failed=""; for d in Tests/*/; do \
@@ -148,14 +153,22 @@ FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 
 install:
 	@test -f $(BUILD)/pam_pattern.so || { echo "run 'make build' first"; exit 1; }
 	@$(FOR_EACH_ROW) \
-	  case "$$dst" in /etc/*) if [ -e "$(DESTDIR)$$dst" ]; then echo "kept $(DESTDIR)$$dst (yours)"; continue; fi;; esac; \
+	  case "$$dst" in /etc/*|$(SECURITYDIR)/*) \
+	    if [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ]; then echo "kept the existing $$dst (the default is in $(DOCDIR)/examples)"; continue; fi;; \
+	  esac; \
 	  echo "install -D -m $$mode $$src $(DESTDIR)$$dst"; \
 	  install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst" || exit 1; \
 	done
 	@echo "installed; nothing is enabled. See README.md, 'Enabling it for sudo'."
 
 uninstall:
-	@$(FOR_EACH_ROW) rm -f "$(DESTDIR)$$dst"; done
+	@# configuration goes only while it is still the shipped default
+	@$(FOR_EACH_ROW) \
+	  case "$$dst" in /etc/*|$(SECURITYDIR)/*) \
+	    if ! cmp -s "$$src" "$(DESTDIR)$$dst" && [ -e "$(DESTDIR)$$dst" ]; then echo "kept $$dst: it was changed (delete it by hand)"; continue; fi;; \
+	  esac; \
+	  rm -f "$(DESTDIR)$$dst"; \
+	done
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@echo "removed; patterns in /etc/security/pam_pattern and /var/lib/pam_pattern are kept (delete them by hand)."
 

@@ -385,6 +385,11 @@ class PackageTests(unittest.TestCase):
         kept = self.store_and_state(ns)
         self.assertIn("patterns", " ".join(kept["store"]), kept)
         self.assertTrue(kept["state"], "the wrong pattern left no throttle state")
+        # An administrator's change to a conffile survives the reinstall and the upgrade.
+        conffiles = [dst for _, dst, _ in self.rows if dst.startswith("/etc/")]
+        for dst in conffiles:
+            with open(ns.path(dst), "a") as f:
+                f.write("# changed by the administrator\n")
         # dpkg-statoverride works on the setuid files: a reinstall keeps the admin's mode, and
         # without the override the upgrade brings the package's mode back.
         setuid = [dst for _, dst, mode in self.rows if mode & stat.S_ISUID]
@@ -402,6 +407,9 @@ class PackageTests(unittest.TestCase):
                          self.field("Version") + "+1")
         self.assertEqual(self.store_and_state(ns), kept, "upgrading changed the store or the state")
         self.assertIn("pattern", self.enabled_profiles(ns), "an upgrade must keep the profile enabled")
+        for dst in conffiles:
+            with open(ns.path(dst)) as f:
+                self.assertTrue(f.read().endswith("# changed by the administrator\n"), "upgrade replaced " + dst)
         self.assertIn("failures: 1", ns.run(["/usr/sbin/patternctl", "status", ENROLLED]).stdout)
         self.assertTrue(self.sudo(ns, ENROLLED, PATTERN).ok, "the pattern stopped working after the upgrade")
         kept = self.store_and_state(ns)
@@ -428,6 +436,8 @@ class PackageTests(unittest.TestCase):
         self.assertEqual(self.pam_d_lines(ns), [])
         self.assertFalse(os.path.exists(ns.path(module)))
         self.assertEqual(self.store_and_state(ns), kept, "remove changed the store or the state")
+        for dst in conffiles:
+            self.assertTrue(os.path.exists(ns.path(dst)), "remove (not purge) must keep the conffile " + dst)
         right = self.sudo(ns, OTHER, PASSWORDS[OTHER])
         self.assertTrue(right.ok, "sudo broke after the remove: %s" % right)
 
@@ -435,6 +445,8 @@ class PackageTests(unittest.TestCase):
         ns.run(["dpkg", "-P", PACKAGE])
         self.assertFalse(os.path.exists(ns.path(STORE_DIR)))
         self.assertFalse(os.path.exists(ns.path(STATE_DIR)))
+        for dst in conffiles:
+            self.assertFalse(os.path.exists(ns.path(dst)), "purge left " + dst)
         self.assertNotEqual(ns.run(["dpkg", "-s", PACKAGE], check=False).returncode, 0)
         self.assertEqual(self.leftovers(ns), [])
 
