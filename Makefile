@@ -15,7 +15,7 @@ PAMCONFIGDIR ?= /usr/share/pam-configs
 
 # Debian packages the build and the tests need.
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
-                groff-base util-linux login passwd python3 libpam-runtime
+                groff-base util-linux login passwd python3 libpam-runtime libbsd-dev
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
