@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "pam_pattern", type: .dynamic, targets: ["PamPattern"]),
         .executable(name: "patternctl", targets: ["patternctl"]),
+        .executable(name: "pam_pattern_helper", targets: ["pam_pattern_helper"]),
     ],
     targets: [
         // libc, libcrypt and libpam, as seen from Swift (both builds).
@@ -61,6 +62,30 @@ let package = Package(
                     // globals' initialisers again and leaked their heap (~200 B per cycle,
                     // measured by Tests/PamPatternTests/test_cycles.py). nodelete: load once.
                     "-Xlinker", "-z", "-Xlinker", "nodelete",
+                ])
+            ]
+        ),
+        // What the setuid helper needs from C (hardening, syslog, passwd lookup).
+        .target(name: "CPatternHelper"),
+        // The setuid helper's logic: Embedded Swift like the module, so no Swift runtime runs setuid.
+        .target(
+            name: "PatternHelper",
+            dependencies: ["PatternCoreEmbedded", "CPatternHelper", "CPatternSystem"],
+            swiftSettings: embedded
+        ),
+        // The setuid-root helper for callers that do not run as root (screen lockers): a C main (Embedded
+        // Swift cannot see argv) that hardens the process, then PatternHelper.
+        .executableTarget(
+            name: "pam_pattern_helper",
+            dependencies: ["PatternHelper", "CPatternHelper"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-enable-experimental-feature", "Embedded",
+                    "-use-ld=lld",
+                    "-Xlinker", "-z", "-Xlinker", "defs",
+                    "-Xlinker", "-z", "-Xlinker", "now",
+                    "-Xlinker", "-z", "-Xlinker", "relro",
+                    "-Xlinker", "-pie",
                 ])
             ]
         ),
