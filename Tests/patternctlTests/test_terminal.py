@@ -130,14 +130,15 @@ class TerminalSetTests(unittest.TestCase):
             os.setsid()
             fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
 
+        self.assertTrue(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is on before")
         argv = [ctltest.PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A]
         child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
                                  preexec_fn=controlling_terminal, env={"LANG": "C.UTF-8"})
         self.addCleanup(lambda: child.poll() is None and child.kill())
-        self.assertTrue(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is on before")
         session = TerminalSession.__new__(TerminalSession)
         session.master, session.output = master, b""
         session.read_until(b"Pattern: ")
+        ctltest.wait_until_reading(child.pid)
         self.assertFalse(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is off while typing")
         os.write(master, b"\x03")  # Ctrl-C: SIGINT from the terminal
         self.assertEqual(child.wait(timeout=30), -signal.SIGINT)
@@ -161,11 +162,15 @@ class ShellJobControlTests(unittest.TestCase):
         self.box = Sandbox()
         self.addCleanup(self.box.close)
         # A server of our own (-L): never the user's sessions, no user config (-f /dev/null).
-        self.server = ["tmux", "-L", "pp-terminal-%d" % os.getpid(), "-f", "/dev/null"]
+        self.server = ["tmux", "-L", "pp-terminal-%d-%s" % (os.getpid(), self._testMethodName), "-f", "/dev/null"]
         environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "TERM": "xterm",
                        "HOME": self.box.directory}
         subprocess.run(self.server + ["new-session", "-d", "-s", "t", "-x", "160", "-y", "50",
                                       "bash --norc --noprofile -i"], env=environment, check=True, timeout=30)
+        socket = subprocess.run(self.server + ["display-message", "-p", "#{socket_path}"], capture_output=True,
+                                text=True, check=True, timeout=30).stdout.strip()
+        # tmux leaves its socket behind after kill-server: removed after it (cleanups run last-in first).
+        self.addCleanup(lambda: os.path.exists(socket) and os.unlink(socket))
         self.addCleanup(subprocess.run, self.server + ["kill-server"], capture_output=True, timeout=30)
         self.command = " ".join([ctltest.PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A])
         self.type_line("echo SHELL-READY")
@@ -221,6 +226,7 @@ class ShellJobControlTests(unittest.TestCase):
     def test_ctrl_z_then_fg_keeps_echo_off(self):
         self.type_line(self.command)
         self.wait_for_count("Pattern: ", 1)
+        ctltest.wait_until_reading(self.patternctl_pid())
         self.keys("C-z")
         self.wait_for(lambda screen: "Stopped" in screen, "the job to stop")
         self.type_line("fg")
@@ -247,7 +253,11 @@ class ShellJobControlTests(unittest.TestCase):
         self.type_line("set +m")
         self.type_line("sh -c '%s; echo EXIT-$?'" % self.command if wrapped else self.command)
         self.wait_for_count("Pattern: ", 1)
+        pid = self.patternctl_pid()
+        ctltest.wait_until_reading(pid)
         stop()
+        # Keys typed before patternctl has restored the terminal would be flushed with its input (TCSAFLUSH).
+        self.wait_for(lambda screen: not os.path.exists("/proc/%d" % pid), "patternctl %d to end" % pid)
         if not wrapped:
             self.type_line("echo EXIT-$?")
         self.wait_for_line("EXIT-%d" % status)
