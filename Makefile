@@ -18,6 +18,7 @@ PAMCONFIGDIR ?= /usr/share/pam-configs
 # Debian packages the build and the tests need.
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
+                libtss2-dev swtpm swtpm-tools tpm2-tools \
                 xvfb i3lock xdotool libbsd-dev
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
@@ -54,6 +55,9 @@ build: deps
 	cp $(SCRATCH)/release/patternctl $(BUILD)/patternctl
 	strip $(BUILD)/patternctl
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
+	# the TPM layer's test driver (Tests/TPMTests), never installed
+	$(SWIFT_RELEASE) --product tpm-driver
+	cp $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver
 
 test: build test-swift test-integration test-fuzz
 

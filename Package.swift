@@ -65,6 +65,29 @@ let package = Package(
                 ])
             ]
         ),
+        // tpm2-tss ESAPI conversations for the TPM mode. Only the setuid helper (and its test driver)
+        // links this: the module never maps libtss2 or libcrypto.
+        .target(
+            name: "CPatternTPM",
+            linkerSettings: [
+                .linkedLibrary("tss2-esys"), .linkedLibrary("tss2-tctildr"), .linkedLibrary("tss2-rc"),
+            ]
+        ),
+        // The TPM mode in Embedded Swift: PIN Fail indexes per user, outcomes, records.
+        .target(
+            name: "PatternTPM",
+            dependencies: ["PatternCoreEmbedded", "CPatternTPM"],
+            swiftSettings: embedded
+        ),
+        // Test driver for PatternTPM against swtpm (Tests/TPMTests), never installed.
+        .executableTarget(
+            name: "tpm-driver",
+            dependencies: ["PatternTPM", "PatternCoreEmbedded", "CPatternSystem"],
+            path: "Sources/tpm-driver",
+            // Embedded Swift has no CommandLine: the driver defines the C main itself.
+            swiftSettings: embedded + [.unsafeFlags(["-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]
+        ),
         // What the setuid helper needs from C (hardening, syslog, passwd lookup).
         .target(name: "CPatternHelper"),
         // The setuid helper's logic: Embedded Swift like the module, so no Swift runtime runs setuid.
