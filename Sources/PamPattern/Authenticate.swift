@@ -130,6 +130,12 @@ struct Authenticator {
             conversation.error(UserMessages.locked(verdict))
             log.notice(logLine("pattern locked for user ", user))
             return .locked(verdict)
+        case .revoked:
+            // The pattern matched, but the store no longer holds that record: removed or changed while hashing.
+            if options.forwardPass { _ = items.setAuthToken(answer.cString) }
+            conversation.error(UserMessages.revoked)
+            log.notice(logLine("pattern of user ", user, " was changed or removed during the attempt; refused"))
+            return .revoked
         case .notEnrolled:
             // Removed between lookup and attempt.
             if options.forwardPass { _ = items.setAuthToken(answer.cString) }
@@ -140,7 +146,7 @@ struct Authenticator {
     /// Step 7's refusal: not a pattern, not counted (with forward_pass: handed on as a password).
     func malformed(_ error: PatternError, answer: Answer, user: [UInt8]) -> AuthOutcome {
         if options.forwardPass { return forward(answer, user: user, counted: nil) }
-        conversation.error(UserMessages.malformed(error))
+        conversation.error(UserMessages.malformed(error, layout: options.layout))
         log.notice(logLine("malformed pattern from user ", user, " (not counted)"))
         return .malformed(error)
     }

@@ -30,6 +30,9 @@ enum UserMessages {
         }
     }
 
+    /// Shown when the pattern was changed or removed while it was being checked.
+    static let revoked = "Pattern not accepted: it was changed or removed just now. Your password still works."
+
     /// Shown after a wrong pattern.
     static func wrong(_ verdictAfter: ThrottleVerdict) -> String {
         switch verdictAfter {
@@ -44,8 +47,8 @@ enum UserMessages {
         }
     }
 
-    /// Shown for an answer that is not a pattern.
-    static func malformed(_ error: PatternError) -> String {
-        return "Not a pattern: \(error.message)"
+    /// Shown for an answer that is not a pattern; a dot is named by the key of layout=.
+    static func malformed(_ error: PatternError, layout: KeypadLayout) -> String {
+        return "Not a pattern: \(error.message(layout: layout))"
     }
 }
