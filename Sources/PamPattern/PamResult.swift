@@ -20,12 +20,16 @@ enum AuthOutcome {
     case locked(ThrottleVerdict)
     /// The person pressed Enter: skip to the next module. Not counted.
     case emptyAnswer
+    /// The person pressed Enter and `empty_fails` is set: a failure (not counted).
+    case emptyAnswerRefused
     /// The conversation failed, is missing, or returned no answer.
     case conversationFailed
     /// The answer is not a pattern (bad character, repeated dot, too short, too long). Not counted.
     case malformed(PatternError)
     /// A wrong pattern. Counted.
     case wrongPattern(verdictAfter: ThrottleVerdict)
+    /// The pattern matched a record the store no longer holds (removed or changed during the attempt). Counted.
+    case revoked
     /// forward_pass: the answer is not a pattern; handed on as PAM_AUTHTOK. Not counted.
     case forwarded
     /// forward_pass: a wrong pattern (counted), also handed on as PAM_AUTHTOK.
@@ -52,7 +56,7 @@ enum AuthOutcome {
             if code == PAM_CONV_AGAIN { return PAM_INCOMPLETE }
             if code == PAM_SUCCESS || code == PAM_IGNORE { return PAM_USER_UNKNOWN }  // never pass success on
             return code
-        case .remoteRefused, .locked, .malformed, .wrongPattern, .forwardedAfterWrongPattern:
+        case .remoteRefused, .locked, .malformed, .emptyAnswerRefused, .wrongPattern, .forwardedAfterWrongPattern, .revoked:
             return PAM_AUTH_ERR
         case .conversationFailed: return PAM_CONV_ERR
         case .forwardFailed: return PAM_AUTH_ERR
@@ -77,9 +81,11 @@ enum AuthOutcome {
         case .notEnrolled: return "not enrolled"
         case .locked: return "locked by the throttle"
         case .emptyAnswer: return "empty answer, skipped"
+        case .emptyAnswerRefused: return "empty answer, refused (empty_fails)"
         case .conversationFailed: return "conversation failed"
         case .malformed: return "malformed answer"
         case .wrongPattern: return "wrong pattern"
+        case .revoked: return "pattern changed or removed during the attempt"
         case .forwarded: return "answer forwarded as password"
         case .forwardedAfterWrongPattern: return "wrong pattern, forwarded as password"
         case .forwardFailed: return "could not forward the answer"

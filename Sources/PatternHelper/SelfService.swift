@@ -70,7 +70,7 @@ struct SelfService {
                 HelperLog.notice(HelperLog.line("wrong password for a first pattern for user ", user))
                 return .wrong(after)
             case .refused(let verdict): return .locked(verdict)
-            case .notEnrolled: return .notEnrolled
+            case .notEnrolled, .revoked: return .unavailable  // no store record is involved: cannot happen
             }
             // A set raced in meanwhile (root, or another enroll): keep it, do not overwrite.
             if try store.record(for: user) != nil { return .refused(.enrolled) }
@@ -109,6 +109,10 @@ struct SelfService {
             return .wrong(after)
         case .refused(let verdict): return .locked(verdict)
         case .notEnrolled: return .notEnrolled
+        case .revoked:
+            // Changed or removed by someone else while the hash ran: not a success; fail closed.
+            HelperLog.notice(HelperLog.line("pattern changed or removed during the attempt; refused for user ", user))
+            return .unavailable
         }
     }
 
