@@ -30,7 +30,7 @@ func pamPatternSwiftAuthenticate(
         // An unsafe or malformed configuration file: fail closed, naming the file and the line.
         let (fallback, _) = ModuleOptions.parse(arguments)
         log = ModuleLog(handle: pamh, debugEnabled: fallback.debug)
-        log.critical("configuration unusable: \(error.message(path: fallback.confPath))")
+        log.critical(Array("configuration unusable: ".utf8) + error.messageBytes(path: fallback.confPath))
         outcome = .configurationUnusable(error)
     }
     if outcome.isFailure {

@@ -11,19 +11,30 @@ public enum ConfError: Error, Equatable, Sendable {
 
     /// "/etc/security/pam_pattern.conf line 3: deny must be a whole number from 1 to 1000". The path and any
     /// quoted text are sanitised (they end up in syslog).
-    public func message(path: [UInt8]) -> String {
-        let file = ConfError.printable(path)
+    public func message(path: [UInt8]) -> String { String(decoding: messageBytes(path: path), as: UTF8.self) }
+
+    /// `message(path:)` as bytes (what the module logs).
+    public func messageBytes(path: [UInt8]) -> [UInt8] {
+        var message = MessageBytes()
+        message.add(printable: path)
         switch self {
-        case .unsafe(let error): return "\(file): \(error.message)"
-        case .malformed(let line, let problem): return "\(file) line \(line): \(problem.message)"
+        case .unsafe(let error):
+            message.add(": ")
+            message.bytes.append(contentsOf: error.message.utf8)
+        case .malformed(let line, let problem):
+            message.add(" line ")
+            message.add(number: Int64(line))
+            message.add(": ")
+            problem.describe(into: &message)
         }
+        return message.bytes
     }
 
     /// Bytes as text, with anything but printable ASCII shown as '?'.
     static func printable(_ bytes: [UInt8]) -> String {
-        var clean: [UInt8] = []
-        for byte in bytes { clean.append(byte >= 0x20 && byte < 0x7F ? byte : UInt8(ascii: "?")) }
-        return String(decoding: clean, as: UTF8.self)
+        var message = MessageBytes()
+        message.add(printable: bytes)
+        return String(decoding: message.bytes, as: UTF8.self)
     }
 }
 
@@ -46,20 +57,37 @@ public enum ConfLineProblem: Equatable, Sendable {
 
     /// A sentence for the administrator.
     public var message: String {
-        switch self {
-        case .tooLong: return "the line is longer than \(ConfFile.maximumLineBytes) bytes"
-        case .controlCharacter: return "the line contains a control character"
-        case .missingEquals: return "expected 'key = value' (or a comment starting with '#')"
-        case .unknownKey(let name):
-            return name.isEmpty ? "unknown key" : "unknown key \"\(ConfError.printable(name))\""
-        case .argumentOnly(let key):
-            return "\(Self.name(key)) is a module argument for pam.d lines, not a key of this file"
-        case .badValue(let key, let problem): return "\(Self.name(key)) \(problem.requirement)"
-        case .repeated(let key, let firstLine): return "\(Self.name(key)) is already set on line \(firstLine)"
-        }
+        var message = MessageBytes()
+        describe(into: &message)
+        return String(decoding: message.bytes, as: UTF8.self)
     }
 
-    static func name(_ key: OptionKey) -> String {
-        PatternOption.spec(for: key).name.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+    func describe(into message: inout MessageBytes) {
+        switch self {
+        case .tooLong:
+            message.add("the line is longer than ")
+            message.add(number: Int64(ConfFile.maximumLineBytes))
+            message.add(" bytes")
+        case .controlCharacter: message.add("the line contains a control character")
+        case .missingEquals: message.add("expected 'key = value' (or a comment starting with '#')")
+        case .unknownKey(let name):
+            message.add("unknown key")
+            if !name.isEmpty {
+                message.add(" \"")
+                message.add(printable: name)
+                message.add("\"")
+            }
+        case .argumentOnly(let key):
+            message.add(option: key)
+            message.add(" is a module argument for pam.d lines, not a key of this file")
+        case .badValue(let key, let problem):
+            message.add(option: key)
+            message.add(" ")
+            message.bytes.append(contentsOf: problem.requirementBytes)
+        case .repeated(let key, let firstLine):
+            message.add(option: key)
+            message.add(" is already set on line ")
+            message.add(number: Int64(firstLine))
+        }
     }
 }

@@ -131,7 +131,7 @@ public struct ModuleOptions: Equatable, Sendable {
                 var message = problem("option ", argument, " ignored: ")
                 spec.name.withUTF8Buffer { message.append(contentsOf: $0) }
                 message.append(UInt8(ascii: " "))
-                message.append(contentsOf: error.requirement.utf8)
+                message.append(contentsOf: error.requirementBytes)
                 problems.append(message)
             }
         }

@@ -89,16 +89,30 @@ public enum OptionProblem: Error, Equatable, Sendable {
     case notYesOrNo
 
     /// "must be a whole number from 4 to 9", completing "<name> ...".
-    public var requirement: String {
+    public var requirement: String { String(decoding: requirementBytes, as: UTF8.self) }
+
+    /// `requirement` as bytes (what the module logs).
+    public var requirementBytes: [UInt8] {
+        var message = MessageBytes()
         switch self {
-        case .takesNoValue: return "takes no value"
-        case .needsValue: return "needs a value"
+        case .takesNoValue: message.add("takes no value")
+        case .needsValue: message.add("needs a value")
         case .outOfRange(let range):
-            return "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
-        case .notAbsolutePath: return "must be an absolute path (at most \(OptionSetting.maximumPathBytes) bytes)"
-        case .notALayout: return "must be phone or numpad"
-        case .notPrintable(let maximumBytes): return "must be at most \(maximumBytes) printable bytes"
-        case .notYesOrNo: return "must be yes or no"
+            message.add("must be a whole number from ")
+            message.add(number: range.lowerBound)
+            message.add(" to ")
+            message.add(number: range.upperBound)
+        case .notAbsolutePath:
+            message.add("must be an absolute path (at most ")
+            message.add(number: Int64(OptionSetting.maximumPathBytes))
+            message.add(" bytes)")
+        case .notALayout: message.add("must be phone or numpad")
+        case .notPrintable(let maximumBytes):
+            message.add("must be at most ")
+            message.add(number: Int64(maximumBytes))
+            message.add(" printable bytes")
+        case .notYesOrNo: message.add("must be yes or no")
         }
+        return message.bytes
     }
 }
