@@ -44,6 +44,10 @@ class SelfServiceTest(unittest.TestCase):
         self.user = hk.TestUser(self.USER, password=PASSWORD)
         self.addCleanup(self.user.remove)
         self.sandbox = hk.Sandbox(self)
+        # /etc/pam.d writable in the namespace too (an overlay, as helperkit does for /etc/security).
+        self.sandbox.overlays["/etc/pam.d"] = "etc_pam_d"
+        for layer in ("up", "work"):
+            os.makedirs(os.path.join(self.sandbox.root, "overlay", "etc_pam_d", layer))
         self.patternctl = os.path.join(self.sandbox.root, "patternctl")
         with open(hk.PATTERNCTL, "rb") as src, open(self.patternctl, "wb") as dst:
             dst.write(src.read())
@@ -52,7 +56,7 @@ class SelfServiceTest(unittest.TestCase):
     def session(self, steps, conf=""):
         """Runs expect scripts as the user, one per (argv, dialogue) step, on a pty; returns [(exit, output)].
         dialogue: [(expected prompt, answer)]."""
-        prefix = "graft /etc/pam.d; rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
+        prefix = "rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
             os.path.join(hk.ROOT, "pam.d", "patternctl"))
         prefix += "rm -f /etc/security/pam_pattern.conf; printf '%%s' %s > /etc/security/pam_pattern.conf\n" % (
             shlex.quote(conf))
@@ -162,7 +166,7 @@ class SelfServiceTest(unittest.TestCase):
 
         def nul(*fields):
             return "printf '%%s\\0' %s" % " ".join(shlex.quote(f) for f in fields)
-        script = "graft /etc/pam.d; rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
+        script = "rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
             os.path.join(hk.ROOT, "pam.d", "patternctl"))
         calls = [
             ("enroll", nul(PASSWORD, SECOND)),       # has a pattern: refused, not counted
