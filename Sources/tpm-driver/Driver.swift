@@ -1,7 +1,7 @@
 // Test driver for the TPM layer (never installed): each subcommand is one call of TPMPatternIndex,
 // built as Embedded Swift exactly as the setuid helper uses it. Tests/TPMTests drive it against swtpm.
 //
-//   tpm-driver enroll  TCTI USER PATTERN LIMIT   -> prints the record
+//   tpm-driver enroll  TCTI USER PATTERN LIMIT [SALT]  -> prints the record (SALT: 32 hex, tests only)
 //   tpm-driver check   TCTI USER PATTERN RECORD  -> right | wrong | limit | unavailable CODE TEXT
 //   tpm-driver counter TCTI RECORD               -> FAILURES LIMIT
 //   tpm-driver remove  TCTI RECORD
@@ -42,6 +42,13 @@ func parseRecord(_ text: String) -> TPMRecord {
     return record
 }
 
+/// 32 hex digits, through the record parser (the one hex decoder).
+func parseSalt(_ text: String) -> [UInt8] {
+    guard let record = TPMRecord(text: bytes("$tpm2$01a50000$000b" + String(repeating: "0", count: 64) + "$" + text))
+    else { fail("bad salt", status: 64) }
+    return record.salt
+}
+
 func connect(_ tcti: String) -> TPMConnection {
     do throws(TPMFailure) {
         return try TPMConnection(tcti: tcti)
@@ -71,11 +78,12 @@ func run(_ args: [String]) {
 // Compared as bytes: String == would pull in Unicode normalisation tables.
 let command = args.count > 1 ? Array(args[1].utf8) : []
 switch (command, args.count) {
-case (bytes("enroll"), 6):
+case (bytes("enroll"), 6), (bytes("enroll"), 7):
     let tpm = connect(args[2])
     guard let limit = UInt32(args[5]) else { fail("bad limit", status: 64) }
     var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
     for i in salt.indices { salt[i] = UInt8.random(in: 0...255) }
+    if args.count == 7 { salt = parseSalt(args[6]) }
     do throws(TPMFailure) {
         let record = try TPMPatternIndex.enroll(parsePattern(args[4]), user: bytes(args[3]), salt: salt,
                                                 pinLimit: limit, on: tpm)
@@ -108,9 +116,7 @@ case (bytes("remove"), 4):
         fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
     }
 case (bytes("auth"), 5):
-    guard let record = TPMRecord(text: bytes("$tpm2$01a50000$000b" + String(repeating: "0", count: 64) + "$" + args[2]))
-    else { fail("bad salt", status: 64) }
-    print(hex(TPMPinAuth.value(salt: record.salt, user: bytes(args[3]), pattern: parsePattern(args[4]))))
+    print(hex(TPMPinAuth.value(salt: parseSalt(args[2]), user: bytes(args[3]), pattern: parsePattern(args[4]))))
 default:
     fail("usage: tpm-driver enroll|check|counter|remove|auth ...", status: 64)
 }
