@@ -23,6 +23,9 @@ public struct GuessGate {
     /// Cost of the dummy hash run for users without a pattern, so timing does not reveal who is enrolled.
     /// nil: no dummy hash (callers that did not prompt).
     public var dummyHashCost: Int? = PatternHash.defaultCost
+    /// Judges a pattern against a TPM record. Only the setuid helper sets it (it alone links the TPM stack);
+    /// where it is nil, a TPM record answers StoreError.tpmUnavailable(code: 0) before anything is counted.
+    public var tpmCheck: ((TPMRecord, [UInt8], Pattern) -> TPMGuessResult)? = nil
 
     public init(store: PatternStore, throttle: ThrottleStore, settings: ThrottleSettings) {
         self.store = store
@@ -37,9 +40,12 @@ public struct GuessGate {
             if let cost = dummyHashCost { PatternHash.dummyVerify(cost: cost) }
             return .notEnrolled
         }
+        let tpm = record.tpmRecord
+        if tpm != nil && tpmCheck == nil { throw .tpmUnavailable(code: 0) }
         guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
         defer { locked.close() }
 
+        // The throttle first, in TPM mode too: the TPM is not asked while a wait runs.
         let state = try locked.read()
         let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
         guard case .allowed = verdict else { return .refused(verdict) }
@@ -50,11 +56,39 @@ public struct GuessGate {
         failed.lastFailure = max(now, 0)
         try locked.write(failed)
 
+        if let tpm, let tpmCheck {
+            return try judge(tpmCheck(tpm, user, pattern), before: state, counted: failed, now: now, in: &locked)
+        }
         if PatternHash.verify(pattern, against: record.hash) {
             try locked.write(.zero)
             return .accepted
         }
         return .rejected(verdictAfter: ThrottlePolicy.verdict(state: failed, now: now, settings: settings))
+    }
+
+    /// The state after the TPM's answer. The TPM keeps its own count; the throttle's becomes the larger of the
+    /// two, so deleting the state file buys nothing and the waits follow the TPM's count.
+    func judge(_ result: TPMGuessResult, before: ThrottleState, counted: ThrottleState, now: Int64,
+               in locked: inout LockedThrottleState) throws(StoreError) -> GuessOutcome {
+        switch result {
+        case .right:
+            try locked.write(.zero)
+            return .accepted
+        case .wrong(let tpmFailures):
+            var after = counted
+            if let tpmFailures { after.failures = min(max(after.failures, tpmFailures), ThrottleState.maximumFailures) }
+            if after != counted { try locked.write(after) }
+            return .rejected(verdictAfter: ThrottlePolicy.verdict(state: after, now: now, settings: settings))
+        case .limitReached:
+            var after = counted
+            if settings.lockAfter > 0 { after.failures = max(after.failures, settings.lockAfter) }
+            if after != counted { try locked.write(after) }
+            return .refused(.disabled)
+        case .unavailable(let code):
+            // Not a guess: the failure counted before asking is taken back.
+            try locked.write(before)
+            throw .tpmUnavailable(code: code)
+        }
     }
 
     /// The verdict for the user right now, without guessing (so a locked user is told before being prompted).

@@ -23,7 +23,7 @@ public enum LineProblem: Error, Equatable, Sendable {
         case .badUserName:
             return "the user name is empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
                 + "or contains ':', whitespace or a control character"
-        case .badHash: return "the hash is not a yescrypt \"$y$\" crypt string"
+        case .badHash: return "the hash is neither a yescrypt \"$y$\" crypt string nor a \"$tpm2$\" TPM record"
         case .badTime: return "the time is not a non-negative decimal number of seconds"
         }
     }
@@ -76,6 +76,10 @@ public enum StoreError: Error, Equatable, Sendable {
     case hashFailed(errno: Int32)
     /// A system call failed with this errno.
     case system(operation: SystemOperation, errno: Int32)
+    /// The user's pattern is held by the TPM, and the TPM cannot judge it now (no TPM here, a cleared TPM, a
+    /// missing or different index, or a process that cannot reach the TPM, like the module: only the setuid
+    /// helper talks to it). Not a guess: nothing was counted.
+    case tpmUnavailable(code: UInt32)
 
     /// A sentence for the administrator. Never contains a user name, a hash or a pattern.
     public var message: String {
@@ -106,6 +110,9 @@ public enum StoreError: Error, Equatable, Sendable {
         case .invalidPattern: return "invalid pattern (1 to 9 dots, each 1 to 9)"
         case .hashFailed(let code): return "libcrypt could not hash (errno \(code))"
         case .system(let operation, let code): return "\(operation.name) failed (errno \(code))"
+        case .tpmUnavailable(let code):
+            return code == 0 ? "the pattern is held by the TPM: only pam_pattern_helper can check it"
+                : "the TPM cannot check the pattern now (TPM result \(code))"
         }
     }
 }

@@ -6,8 +6,12 @@
 //   tpm-driver counter TCTI RECORD               -> FAILURES LIMIT
 //   tpm-driver remove  TCTI RECORD
 //   tpm-driver auth    SALT USER PATTERN         -> the derived auth value (hex)
+//   tpm-driver guess   TCTI STORE STATEDIR USER PATTERN DENY LOCK_AFTER
+//                      -> one guess through GuessGate with the TPM check, as the helper makes it:
+//                         accepted | wrong VERDICT | refused VERDICT | not-enrolled | unavailable MESSAGE
 //
-// Exit 0 = done / right, 1 = wrong, 2 = limit reached, 3 = unavailable or failed, 64 = usage.
+// Exit 0 = done / right, 1 = wrong, 2 = limit reached / refused, 3 = unavailable or failed, 4 = not enrolled,
+// 64 = usage.
 import CPatternSystem
 import PatternCoreEmbedded
 import PatternTPM
@@ -47,6 +51,14 @@ func parseSalt(_ text: String) -> [UInt8] {
     guard let record = TPMRecord(text: bytes("$tpm2$01a50000$000b" + String(repeating: "0", count: 64) + "$" + text))
     else { fail("bad salt", status: 64) }
     return record.salt
+}
+
+func describe(_ verdict: ThrottleVerdict) -> String {
+    switch verdict {
+    case .allowed(let left): return "allowed \(left)"
+    case .wait(let seconds): return "wait \(seconds)"
+    case .disabled: return "disabled"
+    }
 }
 
 func connect(_ tcti: String) -> TPMConnection {
@@ -117,6 +129,22 @@ case (bytes("remove"), 4):
     }
 case (bytes("auth"), 5):
     print(hex(TPMPinAuth.value(salt: parseSalt(args[2]), user: bytes(args[3]), pattern: parsePattern(args[4]))))
+case (bytes("guess"), 9):
+    guard let deny = Int(args[7]), let lockAfter = Int(args[8]) else { fail("bad numbers", status: 64) }
+    var gate = GuessGate(store: PatternStore(path: bytes(args[3])), throttle: ThrottleStore(directory: bytes(args[4])),
+                         settings: ThrottleSettings(deny: deny, unlockTime: 60, lockAfter: lockAfter))
+    gate.dummyHashCost = nil
+    gate.tpmCheck = TPMGuessCheck.make(tcti: args[2])
+    do throws(StoreError) {
+        switch try gate.attempt(user: bytes(args[5]), pattern: parsePattern(args[6]), now: Int64(time(nil))) {
+        case .accepted: print("accepted")
+        case .rejected(let after): fail("wrong \(describe(after))", status: 1)
+        case .refused(let verdict): fail("refused \(describe(verdict))", status: 2)
+        case .notEnrolled: fail("not-enrolled", status: 4)
+        }
+    } catch {
+        fail("unavailable \(error.message)", status: 3)
+    }
 default:
     fail("usage: tpm-driver enroll|check|counter|remove|auth ...", status: 64)
 }
