@@ -1,4 +1,5 @@
 import PatternCoreEmbedded
+import PatternTPM
 
 /// The operations, on the store and throttle named by the system's settings. `verify` goes through GuessGate, the
 /// module's own gate: same state files and schedule, the failure recorded and fsynced before the hash, so a guess
@@ -9,8 +10,10 @@ struct HelperService {
 
     func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
-        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
+        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
                              settings: options.throttle)
+        // Patterns held by the TPM: the helper is the only process that talks to it (compile-time TCTI).
+        gate.tpmCheck = TPMGuessCheck.make(tcti: TPMConnection.defaultTCTI)
         do throws(StoreError) {
             switch operation {
             case .check:
@@ -38,6 +41,10 @@ struct HelperService {
                 }
             }
         } catch {
+            if case .tpmUnavailable = error {
+                HelperLog.notice(HelperLog.line("TPM unavailable (nothing counted) for user ", user))
+                return .unavailable
+            }
             HelperLog.critical("pattern store or state unusable: \(error.message)")
             return .unavailable
         }

@@ -58,7 +58,7 @@ class TPMGuessTest(unittest.TestCase):
         record = self.enroll()
         with open(self.store) as f:
             self.assertNotIn("$y$", f.read())
-        self.assertEqual(self.guess(OTHER), (WRONG, "wrong allowed 4")  # lock_after 5 - 1)
+        self.assertEqual(self.guess(OTHER), (WRONG, "wrong allowed 4"))  # lock_after 5 - 1
         self.assertEqual(self.state_failures(), 1)
         self.assertEqual(self.tpm_count(record), (1, 5))
         self.assertEqual(self.guess(Z), (ACCEPTED, "accepted"))
