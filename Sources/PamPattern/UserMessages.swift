@@ -44,8 +44,8 @@ enum UserMessages {
         }
     }
 
-    /// Shown for an answer that is not a pattern.
-    static func malformed(_ error: PatternError) -> String {
-        return "Not a pattern: \(error.message)"
+    /// Shown for an answer that is not a pattern; a dot is named by the key of layout=.
+    static func malformed(_ error: PatternError, layout: KeypadLayout) -> String {
+        return "Not a pattern: \(error.message(layout: layout))"
     }
 }
