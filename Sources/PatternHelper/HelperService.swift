@@ -12,8 +12,9 @@ struct HelperService {
         let store = PatternStore(path: options.storePath)
         var gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
                              settings: options.throttle)
-        // Patterns held by the TPM: the helper is the only process that talks to it (compile-time TCTI).
-        gate.tpmCheck = TPMGuessCheck.make(tcti: TPMConnection.defaultTCTI)
+        // Patterns held by the TPM: the helper is the only process that talks to it, through the TPM the
+        // system's configuration names (tpm_tcti; /dev/tpmrm0 by default).
+        gate.tpmCheck = TPMGuessCheck.make(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
         do throws(StoreError) {
             switch operation {
             case .check:

@@ -1,6 +1,7 @@
 """A TPM record in the real store, seen by the real setuid helper and by the module run as root (sudo, su,
-login): on a machine whose TPM cannot be used (none here: no /dev/tpmrm0) the answer is "unavailable",
-nothing is counted, and the stack goes on to the password. Root only, inside helperkit's namespace."""
+login). With a TPM (swtpm, named by tpm_tcti in the real /etc/security/pam_pattern.conf): right, wrong, and the
+TPM's limit even with the state file deleted between guesses. Without one (no /dev/tpmrm0): "unavailable",
+nothing counted, the stack goes on to the password. Root only, inside helperkit's namespace."""
 import os
 import shlex
 import sys
@@ -8,6 +9,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "HelperTests"))
 import helperkit as hk  # noqa: E402
+from swtpm import SoftwareTPM, driver, require_swtpm  # noqa: E402
 
 RECORD = ("$tpm2$01a50000$000b" + "5a" * 32 + "$" + "0f" * 16)
 PASSWORD = "tpm-test-Password-1"
@@ -63,6 +65,71 @@ class TPMRecordWithoutTPMTest(unittest.TestCase):
             self.assertIn("Pattern", output)  # the module did prompt, then gave way
             self.assertIn("Password", output)
         self.assertEqual(sandbox.failures(self.USER), 0)
+
+
+class TPMThroughHelperTest(unittest.TestCase):
+    USER = "pptpm2"
+    CONF = "/etc/security/pam_pattern.conf"
+
+    def setUp(self):
+        require_swtpm()
+        self.tpm = SoftwareTPM()
+        self.addCleanup(self.tpm.close)
+        os.chmod(self.tpm.directory, 0o755)
+        self.user = hk.TestUser(self.USER)
+        self.addCleanup(self.user.remove)
+        self.sandbox = hk.Sandbox(self)
+        status, self.record = driver("enroll", self.tpm.tcti, self.USER, hk.PATTERN, "3")
+        self.assertEqual(status, 0, self.record)
+        fd = os.open(self.sandbox.store, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, ("%s:%s:1764460000\n" % (self.USER, self.record)).encode())
+        os.close(fd)
+
+    def script(self, steps):
+        """Writes the conf in the namespace, then runs each step (a shell line), output parts split by '--'."""
+        conf = "deny = 100\nlock_after = 3\ntpm_tcti = %s\n" % self.tpm.tcti
+        text = "rm -f %s; printf %s > %s; chmod 0644 %s\n" % (self.CONF, shlex.quote(conf), self.CONF, self.CONF)
+        for step in steps:
+            text += step + "; echo '--'\n"
+        done = self.sandbox.run(text)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout.decode().split("--\n")[:-1]
+
+    def verify(self, pattern):
+        return hk.as_user(self.user, hk.helper_call("verify", self.USER, "printf '%%s\\0' %s" % pattern))
+
+    def test_right_wrong_and_the_limit_with_the_state_file_deleted(self):
+        forget = "rm -f /var/lib/pam_pattern/[0-9a-f]*"
+        parts = self.script([
+            self.verify(hk.PATTERN),
+            self.verify(hk.WRONG_PATTERN), forget,
+            self.verify(hk.WRONG_PATTERN), forget,
+            self.verify(hk.WRONG_PATTERN), forget,
+            self.verify(hk.PATTERN),
+        ])
+        results = [hk.parse_call(part.encode()) for part in parts if "rc=" in part]
+        self.assertEqual(results, [
+            ("accepted", hk.SUCCESS),
+            ("wrong allowed 2", hk.WRONG),
+            ("wrong allowed 1", hk.WRONG),   # the state file said 0: the TPM's 2 counts
+            ("wrong disabled", hk.WRONG),
+            ("locked disabled", hk.LOCKED),  # the right pattern, after the limit, with no state file
+        ])
+        self.assertEqual(driver("counter", self.tpm.tcti, self.record), (0, "3 3"))
+
+    def test_root_module_checks_the_pattern_through_the_helper_and_the_tpm(self):
+        confdir = os.path.join(self.sandbox.root, "pam.d")
+        os.mkdir(confdir, 0o755)
+        with open(os.path.join(confdir, "tpm-test"), "w") as f:
+            f.write("auth sufficient %s\nauth required pam_deny.so\n" % hk.MODULE)
+        try_ = os.path.join(hk.BUILD, "pam-try")
+        steps = ["printf '%%s\\n' %s | %s %s tpm-test %s 1 && echo rc=0 || echo rc=$?" % (
+                     pattern, try_, confdir, self.USER)
+                 for pattern in (hk.PATTERN, hk.WRONG_PATTERN)]
+        parts = self.script(steps)
+        self.assertIn("rc=0", parts[0])
+        self.assertIn("rc=1", parts[1])
+        self.assertEqual(driver("counter", self.tpm.tcti, self.record), (0, "1 3"))
 
 
 if __name__ == "__main__":
