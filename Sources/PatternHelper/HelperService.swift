@@ -40,6 +40,11 @@ struct HelperService {
                 case .refused(let verdict): return .locked(verdict)
                 case .notEnrolled: return .notEnrolled
                 }
+            case .tpmEnroll:
+                guard let typed = fields.first else { return .refused(.input) }
+                return HelperTPMEnrolment.enroll(user: user, typed: typed, options: options, now: now())
+            case .tpmRemove:
+                return HelperTPMEnrolment.remove(user: user, options: options)
             }
         } catch {
             if case .tpmUnavailable = error {

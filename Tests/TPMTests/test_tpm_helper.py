@@ -88,7 +88,8 @@ class TPMThroughHelperTest(unittest.TestCase):
     def script(self, steps):
         """Writes the conf in the namespace, then runs each step (a shell line), output parts split by '--'."""
         conf = "deny = 100\nlock_after = 3\ntpm_tcti = %s\n" % self.tpm.tcti
-        text = "rm -f %s; printf %s > %s; chmod 0644 %s\n" % (self.CONF, shlex.quote(conf), self.CONF, self.CONF)
+        text = "set +e; rm -f %s; printf %s > %s; chmod 0644 %s\n" % (self.CONF, shlex.quote(conf), self.CONF,
+                                                                      self.CONF)
         for step in steps:
             text += step + "; echo '--'\n"
         done = self.sandbox.run(text)
@@ -116,6 +117,39 @@ class TPMThroughHelperTest(unittest.TestCase):
             ("locked disabled", hk.LOCKED),  # the right pattern, after the limit, with no state file
         ])
         self.assertEqual(driver("counter", self.tpm.tcti, self.record), (0, "3 3"))
+
+    def root_call(self, operation, pattern=None):
+        stdin = "printf '%%s\\0' %s" % pattern if pattern else "printf ''"
+        return hk.helper_call(operation, self.USER, stdin)
+
+    def test_enrol_change_and_remove_through_the_helper(self):
+        first_handle = self.record[6:14]
+        parts = self.script([
+            self.root_call("tpm-enroll", hk.WRONG_PATTERN),   # a change: new index, then the old one deleted
+            "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
+            "grep -c '^%s:\\$tpm2\\$' /etc/security/pam_pattern/patterns" % self.USER,
+            self.verify(hk.WRONG_PATTERN),
+            self.verify(hk.PATTERN),
+            hk.as_user(self.user, hk.helper_call("tpm-enroll", self.USER, "printf '%s\\0' 1236")),
+            hk.as_user(self.user, hk.helper_call("tpm-remove", self.USER)),
+            self.root_call("tpm-remove"),
+            "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
+            "cat /etc/security/pam_pattern/patterns",
+            self.root_call("tpm-remove"),
+        ])
+        self.assertEqual(hk.parse_call(parts[0].encode()), ("accepted", hk.SUCCESS))
+        handles = parts[1].split()
+        self.assertEqual(len([h for h in handles if h.startswith("0x1A5")]), 1, parts[1])
+        self.assertNotIn("0x" + first_handle.upper().lstrip("0"), parts[1])
+        self.assertEqual(parts[2].strip(), "1")
+        self.assertEqual(hk.parse_call(parts[3].encode()), ("accepted", hk.SUCCESS))
+        self.assertEqual(hk.parse_call(parts[4].encode())[1], hk.WRONG)
+        self.assertEqual(hk.parse_call(parts[5].encode()), ("refused user", hk.REFUSED))
+        self.assertEqual(hk.parse_call(parts[6].encode()), ("refused user", hk.REFUSED))
+        self.assertEqual(hk.parse_call(parts[7].encode()), ("accepted", hk.SUCCESS))
+        self.assertNotIn("0x1A5", parts[8])
+        self.assertEqual(parts[9], "")
+        self.assertEqual(hk.parse_call(parts[10].encode()), ("not-enrolled", hk.NOT_ENROLLED))
 
     def test_root_module_checks_the_pattern_through_the_helper_and_the_tpm(self):
         confdir = os.path.join(self.sandbox.root, "pam.d")
