@@ -2,7 +2,7 @@ import CPamShim
 import CPatternSystem
 import PatternCoreEmbedded
 
-/// The flow of pam_sm_authenticate (issue 4), one decision per step. Returns an
+/// The flow of pam_sm_authenticate, one decision per step. Returns an
 /// outcome; Entry.swift turns it into a PAM code (PamResult.swift).
 ///
 /// 1. user; 2. remote host refused unless allow_remote (no prompt);
@@ -130,6 +130,12 @@ struct Authenticator {
             conversation.error(UserMessages.locked(verdict))
             log.notice(logLine("pattern locked for user ", user))
             return .locked(verdict)
+        case .revoked:
+            // The pattern matched, but the store no longer holds that record: removed or changed while hashing.
+            if options.forwardPass { _ = items.setAuthToken(answer.cString) }
+            conversation.error(UserMessages.revoked)
+            log.notice(logLine("pattern of user ", user, " was changed or removed during the attempt; refused"))
+            return .revoked
         case .notEnrolled:
             // Removed between lookup and attempt.
             if options.forwardPass { _ = items.setAuthToken(answer.cString) }

@@ -8,12 +8,24 @@ public enum GuessOutcome: Equatable, Sendable {
     case refused(ThrottleVerdict)
     /// The user has no pattern (a dummy hash of the same cost ran if `dummyHashCost` is set).
     case notEnrolled
+    /// The pattern matched the record read at the start, but the store no longer holds that record (removed
+    /// or changed while the hash ran): refused, and the failure recorded for it stays counted.
+    case revoked
 }
 
-/// The one place a guess is checked: takes the user's state lock, checks the verdict, records the failure and
-/// fsyncs it, hashes, and resets on success, all under one flock so parallel attempts (64 sudo processes) are
-/// counted one by one and none slips past a lockout.
+/// The one place a guess is checked. The user's state lock is held twice, briefly, and never while hashing:
 ///
+/// 1. lock -> read the user's store record (what the store says NOW) -> verdict -> record the failure and
+///    fsync it -> unlock. Parallel attempts (64 sudo processes) are counted one by one here, so exactly
+///    `deny` of them get past a lockout, and killing su mid-hash never makes a free guess.
+/// 2. hash, unlocked: a stopped su or sudo (SIGSTOP by the user who started it) holds no lock.
+/// 3. only on a match: lock -> read the record again and accept only if it is the very same record (a
+///    pattern removed or changed while hashing is refused) -> clear the failure -> unlock.
+///
+/// A TPM record (the setuid helper sets `tpmCheck`) goes the same way: the throttle first (the TPM is not asked
+/// while a wait runs), the TPM asked in step 2, then its answer settled under the lock (`settle`).
+///
+/// Every lock wait is bounded (`ThrottleStore.lockWaitMilliseconds`): `StoreError.lockBusy`, fail closed.
 /// Only well-formed guesses reach the gate: the caller parses first, and malformed or too-short input
 /// (PatternError.isCountedAsGuess == false) is answered without calling `attempt`, so it is never counted.
 public struct GuessGate {
@@ -33,66 +45,96 @@ public struct GuessGate {
         self.settings = settings
     }
 
-    /// Takes the user's state lock, checks the verdict, records the failure + fsync, verifies, resets on success.
+    /// Checks one guess: count under the lock, hash without it, accept under the lock (see the type).
     public func attempt(user: [UInt8], pattern: Pattern, now: Int64) throws(StoreError) -> GuessOutcome {
-        // Enrollment first: an unknown name must not create a state file (no files for arbitrary names).
-        guard let record = try store.record(for: user) else {
+        // Enrollment first, unlocked: an unknown name must not create a state file (no files for arbitrary
+        // names). The record that is verified is read again under the lock below.
+        guard try store.record(for: user) != nil else {
             if let cost = dummyHashCost { PatternHash.dummyVerify(cost: cost) }
             return .notEnrolled
         }
-        let tpm = record.tpmRecord
-        if tpm != nil && tpmCheck == nil { throw .tpmUnavailable(code: 0) }
+
+        // 1. Under the lock: the record as the store holds it now, the verdict, the failure counted.
+        let record: StoreRecord
+        let counted: ThrottleState
+        let before: ThrottleState
+        do {
+            guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
+            defer { locked.close() }
+            guard let current = try store.record(for: user) else { return .notEnrolled }
+            record = current
+            if record.tpmRecord != nil && tpmCheck == nil { throw .tpmUnavailable(code: 0) }
+            let state = try locked.read(normalisedAt: now)
+            let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
+            guard case .allowed = verdict else { return .refused(verdict) }
+            // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
+            var failed = state
+            failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
+            failed.lastFailure = max(now, 0)
+            try locked.write(failed)
+            counted = failed
+            before = state
+        }
+
+        // 2. The TPM's answer (it keeps its own count), or the hash, with no lock held.
+        if let tpm = record.tpmRecord, let tpmCheck {
+            return try settle(tpmCheck(tpm, user, pattern), user: user, record: record, before: before,
+                              counted: counted, now: now)
+        }
+        guard try PatternHash.matches(pattern, against: record.hash) else {
+            return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
+        }
+
+        // 3. A match counts only for the record the store still holds.
         guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
         defer { locked.close() }
-
-        // The throttle first, in TPM mode too: the TPM is not asked while a wait runs.
+        guard let current = try store.record(for: user), current == record else { return .revoked }
         let state = try locked.read()
-        let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
-        guard case .allowed = verdict else { return .refused(verdict) }
-
-        // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
-        var failed = state
-        failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
-        failed.lastFailure = max(now, 0)
-        try locked.write(failed)
-
-        if let tpm, let tpmCheck {
-            return try judge(tpmCheck(tpm, user, pattern), before: state, counted: failed, now: now, in: &locked)
-        }
-        if PatternHash.verify(pattern, against: record.hash) {
+        // Failures recorded by other attempts while this one hashed stay counted; only this one's is undone
+        // (when nobody else wrote, that is the reset to zero).
+        if state == counted {
             try locked.write(.zero)
-            return .accepted
+        } else {
+            try locked.write(ThrottleState(failures: max(state.failures - 1, 0), lastFailure: state.lastFailure))
         }
-        return .rejected(verdictAfter: ThrottlePolicy.verdict(state: failed, now: now, settings: settings))
+        return .accepted
     }
 
-    /// The state after the TPM's answer. The TPM keeps its own count; the throttle's becomes the larger of the
-    /// two, so deleting the state file buys nothing and the waits follow the TPM's count.
-    func judge(_ result: TPMGuessResult, before: ThrottleState, counted: ThrottleState, now: Int64,
-               in locked: inout LockedThrottleState) throws(StoreError) -> GuessOutcome {
+    /// The TPM's answer, settled under the lock. The throttle's count becomes the larger of its own and the
+    /// TPM's, so deleting the state file buys nothing and the waits follow the TPM's count; "unavailable" takes
+    /// back this attempt's failure (it was no guess).
+    func settle(_ result: TPMGuessResult, user: [UInt8], record: StoreRecord, before: ThrottleState,
+                counted: ThrottleState, now: Int64) throws(StoreError) -> GuessOutcome {
+        guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
+        defer { locked.close() }
+        let state = try locked.read()
         switch result {
         case .right:
-            try locked.write(.zero)
+            guard let current = try store.record(for: user), current == record else { return .revoked }
+            try locked.write(state == counted ? .zero : ThrottleState(failures: max(state.failures - 1, 0),
+                                                                       lastFailure: state.lastFailure))
             return .accepted
         case .wrong(let tpmFailures):
-            var after = counted
+            var after = state
             if let tpmFailures { after.failures = min(max(after.failures, tpmFailures), ThrottleState.maximumFailures) }
-            if after != counted { try locked.write(after) }
+            if after != state { try locked.write(after) }
             return .rejected(verdictAfter: ThrottlePolicy.verdict(state: after, now: now, settings: settings))
         case .limitReached:
-            var after = counted
+            var after = state
             if settings.lockAfter > 0 { after.failures = max(after.failures, settings.lockAfter) }
-            if after != counted { try locked.write(after) }
+            if after != state { try locked.write(after) }
             return .refused(.disabled)
         case .unavailable(let code):
-            // Not a guess: the failure counted before asking is taken back.
-            try locked.write(before)
+            try locked.write(state == counted ? before : ThrottleState(failures: max(state.failures - 1, 0),
+                                                                        lastFailure: state.lastFailure))
             throw .tpmUnavailable(code: code)
         }
     }
 
     /// The verdict for the user right now, without guessing (so a locked user is told before being prompted).
+    /// A last failure in the future is rewritten as `now` (bounded lock; no file is created).
     public func check(user: [UInt8], now: Int64) throws(StoreError) -> ThrottleVerdict {
-        return ThrottlePolicy.verdict(state: try throttle.state(for: user), now: now, settings: settings)
+        return ThrottlePolicy.verdict(state: try throttle.currentState(for: user, now: now), now: now,
+                                      settings: settings)
     }
 }

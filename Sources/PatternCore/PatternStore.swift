@@ -157,7 +157,8 @@ public struct PatternStore: Sendable {
         }
         do throws(StoreError) {
             _ = try SafeFile.checkFile(fd, limit: 0)
-            do { try SystemCall.flock(fd, LOCK_EX) } catch { throw StoreError.system(operation: .lock, errno: error.code) }
+            // Bounded like every lock here: a stopped patternctl must not hang the next one for ever.
+            try ThrottleStore.takeLock(fd, LOCK_EX)
         } catch {
             SystemCall.close(fd)
             throw error
@@ -207,6 +208,7 @@ public struct PatternStore: Sendable {
         } catch {
             SystemCall.close(fd)
             try? SystemCall.unlinkat(directory, tempName)
+            if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(bytes.count)) }
             throw .system(operation: .write, errno: error.code)
         }
         do throws(Errno) {
