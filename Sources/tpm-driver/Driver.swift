@@ -141,6 +141,7 @@ case (bytes("guess"), 9):
         case .rejected(let after): fail("wrong \(describe(after))", status: 1)
         case .refused(let verdict): fail("refused \(describe(verdict))", status: 2)
         case .notEnrolled: fail("not-enrolled", status: 4)
+        case .revoked: fail("revoked", status: 2)
         }
     } catch {
         fail("unavailable \(error.message)", status: 3)
