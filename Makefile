@@ -12,15 +12,20 @@ PAMDIR       ?= /lib/$(MULTIARCH)/security
 SBINDIR      ?= $(PREFIX)/sbin
 MANDIR       ?= $(PREFIX)/share/man
 PAMCONFIGDIR ?= /usr/share/pam-configs
+# gettext catalogues: where glibc looks by default (the module has no other way to find them).
+LOCALEDIR    ?= /usr/share/locale
+# Languages with a complete translation in po/.
+LANGUAGES    := zh_CN
 
 # Debian packages the build and the tests need.
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
-                groff-base util-linux login passwd python3 libpam-runtime
+                groff-base util-linux login passwd python3 libpam-runtime \
+                gettext locales
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
 
-.PHONY: all build deps test test-swift test-integration test-fuzz demo install uninstall print-installed-files bench fuzz clean
+.PHONY: all build deps pot test test-swift test-integration test-fuzz demo install uninstall print-installed-files bench fuzz clean
 
 all: build
 
@@ -48,6 +53,15 @@ build: deps
 	cp $(SCRATCH)/release/patternctl $(BUILD)/patternctl
 	strip $(BUILD)/patternctl
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
+	# message catalogues: msgfmt -c checks every translation's %s against its msgid
+	for lang in $(LANGUAGES); do \
+	  mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
+	  msgfmt -c -o $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo po/$$lang.po || exit 1; \
+	done
+
+# Regenerates po/pam_pattern.pot from the sources (Tests/LocaleTests checks it is current).
+pot:
+	$(PYTHON) po/extract-messages.py . > po/pam_pattern.pot
 
 test: build test-swift test-integration test-fuzz
 
@@ -74,6 +88,7 @@ INSTALLED_FILES = $(PAMDIR)/pam_pattern.so \
                   $(MANDIR)/man8/pam_pattern.8 \
                   $(MANDIR)/man8/patternctl.8 \
                   $(PAMCONFIGDIR)/pattern \
+                  $(foreach lang,$(LANGUAGES),$(LOCALEDIR)/$(lang)/LC_MESSAGES/pam_pattern.mo) \
                   $(PREFIX)/share/doc/pam_pattern/examples/pattern-auth \
                   $(PREFIX)/share/doc/pam_pattern/examples/sudo \
                   $(PREFIX)/share/doc/pam_pattern/examples/sudo-single-prompt \
@@ -87,6 +102,10 @@ install:
 	install -D -m 0644 man/pam_pattern.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern.8
 	install -D -m 0644 man/patternctl.8 $(DESTDIR)$(MANDIR)/man8/patternctl.8
 	install -D -m 0644 pam-configs/pattern $(DESTDIR)$(PAMCONFIGDIR)/pattern
+	for lang in $(LANGUAGES); do \
+	  install -D -m 0644 $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo \
+	    $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/pam_pattern.mo || exit 1; \
+	done
 	for f in pattern-auth sudo sudo-single-prompt su login; do \
 	  install -D -m 0644 pam.d/$$f $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples/$$f || exit 1; \
 	done

@@ -11,6 +11,7 @@ func pamPatternSwiftAuthenticate(
     _ argv: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> Int32 {
     guard let pamh else { return PAM_SYSTEM_ERR }
+    pam_pattern_bind_text_domain()
     let (options, problems) = ModuleOptions.parse(ModuleArguments.read(argc: argc, argv: argv))
     let log = ModuleLog(handle: pamh, debugEnabled: options.debug)
     for problem in problems { log.error(problem) }

@@ -32,6 +32,16 @@ public struct GuessGate {
 
     /// Takes the user's state lock, checks the verdict, records the failure + fsync, verifies, resets on success.
     public func attempt(user: [UInt8], pattern: Pattern, now: Int64) throws(StoreError) -> GuessOutcome {
+        var unseen: (count: Int, last: FailedAttempt)? = nil
+        return try attempt(user: user, pattern: pattern, now: now, origin: nil, markSeen: false, unseen: &unseen)
+    }
+
+    /// `attempt`, also keeping the user's attempt record: with an `origin`, a failure is added to the record
+    /// under the same lock, right after it is counted and before the hash. On success `unseen` receives the
+    /// failures the person has not been told about (nil if none); with `markSeen` they are then marked seen.
+    public func attempt(user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
+                        unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) -> GuessOutcome {
+        unseen = nil
         // Enrollment first: an unknown name must not create a state file (no files for arbitrary names).
         guard let record = try store.record(for: user) else {
             if let cost = dummyHashCost { PatternHash.dummyVerify(cost: cost) }
@@ -49,12 +59,37 @@ public struct GuessGate {
         failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
         failed.lastFailure = max(now, 0)
         try locked.write(failed)
+        // The attempt record too: a guess killed mid-hash stays on it as a failure.
+        var before = AttemptRecord.empty
+        if let origin {
+            before = try recordedAttempts(user: user)
+            var after = before
+            after.add(origin.failure(at: max(now, 0)))
+            try throttle.replaceAttempts(after, for: user)
+        }
 
         if PatternHash.verify(pattern, against: record.hash) {
+            if origin != nil {
+                // Not a failure after all: the record as it was, its failures marked seen once told.
+                unseen = before.unseenSummary
+                if markSeen { before.unseen = 0 }
+                try throttle.replaceAttempts(before, for: user)
+            }
             try locked.write(.zero)
             return .accepted
         }
         return .rejected(verdictAfter: ThrottlePolicy.verdict(state: failed, now: now, settings: settings))
+    }
+
+    /// The user's attempt record, read under the state lock. A malformed one is started afresh: it is history
+    /// for the person and the admin, and must not lock anyone out (an unsafe one still fails closed).
+    private func recordedAttempts(user: [UInt8]) throws(StoreError) -> AttemptRecord {
+        do {
+            return try throttle.attempts(for: user)
+        } catch {
+            if case .malformedAttemptRecord = error { return .empty }
+            throw error
+        }
     }
 
     /// The verdict for the user right now, without guessing (so a locked user is told before being prompted).
