@@ -64,4 +64,5 @@ enum Patternctl {
     }
 }
 
+Language.setUp()
 exit(Patternctl.run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -127,6 +127,10 @@ enum Help {
           cost: N                   yescrypt cost ("-" if none)
           failures: N
           locked: no|until DATE (N s)|disabled
+          unseen failures: N        failures the user has not been told of yet
+          failure: DATE SERVICE TTY [from HOST]
+                                    one per recent failed attempt, oldest first
+                                    (at most 16; "-" for an unset field)
 
         Give the module's deny=, unlock_time= and lock_after= values with --deny,
         --unlock-time and --lock-after when they differ from the defaults.
