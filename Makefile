@@ -11,6 +11,8 @@ DESTDIR      ?=
 PAMDIR       ?= /lib/$(MULTIARCH)/security
 SBINDIR      ?= $(PREFIX)/sbin
 MANDIR       ?= $(PREFIX)/share/man
+# The setuid helper's path is compiled into the module (HelperRequest.installedPath), so it is not under PREFIX.
+HELPER       := /usr/sbin/pam_pattern_helper
 PAMCONFIGDIR ?= /usr/share/pam-configs
 # gettext catalogues: where glibc looks by default (the module has no other way to find them).
 LOCALEDIR    ?= /usr/share/locale
@@ -20,7 +22,8 @@ LANGUAGES    := zh_CN
 # Debian packages the build and the tests need.
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
-                gettext locales
+                libtss2-dev swtpm swtpm-tools tpm2-tools \
+                xvfb i3lock xdotool gettext locales
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
@@ -45,14 +48,20 @@ deps:
 
 build: deps
 	$(SWIFT_RELEASE) --product pam_pattern
+	$(SWIFT_RELEASE) --product pam_pattern_helper
 	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
 	$(SWIFT_RELEASE) --product patternctl --static-swift-stdlib
 	@mkdir -p $(BUILD)
 	cp $(SCRATCH)/release/libpam_pattern.so $(BUILD)/pam_pattern.so
 	strip --strip-unneeded $(BUILD)/pam_pattern.so
+	cp $(SCRATCH)/release/pam_pattern_helper $(BUILD)/pam_pattern_helper
+	strip $(BUILD)/pam_pattern_helper
 	cp $(SCRATCH)/release/patternctl $(BUILD)/patternctl
 	strip $(BUILD)/patternctl
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
+	# the TPM layer's test driver (Tests/TPMTests), never installed
+	$(SWIFT_RELEASE) --product tpm-driver
+	cp $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver
 	# message catalogues: msgfmt -c checks every translation's %s against its msgid
 	for lang in $(LANGUAGES); do \
 	  mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
@@ -84,29 +93,37 @@ demo: build
 
 # The documented file list (README, "Files"); nothing under /etc is touched.
 INSTALLED_FILES = $(PAMDIR)/pam_pattern.so \
+                  $(HELPER) \
                   $(SBINDIR)/patternctl \
                   $(MANDIR)/man8/pam_pattern.8 \
                   $(MANDIR)/man8/patternctl.8 \
+                  $(MANDIR)/man8/pam_pattern_helper.8 \
                   $(PAMCONFIGDIR)/pattern \
                   $(foreach lang,$(LANGUAGES),$(LOCALEDIR)/$(lang)/LC_MESSAGES/pam_pattern.mo) \
                   $(PREFIX)/share/doc/pam_pattern/examples/pattern-auth \
                   $(PREFIX)/share/doc/pam_pattern/examples/sudo \
                   $(PREFIX)/share/doc/pam_pattern/examples/sudo-single-prompt \
                   $(PREFIX)/share/doc/pam_pattern/examples/su \
-                  $(PREFIX)/share/doc/pam_pattern/examples/login
+                  $(PREFIX)/share/doc/pam_pattern/examples/login \
+                  $(PREFIX)/share/doc/pam_pattern/examples/i3lock \
+                  $(PREFIX)/share/doc/pam_pattern/examples/swaylock \
+                  $(PREFIX)/share/doc/pam_pattern/examples/xscreensaver
 
 install:
 	@test -f $(BUILD)/pam_pattern.so || { echo "run 'make build' first"; exit 1; }
 	install -D -m 0644 $(BUILD)/pam_pattern.so $(DESTDIR)$(PAMDIR)/pam_pattern.so
+	# setuid root, like unix_chkpwd (owner root when installing as root; dpkg-statoverride can change it)
+	install -D -m 4755 $(BUILD)/pam_pattern_helper $(DESTDIR)$(HELPER)
 	install -D -m 0755 $(BUILD)/patternctl $(DESTDIR)$(SBINDIR)/patternctl
 	install -D -m 0644 man/pam_pattern.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern.8
 	install -D -m 0644 man/patternctl.8 $(DESTDIR)$(MANDIR)/man8/patternctl.8
+	install -D -m 0644 man/pam_pattern_helper.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern_helper.8
 	install -D -m 0644 pam-configs/pattern $(DESTDIR)$(PAMCONFIGDIR)/pattern
 	for lang in $(LANGUAGES); do \
 	  install -D -m 0644 $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo \
 	    $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/pam_pattern.mo || exit 1; \
 	done
-	for f in pattern-auth sudo sudo-single-prompt su login; do \
+	for f in pattern-auth sudo sudo-single-prompt su login i3lock swaylock xscreensaver; do \
 	  install -D -m 0644 pam.d/$$f $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples/$$f || exit 1; \
 	done
 	@echo "installed; nothing is enabled. See README.md, 'Enabling it for sudo'."

@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "pam_pattern", type: .dynamic, targets: ["PamPattern"]),
         .executable(name: "patternctl", targets: ["patternctl"]),
+        .executable(name: "pam_pattern_helper", targets: ["pam_pattern_helper"]),
     ],
     targets: [
         // libc, libcrypt and libpam, as seen from Swift (both builds).
@@ -61,6 +62,53 @@ let package = Package(
                     // globals' initialisers again and leaked their heap (~200 B per cycle,
                     // measured by Tests/PamPatternTests/test_cycles.py). nodelete: load once.
                     "-Xlinker", "-z", "-Xlinker", "nodelete",
+                ])
+            ]
+        ),
+        // tpm2-tss ESAPI conversations for the TPM mode. Only the setuid helper (and its test driver)
+        // links this: the module never maps libtss2 or libcrypto.
+        .target(
+            name: "CPatternTPM",
+            linkerSettings: [
+                .linkedLibrary("tss2-esys"), .linkedLibrary("tss2-tctildr"), .linkedLibrary("tss2-rc"),
+            ]
+        ),
+        // The TPM mode in Embedded Swift: PIN Fail indexes per user, outcomes, records.
+        .target(
+            name: "PatternTPM",
+            dependencies: ["PatternCoreEmbedded", "CPatternTPM"],
+            swiftSettings: embedded
+        ),
+        // Test driver for PatternTPM against swtpm (Tests/TPMTests), never installed.
+        .executableTarget(
+            name: "tpm-driver",
+            dependencies: ["PatternTPM", "PatternCoreEmbedded", "CPatternSystem"],
+            path: "Sources/tpm-driver",
+            // Embedded Swift has no CommandLine: the driver defines the C main itself.
+            swiftSettings: embedded + [.unsafeFlags(["-parse-as-library"])],
+            linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]
+        ),
+        // What the setuid helper needs from C (hardening, syslog, passwd lookup).
+        .target(name: "CPatternHelper"),
+        // The setuid helper's logic: Embedded Swift like the module, so no Swift runtime runs setuid.
+        .target(
+            name: "PatternHelper",
+            dependencies: ["PatternCoreEmbedded", "CPatternHelper", "CPatternSystem"],
+            swiftSettings: embedded
+        ),
+        // The setuid-root helper for callers that do not run as root (screen lockers): a C main (Embedded
+        // Swift cannot see argv) that hardens the process, then PatternHelper.
+        .executableTarget(
+            name: "pam_pattern_helper",
+            dependencies: ["PatternHelper", "CPatternHelper"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-enable-experimental-feature", "Embedded",
+                    "-use-ld=lld",
+                    "-Xlinker", "-z", "-Xlinker", "defs",
+                    "-Xlinker", "-z", "-Xlinker", "now",
+                    "-Xlinker", "-z", "-Xlinker", "relro",
+                    "-Xlinker", "-pie",
                 ])
             ]
         ),

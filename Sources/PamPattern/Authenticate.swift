@@ -38,31 +38,26 @@ struct Authenticator {
             return .remoteRefused
         }
 
-        let store = PatternStore(path: options.storePath)
-        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
-                             settings: options.throttle)
+        // Root reads the store itself; anyone else (a screen locker) asks pam_pattern_helper.
+        let service = GuessService.forCurrentProcess(options: options)
 
         // 3. Enrolled? A store we cannot trust is never "not enrolled".
-        let record: StoreRecord?
-        do {
-            record = try store.record(for: user)
-        } catch {
-            return storeFailure(error, user: user)
-        }
-        guard record != nil else { return notEnrolled(user) }
-
         // 4. Locked: no prompt at all.
         do {
-            let verdict = try gate.check(user: user, now: now())
-            switch verdict {
-            case .allowed: break
-            case .wait, .disabled:
-                conversation.error(UserMessages.locked(verdict))
-                logLocked(user, verdict)
-                return .locked(verdict)
+            switch try service.enrollment(user: user, now: now()) {
+            case .notEnrolled:
+                return notEnrolled(user)
+            case .enrolled(let verdict):
+                switch verdict {
+                case .allowed: break
+                case .wait, .disabled:
+                    conversation.error(UserMessages.locked(verdict))
+                    logLocked(user, verdict)
+                    return .locked(verdict)
+                }
             }
         } catch {
-            return storeFailure(error, user: user)
+            return serviceFailure(error, user: user)
         }
 
         // 5. Ask.
@@ -76,7 +71,7 @@ struct Authenticator {
         let outcome: AuthOutcome
         do {
             outcome = try conversation.prompt(promptText, viewLimit: Pattern.maximumInputBytes + 1) {
-                answer in judge(answer, user: user, gate: gate)
+                answer in judge(answer, user: user, service: service)
             }
         } catch {
             switch error {
@@ -89,7 +84,7 @@ struct Authenticator {
     }
 
     /// Steps 6-8 on a typed answer (valid only during this call).
-    func judge(_ answer: Answer, user: [UInt8], gate: GuessGate) -> AuthOutcome {
+    func judge(_ answer: Answer, user: [UInt8], service: GuessService) -> AuthOutcome {
         // 6. Enter alone: skip to the next module, not counted.
         if answer.isEmpty {
             log.debug(logLine("empty answer from user ", user))
@@ -104,10 +99,7 @@ struct Authenticator {
             }
             pattern = try Pattern.parse(answer.bytes, layout: options.layout, minimumLength: options.minimumLength)
         } catch {
-            if options.forwardPass { return forward(answer, user: user, counted: nil) }
-            conversation.error(UserMessages.malformed(error))
-            log.notice(logLine("malformed pattern from user ", user, " (not counted)"))
-            return .malformed(error)
+            return malformed(error, answer: answer, user: user)
         }
 
         // 8. Record, verify, reset.
@@ -115,11 +107,16 @@ struct Authenticator {
         var unseen: (count: Int, last: FailedAttempt)? = nil
         do {
             // The failures are marked seen only when the notice below can be shown (not under PAM_SILENT).
-            outcome = try gate.attempt(user: user, pattern: pattern, now: now(), origin: items.origin(),
-                                       markSeen: !conversation.silent, unseen: &unseen)
+            switch try service.attempt(user: user, pattern: pattern, now: now(), origin: items.origin(),
+                                         markSeen: !conversation.silent, unseen: &unseen) {
+            case .judged(let judged): outcome = judged
+            case .tooShort(let minimum):
+                // The system's minlen (through the helper) is stricter than this module's.
+                return malformed(.tooShort(dotCount: pattern.dots.count, minimum: minimum), answer: answer, user: user)
+            }
         } catch {
             if options.forwardPass { _ = items.setAuthToken(answer.cString) }
-            return storeFailure(error, user: user)
+            return serviceFailure(error, user: user)
         }
         switch outcome {
         case .accepted:
@@ -142,6 +139,14 @@ struct Authenticator {
             if options.forwardPass { _ = items.setAuthToken(answer.cString) }
             return notEnrolled(user)
         }
+    }
+
+    /// Step 7's refusal: not a pattern, not counted (with forward_pass: handed on as a password).
+    func malformed(_ error: PatternError, answer: Answer, user: [UInt8]) -> AuthOutcome {
+        if options.forwardPass { return forward(answer, user: user, counted: nil) }
+        conversation.error(UserMessages.malformed(error))
+        log.notice(logLine("malformed pattern from user ", user, " (not counted)"))
+        return .malformed(error)
     }
 
     /// forward_pass: hand the answer on as PAM_AUTHTOK so the next module
@@ -212,8 +217,14 @@ struct Authenticator {
         return .notEnrolled
     }
 
-    func storeFailure(_ error: StoreError, user: [UInt8]) -> AuthOutcome {
-        log.critical("pattern store or state unusable: \(error.message)")
-        return .storeUnavailable(error)
+    func serviceFailure(_ error: GuessService.Failure, user: [UInt8]) -> AuthOutcome {
+        switch error {
+        case .store(let storeError):
+            log.critical("pattern store or state unusable: \(storeError.message)")
+            return .storeUnavailable(storeError)
+        case .helper(let failure):
+            log.critical(failure.message)
+            return .helperFailed(failure)
+        }
     }
 }

@@ -35,6 +35,8 @@ enum AuthOutcome {
     /// The store or throttle state is missing, unreadable, unsafe or corrupt, or a
     /// system call failed: fail closed.
     case storeUnavailable(StoreError)
+    /// Not running as root, and pam_pattern_helper could not be run or gave no usable answer: fail closed.
+    case helperFailed(HelperFailure)
 
     /// The PAM return code for this outcome.
     var pamCode: Int32 {
@@ -52,7 +54,7 @@ enum AuthOutcome {
             return PAM_AUTH_ERR
         case .conversationFailed: return PAM_CONV_ERR
         case .forwardFailed: return PAM_AUTH_ERR
-        case .storeUnavailable: return PAM_AUTHINFO_UNAVAIL
+        case .storeUnavailable, .helperFailed: return PAM_AUTHINFO_UNAVAIL
         }
     }
 
@@ -80,6 +82,7 @@ enum AuthOutcome {
         case .forwardedAfterWrongPattern: return "wrong pattern, forwarded as password"
         case .forwardFailed: return "could not forward the answer"
         case .storeUnavailable: return "store unavailable"
+        case .helperFailed: return "helper failed"
         }
     }
 }

@@ -1,6 +1,7 @@
 import PatternCore
 
-/// `patternctl reset USER`: clear a user's failure count, which ends any wait or disabled state.
+/// `patternctl reset USER`: clear a user's failure count, which ends any wait or disabled state, and repair a
+/// malformed state file (never an unsafe one).
 struct ResetCommand: Subcommand {
     static let name = "reset"
     static let options: [OptionSpec] = []
@@ -19,7 +20,14 @@ struct ResetCommand: Subcommand {
         let throttle = global.throttleStore
         let userBytes = Array(user.utf8)
         do {
-            let before = try throttle.state(for: userBytes)
+            // A malformed record (torn or hand-edited) is what the module's log sends the admin here for:
+            // it is overwritten. An unsafe file (owner, mode, links, type) is refused before parsing.
+            let before: ThrottleState
+            do { before = try throttle.state(for: userBytes) } catch .malformedState {
+                try throttle.reset(user: userBytes)
+                Output.line("Repaired the malformed throttle state of \(user); the pattern can be used again.")
+                return .success
+            }
             try throttle.reset(user: userBytes)
             if before.failures == 0 {
                 Output.line("\(user) had no failed attempts to clear.")

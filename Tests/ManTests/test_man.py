@@ -15,7 +15,7 @@ def read(*parts):
 
 class ManPageTests(unittest.TestCase):
     def test_render_without_warnings(self):
-        for page in ("pam_pattern.8", "patternctl.8"):
+        for page in ("pam_pattern.8", "patternctl.8", "pam_pattern_helper.8"):
             r = subprocess.run(["groff", "-man", "-ww", "-z", os.path.join(ROOT, "man", page)],
                                capture_output=True, text=True)
             self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""), page)
@@ -39,6 +39,20 @@ class ManPageTests(unittest.TestCase):
         for code in codes:
             self.assertIn(code, man, f"pam_pattern(8) RETURN VALUES misses {code}")
             self.assertIn(code, readme, f"README Return values misses {code}")
+
+    def test_helper_protocol_is_documented(self):
+        """pam_pattern_helper(8) names every operation, verdict word and exit status the protocol code has."""
+        source = read("Sources", "PatternCore", "HelperProtocol.swift")
+        man = read("man", "pam_pattern_helper.8").replace("\\-", "-")
+        exits = re.findall(r"case \w+ = (\d+)", source)
+        self.assertEqual(len(exits), 7, exits)
+        exit_section = man.split(".SH EXIT STATUS", 1)[1].split(".SH", 1)[0]
+        for number in exits:
+            self.assertIn(".B %s\n" % number, exit_section, f"exit status {number} is not documented")
+        words = set(re.findall(r'"([a-z][a-z-]*) ?"\.utf8', source))
+        self.assertTrue({"check", "verify", "accepted", "not-enrolled", "refused", "tty"} <= words, words)
+        for word in words:
+            self.assertRegex(man, r"\b" + re.escape(word) + r"\b", f"pam_pattern_helper(8) does not mention {word}")
 
 
 if __name__ == "__main__":

@@ -108,7 +108,8 @@ enum Help {
         Usage: patternctl reset [OPTIONS] USER
 
         Clear the failed attempts of USER, which ends a wait or a disabled pattern.
-        Needs root.
+        A malformed state file is repaired; an unsafe one (owner, mode, links,
+        type) is refused and left as it is. Needs root.
 
         """ + "\n" + section(globalOptions) + exitStatus
     }

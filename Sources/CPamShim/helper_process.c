@@ -1,0 +1,117 @@
+/* Running pam_pattern_helper from the module, as pam_unix runs unix_chkpwd.
+ * In C because the child between fork and exec may only make
+ * async-signal-safe calls (the host, e.g. a screen locker, may have threads). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "pam_shim.h"
+
+/* Lowest fd the child moves its pipe ends to before placing them on 0-2, so
+ * a host with 0, 1 or 2 closed (pipe ends landing there) is handled. */
+#define HELPER_SCRATCH_FD 10
+
+static void child_exec(const char *path, char *const argv[], int input, int output) {
+    static char *const empty_environment[] = { NULL };
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+
+    int in = fcntl(input, F_DUPFD, HELPER_SCRATCH_FD);
+    int out = fcntl(output, F_DUPFD, HELPER_SCRATCH_FD);
+    int null = open("/dev/null", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (in < 0 || out < 0 || null < 0) _exit(127);
+    if (dup2(in, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(null, STDERR_FILENO) < 0) _exit(127);
+    /* Nothing of the host's (its X connection, sockets, files) reaches the helper. */
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0)
+#endif
+    {
+        long max = sysconf(_SC_OPEN_MAX);
+        if (max < 0 || max > 65536) max = 65536;
+        for (long fd = 3; fd < max; fd++) close((int)fd);
+    }
+    execve(path, argv, empty_environment);
+    _exit(127);
+}
+
+int pam_pattern_run_helper(const char *path, char *const argv[],
+                           const unsigned char *input, size_t input_length,
+                           unsigned char *output, size_t output_capacity, size_t *output_length,
+                           int *status) {
+    int to_child[2] = { -1, -1 }, from_child[2] = { -1, -1 };
+    int saved_errno = 0, result = -1;
+    struct sigaction default_chld, old_chld;
+    pid_t pid = -1;
+
+    *output_length = 0;
+    *status = 0;
+    /* The input is written before the fork, so it must fit the pipe without
+     * blocking; the helper's own limit is far below PIPE_BUF. */
+    if (input_length > PIPE_BUF) { errno = EINVAL; return -1; }
+    if (pipe2(to_child, O_CLOEXEC) != 0) return -1;
+    if (pipe2(from_child, O_CLOEXEC) != 0) { saved_errno = errno; goto done; }
+    /* Written while we hold the read end: no SIGPIPE can reach the host. */
+    size_t written = 0;
+    while (written < input_length) {
+        ssize_t n = write(to_child[1], input + written, input_length - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) { saved_errno = n < 0 ? errno : EIO; goto done; }
+        written += (size_t)n;
+    }
+    close(to_child[1]);
+    to_child[1] = -1;
+
+    /* The host may ignore SIGCHLD (children then reap themselves and waitpid
+     * fails) or reap in a handler: default disposition for the call. */
+    memset(&default_chld, 0, sizeof default_chld);
+    default_chld.sa_handler = SIG_DFL;
+    sigemptyset(&default_chld.sa_mask);
+    if (sigaction(SIGCHLD, &default_chld, &old_chld) != 0) { saved_errno = errno; goto done; }
+
+    pid = fork();
+    if (pid == 0) child_exec(path, argv, to_child[0], from_child[1]);
+    if (pid < 0) { saved_errno = errno; goto restore; }
+    close(from_child[1]);
+    from_child[1] = -1;
+
+    /* One line is expected; anything past the buffer is read and dropped so a
+     * chatty child cannot block on a full pipe (the caller sizes the buffer one
+     * byte over the longest valid line, so a full buffer means "too long"). */
+    for (;;) {
+        unsigned char scratch[256];
+        ssize_t n = read(from_child[0], scratch, sizeof scratch);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        size_t room = output_capacity - *output_length;
+        size_t take = (size_t)n < room ? (size_t)n : room;
+        memcpy(output + *output_length, scratch, take);
+        *output_length += take;
+    }
+    int wait_status = 0;
+    pid_t waited;
+    do { waited = waitpid(pid, &wait_status, 0); } while (waited < 0 && errno == EINTR);
+    if (waited != pid) { saved_errno = waited < 0 ? errno : ECHILD; goto restore; }
+    if (WIFEXITED(wait_status)) {
+        *status = WEXITSTATUS(wait_status);
+        result = 0;
+    } else {
+        *status = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
+        result = 1;
+    }
+
+restore:
+    sigaction(SIGCHLD, &old_chld, NULL);
+done:
+    if (to_child[0] >= 0) close(to_child[0]);
+    if (to_child[1] >= 0) close(to_child[1]);
+    if (from_child[0] >= 0) close(from_child[0]);
+    if (from_child[1] >= 0) close(from_child[1]);
+    if (result < 0) errno = saved_errno != 0 ? saved_errno : EIO;
+    return result;
+}

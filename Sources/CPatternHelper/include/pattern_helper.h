@@ -1,0 +1,51 @@
+/*
+ * pattern_helper.h - what pam_pattern_helper (setuid root) needs from C.
+ *
+ * Why C: prctl, clearenv, sigaction, close_range, syslog and getpwuid_r are
+ * variadic, macros or structs Embedded Swift cannot use well, and the process
+ * must be made safe before any Swift code reads input. Every symbol carries
+ * the pattern_helper_ prefix. Policy stays in Swift.
+ */
+#ifndef PATTERN_HELPER_H
+#define PATTERN_HELPER_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <syslog.h>
+
+/*
+ * Makes the process safe to run for an untrusted caller, before anything
+ * else: not dumpable (no core, no ptrace by the caller); fds 0-2 open (on
+ * /dev/null when the caller closed them) and every other fd closed; an
+ * empty environment; job-control signals (SIGTSTP, SIGTTIN, SIGTTOU) and
+ * SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGXFSZ ignored, every signal unblocked;
+ * soft RLIMIT_FSIZE and RLIMIT_NOFILE raised to their hard limits; umask 077.
+ * Returns 0, or -1 if a step failed (the caller must then refuse to work).
+ */
+int pattern_helper_harden(void);
+
+/* 1 when stdin is a terminal. */
+int pattern_helper_stdin_is_tty(void);
+
+/* The real uid (getuid). */
+uid_t pattern_helper_real_uid(void);
+
+/* The passwd name of uid copied into out (no NUL added); returns its length,
+ * or -1 when there is no such user or it does not fit. */
+int pattern_helper_user_name(uid_t uid, unsigned char *out, size_t capacity);
+
+/* Reads stdin to end of file, at most capacity bytes (EINTR retried).
+ * Returns the count (capacity when there was at least that much), or -1. */
+long pattern_helper_read_input(unsigned char *buffer, size_t capacity);
+
+/* Writes all of buffer to stdout (EINTR and short writes handled); 0 or -1. */
+int pattern_helper_write_output(const unsigned char *buffer, size_t length);
+
+/* One line to syslog, facility LOG_AUTHPRIV, ident "pam_pattern_helper". */
+void pattern_helper_log(int priority, const char *message);
+
+/* Implemented in Swift (PatternHelper/HelperMain.swift): serves one call
+ * after pattern_helper_harden; returns the exit status (HelperExit). */
+int pattern_helper_serve(int argc, const char *const *argv);
+
+#endif

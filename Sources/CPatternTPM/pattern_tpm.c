@@ -1,0 +1,343 @@
+// ESAPI conversations for the TPM pattern mode. See include/pattern_tpm.h for the contract.
+#include "pattern_tpm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <tss2/tss2_esys.h>
+#include <tss2/tss2_rc.h>
+#include <tss2/tss2_tctildr.h>
+
+struct pattern_tpm {
+    TSS2_TCTI_CONTEXT *tcti;
+    ESYS_CONTEXT *esys;
+};
+
+static int has_prefix(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+uint32_t pattern_tpm_open(const char *tcti, pattern_tpm **out) {
+    *out = NULL;
+    // Only the two TCTIs we mean: TctiLdr would otherwise dlopen any name or path it is given.
+    if (tcti == NULL || !(has_prefix(tcti, "device:/") || has_prefix(tcti, "swtpm:path=/"))) {
+        return PATTERN_TPM_RC_BAD_ARGUMENT;
+    }
+    // tpm2-tss reads these on its first log line; a setuid caller's TSS2_LOGFILE would be opened as root.
+    unsetenv("TSS2_LOGFILE");
+    setenv("TSS2_LOG", "all+none", 1);
+    pattern_tpm *tpm = calloc(1, sizeof *tpm);
+    if (tpm == NULL) return PATTERN_TPM_RC_NO_MEMORY;
+    TSS2_RC rc = Tss2_TctiLdr_Initialize(tcti, &tpm->tcti);
+    if (rc != TSS2_RC_SUCCESS) {
+        free(tpm);
+        return rc;
+    }
+    rc = Esys_Initialize(&tpm->esys, tpm->tcti, NULL);
+    if (rc != TSS2_RC_SUCCESS) {
+        Tss2_TctiLdr_Finalize(&tpm->tcti);
+        free(tpm);
+        return rc;
+    }
+    *out = tpm;
+    return TSS2_RC_SUCCESS;
+}
+
+void pattern_tpm_close(pattern_tpm *tpm) {
+    if (tpm == NULL) return;
+    Esys_Finalize(&tpm->esys);
+    Tss2_TctiLdr_Finalize(&tpm->tcti);
+    free(tpm);
+}
+
+static void flush(pattern_tpm *tpm, ESYS_TR *handle) {
+    if (*handle != ESYS_TR_NONE) {
+        Esys_FlushContext(tpm->esys, *handle);
+        *handle = ESYS_TR_NONE;
+    }
+}
+
+static void forget(pattern_tpm *tpm, ESYS_TR *handle) {
+    if (*handle != ESYS_TR_NONE) {
+        Esys_TR_Close(tpm->esys, handle);
+        *handle = ESYS_TR_NONE;
+    }
+}
+
+uint32_t pattern_tpm_list_indexes(pattern_tpm *tpm, uint32_t first, uint32_t last,
+                                  uint32_t *handles, size_t *count) {
+    size_t found = 0;
+    uint32_t next = first;
+    TPMI_YES_NO more = TPM2_YES;
+    while (more == TPM2_YES && next <= last && found < PATTERN_TPM_MAX_LISTED) {
+        TPMS_CAPABILITY_DATA *data = NULL;
+        TSS2_RC rc = Esys_GetCapability(tpm->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+                                        TPM2_CAP_HANDLES, next, TPM2_MAX_CAP_HANDLES, &more, &data);
+        if (rc != TSS2_RC_SUCCESS) return rc;
+        TPML_HANDLE *list = &data->data.handles;
+        if (list->count == 0) more = TPM2_NO;
+        for (UINT32 i = 0; i < list->count; i++) {
+            uint32_t h = list->handle[i];
+            if (h < first) continue;
+            if (h > last || found >= PATTERN_TPM_MAX_LISTED) { more = TPM2_NO; break; }
+            handles[found++] = h;
+            next = h + 1;
+        }
+        Esys_Free(data);
+    }
+    *count = found;
+    return TSS2_RC_SUCCESS;
+}
+
+// The storage root key template of the TCG provisioning guidance (ECC P-256): the same key every
+// time from the owner seed, so it needs no persistent handle. It only salts sessions.
+static TSS2_RC create_salt_key(pattern_tpm *tpm, ESYS_TR *key) {
+    TPM2B_SENSITIVE_CREATE sensitive = {0};
+    TPM2B_PUBLIC template = {
+        .publicArea = {
+            .type = TPM2_ALG_ECC,
+            .nameAlg = TPM2_ALG_SHA256,
+            .objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
+                                TPMA_OBJECT_SENSITIVEDATAORIGIN | TPMA_OBJECT_USERWITHAUTH |
+                                TPMA_OBJECT_NODA | TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT,
+            .parameters.eccDetail = {
+                .symmetric = {.algorithm = TPM2_ALG_AES, .keyBits.aes = 128, .mode.aes = TPM2_ALG_CFB},
+                .scheme = {.scheme = TPM2_ALG_NULL},
+                .curveID = TPM2_ECC_NIST_P256,
+                .kdf = {.scheme = TPM2_ALG_NULL},
+            },
+            .unique.ecc = {.x = {.size = 32}, .y = {.size = 32}},
+        },
+    };
+    TPM2B_DATA outside = {0};
+    TPML_PCR_SELECTION pcrs = {0};
+    return Esys_CreatePrimary(tpm->esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
+                              &sensitive, &template, &outside, &pcrs, key, NULL, NULL, NULL, NULL);
+}
+
+// A salted, unbound HMAC session (AES-128-CFB parameter encryption). The salt key is flushed at once:
+// the session keeps what it derived from the salt.
+static TSS2_RC start_salted_session(pattern_tpm *tpm, TPMA_SESSION attributes, ESYS_TR *session) {
+    ESYS_TR key = ESYS_TR_NONE;
+    TSS2_RC rc = create_salt_key(tpm, &key);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    TPMT_SYM_DEF aes = {.algorithm = TPM2_ALG_AES, .keyBits.aes = 128, .mode.aes = TPM2_ALG_CFB};
+    rc = Esys_StartAuthSession(tpm->esys, key, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+                               NULL, TPM2_SE_HMAC, &aes, TPM2_ALG_SHA256, session);
+    flush(tpm, &key);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    rc = Esys_TRSess_SetAttributes(tpm->esys, *session, attributes, 0xff);
+    if (rc != TSS2_RC_SUCCESS) flush(tpm, session);
+    return rc;
+}
+
+// PolicyCommandCode(NV_Write) + PolicyNvWritten(NO) on `session` (a trial or a policy session).
+static TSS2_RC write_once_policy(pattern_tpm *tpm, ESYS_TR session) {
+    TSS2_RC rc = Esys_PolicyCommandCode(tpm->esys, session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+                                        TPM2_CC_NV_Write);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    return Esys_PolicyNvWritten(tpm->esys, session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, TPM2_NO);
+}
+
+static TSS2_RC start_session(pattern_tpm *tpm, TPM2_SE type, ESYS_TR *session) {
+    TPMT_SYM_DEF none = {.algorithm = TPM2_ALG_NULL};
+    return Esys_StartAuthSession(tpm->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+                                 ESYS_TR_NONE, NULL, type, &none, TPM2_ALG_SHA256, session);
+}
+
+// The write-once branch's digest, from a trial session.
+static TSS2_RC write_once_digest(pattern_tpm *tpm, TPM2B_DIGEST *out) {
+    ESYS_TR trial = ESYS_TR_NONE;
+    TSS2_RC rc = start_session(tpm, TPM2_SE_TRIAL, &trial);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    TPM2B_DIGEST *digest = NULL;
+    rc = write_once_policy(tpm, trial);
+    if (rc == TSS2_RC_SUCCESS) {
+        rc = Esys_PolicyGetDigest(tpm->esys, trial, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &digest);
+    }
+    if (rc == TSS2_RC_SUCCESS) *out = *digest;
+    Esys_Free(digest);
+    flush(tpm, &trial);
+    return rc;
+}
+
+// A session of `type` that has run the whole write policy: the write-once branch, then
+// PolicyOR(write-once, tag).
+static TSS2_RC start_write_policy(pattern_tpm *tpm, TPM2_SE type, const TPM2B_DIGEST *branch,
+                                  const uint8_t tag[PATTERN_TPM_AUTH_SIZE], ESYS_TR *session) {
+    TSS2_RC rc = start_session(tpm, type, session);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    rc = write_once_policy(tpm, *session);
+    if (rc == TSS2_RC_SUCCESS) {
+        TPML_DIGEST branches = {.count = 2};
+        branches.digests[0] = *branch;
+        branches.digests[1].size = PATTERN_TPM_AUTH_SIZE;
+        memcpy(branches.digests[1].buffer, tag, PATTERN_TPM_AUTH_SIZE);
+        rc = Esys_PolicyOR(tpm->esys, *session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &branches);
+    }
+    if (rc != TSS2_RC_SUCCESS) flush(tpm, session);
+    return rc;
+}
+
+// The index at `handle` as an ESYS_TR, if its Name (read from the TPM) is `name`.
+static TSS2_RC open_index(pattern_tpm *tpm, uint32_t handle, const uint8_t name[PATTERN_TPM_NAME_SIZE],
+                          ESYS_TR *index) {
+    TSS2_RC rc = Esys_TR_FromTPMPublic(tpm->esys, handle, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, index);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    TPM2B_NAME *actual = NULL;
+    rc = Esys_TR_GetName(tpm->esys, *index, &actual);
+    if (rc != TSS2_RC_SUCCESS) {
+        forget(tpm, index);
+        return rc;
+    }
+    int same = actual->size == PATTERN_TPM_NAME_SIZE && memcmp(actual->name, name, PATTERN_TPM_NAME_SIZE) == 0;
+    Esys_Free(actual);
+    if (!same) {
+        forget(tpm, index);
+        return PATTERN_TPM_RC_NAME_MISMATCH;
+    }
+    return TSS2_RC_SUCCESS;
+}
+
+static TSS2_RC read_name(pattern_tpm *tpm, uint32_t handle, uint8_t name[PATTERN_TPM_NAME_SIZE]) {
+    ESYS_TR index = ESYS_TR_NONE;
+    TSS2_RC rc = Esys_TR_FromTPMPublic(tpm->esys, handle, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &index);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    TPM2B_NAME *actual = NULL;
+    rc = Esys_TR_GetName(tpm->esys, index, &actual);
+    forget(tpm, &index);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    if (actual->size != PATTERN_TPM_NAME_SIZE) rc = PATTERN_TPM_RC_NAME_MISMATCH;
+    else memcpy(name, actual->name, PATTERN_TPM_NAME_SIZE);
+    Esys_Free(actual);
+    return rc;
+}
+
+static TSS2_RC undefine(pattern_tpm *tpm, ESYS_TR *index) {
+    TSS2_RC rc = Esys_NV_UndefineSpace(tpm->esys, ESYS_TR_RH_OWNER, *index, ESYS_TR_PASSWORD, ESYS_TR_NONE,
+                                       ESYS_TR_NONE);
+    if (rc == TSS2_RC_SUCCESS) *index = ESYS_TR_NONE; // ESAPI dropped it
+    else forget(tpm, index);
+    return rc;
+}
+
+uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
+                                      const uint8_t auth[PATTERN_TPM_AUTH_SIZE],
+                                      const uint8_t tag[PATTERN_TPM_AUTH_SIZE], uint32_t pin_limit,
+                                      uint8_t name[PATTERN_TPM_NAME_SIZE]) {
+    ESYS_TR trial = ESYS_TR_NONE, salted = ESYS_TR_NONE, policy = ESYS_TR_NONE, index = ESYS_TR_NONE;
+    TPM2B_DIGEST *digest = NULL;
+    TPM2B_DIGEST branch = {0};
+    TSS2_RC rc = write_once_digest(tpm, &branch);
+    if (rc != TSS2_RC_SUCCESS) goto done;
+    rc = start_write_policy(tpm, TPM2_SE_TRIAL, &branch, tag, &trial);
+    if (rc != TSS2_RC_SUCCESS) goto done;
+    rc = Esys_PolicyGetDigest(tpm->esys, trial, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &digest);
+    flush(tpm, &trial);
+    if (rc != TSS2_RC_SUCCESS) goto done;
+
+    TPM2B_NV_PUBLIC info = {
+        .nvPublic = {
+            .nvIndex = handle,
+            .nameAlg = TPM2_ALG_SHA256,
+            .attributes = (TPM2_NT_PIN_FAIL << TPMA_NV_TPM2_NT_SHIFT) | TPMA_NV_POLICYWRITE |
+                          TPMA_NV_AUTHREAD | TPMA_NV_OWNERREAD | TPMA_NV_NO_DA,
+            .authPolicy = *digest,
+            .dataSize = 8, // TPMS_NV_PIN_COUNTER_PARAMETERS
+        },
+    };
+    TPM2B_AUTH value = {.size = PATTERN_TPM_AUTH_SIZE};
+    memcpy(value.buffer, auth, PATTERN_TPM_AUTH_SIZE);
+    // DECRYPT: the first command parameter (the new auth value) is encrypted on the bus.
+    rc = start_salted_session(tpm, TPMA_SESSION_DECRYPT | TPMA_SESSION_CONTINUESESSION, &salted);
+    if (rc != TSS2_RC_SUCCESS) goto done;
+    rc = Esys_NV_DefineSpace(tpm->esys, ESYS_TR_RH_OWNER, salted, ESYS_TR_NONE, ESYS_TR_NONE, &value, &info,
+                             &index);
+    memset(&value, 0, sizeof value);
+    flush(tpm, &salted);
+    if (rc != TSS2_RC_SUCCESS) goto done;
+
+    // The only write the policy allows: pinCount 0, pinLimit (big-endian UINT32s).
+    rc = start_write_policy(tpm, TPM2_SE_POLICY, &branch, tag, &policy);
+    if (rc == TSS2_RC_SUCCESS) {
+        TPM2B_MAX_NV_BUFFER data = {.size = 8,
+                                    .buffer = {0, 0, 0, 0, (uint8_t)(pin_limit >> 24), (uint8_t)(pin_limit >> 16),
+                                               (uint8_t)(pin_limit >> 8), (uint8_t)pin_limit}};
+        rc = Esys_NV_Write(tpm->esys, index, index, policy, ESYS_TR_NONE, ESYS_TR_NONE, &data, 0);
+        flush(tpm, &policy);
+    }
+    if (rc != TSS2_RC_SUCCESS) {
+        undefine(tpm, &index);
+        goto done;
+    }
+    forget(tpm, &index);
+    // Read back from the TPM: the Name now carries TPMA_NV_WRITTEN.
+    rc = read_name(tpm, handle, name);
+done:
+    Esys_Free(digest);
+    flush(tpm, &trial);
+    flush(tpm, &salted);
+    flush(tpm, &policy);
+    forget(tpm, &index);
+    return rc;
+}
+
+uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle, const uint8_t name[PATTERN_TPM_NAME_SIZE],
+                               const uint8_t auth[PATTERN_TPM_AUTH_SIZE]) {
+    ESYS_TR index = ESYS_TR_NONE, salted = ESYS_TR_NONE;
+    TSS2_RC rc = open_index(tpm, handle, name, &index);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    TPM2B_AUTH value = {.size = PATTERN_TPM_AUTH_SIZE};
+    memcpy(value.buffer, auth, PATTERN_TPM_AUTH_SIZE);
+    rc = Esys_TR_SetAuth(tpm->esys, index, &value);
+    memset(&value, 0, sizeof value);
+    if (rc != TSS2_RC_SUCCESS) goto done;
+    // ENCRYPT: the response (the counter) comes back encrypted; the auth itself only enters the HMAC.
+    rc = start_salted_session(tpm, TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION, &salted);
+    if (rc != TSS2_RC_SUCCESS) goto done;
+    TPM2B_MAX_NV_BUFFER *data = NULL;
+    rc = Esys_NV_Read(tpm->esys, index, index, salted, ESYS_TR_NONE, ESYS_TR_NONE, 8, 0, &data);
+    Esys_Free(data);
+done:
+    flush(tpm, &salted);
+    forget(tpm, &index);
+    return rc;
+}
+
+uint32_t pattern_tpm_read_counter(pattern_tpm *tpm, uint32_t handle, const uint8_t name[PATTERN_TPM_NAME_SIZE],
+                                  uint32_t *pin_count, uint32_t *pin_limit) {
+    ESYS_TR index = ESYS_TR_NONE;
+    TSS2_RC rc = open_index(tpm, handle, name, &index);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    TPM2B_MAX_NV_BUFFER *data = NULL;
+    rc = Esys_NV_Read(tpm->esys, ESYS_TR_RH_OWNER, index, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, 8, 0,
+                      &data);
+    if (rc == TSS2_RC_SUCCESS) {
+        if (data->size != 8) {
+            rc = PATTERN_TPM_RC_BAD_ARGUMENT;
+        } else {
+            const uint8_t *b = data->buffer;
+            *pin_count = (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+            *pin_limit = (uint32_t)b[4] << 24 | (uint32_t)b[5] << 16 | (uint32_t)b[6] << 8 | b[7];
+        }
+    }
+    Esys_Free(data);
+    forget(tpm, &index);
+    return rc;
+}
+
+uint32_t pattern_tpm_undefine(pattern_tpm *tpm, uint32_t handle, const uint8_t name[PATTERN_TPM_NAME_SIZE]) {
+    ESYS_TR index = ESYS_TR_NONE;
+    TSS2_RC rc = open_index(tpm, handle, name, &index);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    return undefine(tpm, &index);
+}
+
+const char *pattern_tpm_describe(uint32_t rc) {
+    switch (rc) {
+    case PATTERN_TPM_RC_BAD_ARGUMENT: return "pattern_tpm: unsupported TCTI or bad argument";
+    case PATTERN_TPM_RC_NAME_MISMATCH: return "pattern_tpm: the index at the handle is not the recorded one";
+    case PATTERN_TPM_RC_NO_MEMORY: return "pattern_tpm: out of memory";
+    default: return Tss2_RC_Decode(rc);
+    }
+}

@@ -1,0 +1,86 @@
+import CPatternSystem
+import PatternCoreEmbedded
+
+/// Where the store is read and a guess is judged: in this process when the module runs as root (sudo, su,
+/// login), or by the setuid pam_pattern_helper when it does not (screen lockers run PAM as the user and cannot
+/// read the root-only store). Both give the same answers, so Authenticator has one flow for both.
+enum GuessService {
+    case inProcess(store: PatternStore, gate: GuessGate)
+    /// The helper obeys the system's settings only; the module's store=, state=, deny=, unlock_time=,
+    /// lock_after= and minlen= do not reach it.
+    case helper(HelperClient)
+
+    /// In-process for root, the helper otherwise.
+    static func forCurrentProcess(options: ModuleOptions) -> GuessService {
+        if geteuid() != 0 {
+            return .helper(HelperClient(path: HelperRequest.installedPath))
+        }
+        let store = PatternStore(path: options.storePath)
+        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
+                             settings: options.throttle)
+        return .inProcess(store: store, gate: gate)
+    }
+
+    /// Before prompting: not enrolled, or the throttle's verdict now.
+    enum Enrollment {
+        case notEnrolled
+        case enrolled(ThrottleVerdict)
+    }
+
+    /// What came of a guess.
+    enum Judgement {
+        case judged(GuessOutcome)
+        /// The helper's minimum length is stricter than the module's: not a pattern, not counted.
+        case tooShort(minimum: Int)
+    }
+
+    /// Why the service could not answer; the module fails closed (PAM_AUTHINFO_UNAVAIL).
+    enum Failure: Error {
+        case store(StoreError)
+        case helper(HelperFailure)
+    }
+
+    func enrollment(user: [UInt8], now: Int64) throws(Failure) -> Enrollment {
+        switch self {
+        case .inProcess(let store, let gate):
+            do throws(StoreError) {
+                guard try store.record(for: user) != nil else { return .notEnrolled }
+                return .enrolled(try gate.check(user: user, now: now))
+            } catch { throw .store(error) }
+        case .helper(let client):
+            switch client.call(.check, user: user, fields: []) {
+            case .failure(let failure): throw .helper(failure)
+            case .success(.notEnrolled): return .notEnrolled
+            case .success(.allowed(let left)): return .enrolled(.allowed(freeAttemptsLeft: left))
+            case .success(.locked(let verdict)): return .enrolled(verdict)
+            case .success: throw .helper(.unexpectedAnswer(exitStatus: HelperExit.success.rawValue))
+            }
+        }
+    }
+
+    /// `origin`, `markSeen`, `unseen`: the attempt record (GuessGate.attempt). The helper keeps the record
+    /// itself and tells no unseen failures, so `unseen` stays nil there.
+    func attempt(user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin, markSeen: Bool,
+                 unseen: inout (count: Int, last: FailedAttempt)?) throws(Failure) -> Judgement {
+        unseen = nil
+        switch self {
+        case .inProcess(_, let gate):
+            do throws(StoreError) {
+                return .judged(try gate.attempt(user: user, pattern: pattern, now: now, origin: origin,
+                                                markSeen: markSeen, unseen: &unseen))
+            } catch { throw .store(error) }
+        case .helper(let client):
+            var digits = pattern.digits
+            defer { digits.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
+            switch client.call(.verify, user: user, fields: [digits]) {
+            case .failure(let failure): throw .helper(failure)
+            case .success(.accepted): return .judged(.accepted)
+            case .success(.wrong(let after)): return .judged(.rejected(verdictAfter: after))
+            case .success(.locked(let verdict)): return .judged(.refused(verdict))
+            case .success(.notEnrolled): return .judged(.notEnrolled)
+            case .success(.malformed(let minimum)): return .tooShort(minimum: minimum)
+            case .success(let other): throw .helper(.unexpectedAnswer(exitStatus: other.exit.rawValue))
+            }
+        }
+    }
+}

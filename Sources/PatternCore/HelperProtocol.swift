@@ -1,0 +1,327 @@
+/// The protocol between pam_pattern_helper (setuid root) and its callers: the module when it does not run as
+/// root, and patternctl for self-service. Both sides use these types, so encoder and decoder cannot drift.
+/// man/pam_pattern_helper.8 documents it for people.
+///
+///     pam_pattern_helper OPERATION USER        (argv: exactly these two arguments)
+///     stdin:  the operation's fields, each ended by one NUL byte, then end of file
+///     stdout: one verdict line, e.g. "wrong allowed 3\n"
+///     exit:   HelperExit (the kind of the verdict; the line carries the details)
+///
+/// Nothing on the command line or stdin changes policy: paths, throttle and minimum length come from the
+/// system configuration only. USER must be the caller's real uid's name (root may name anyone).
+public enum HelperOperation: Equatable, Sendable {
+    /// Is USER enrolled, and may they guess now? No input. Verdicts: allowed, locked, notEnrolled.
+    case check
+    /// One guess: one field, the pattern as canonical digits ('1'...'9', the grid's phone numbering).
+    /// Counted exactly as the module counts it (recorded before the hash). Verdicts: accepted, wrong, locked,
+    /// notEnrolled, malformed.
+    case verify
+
+    /// The argv word.
+    public var word: [UInt8] {
+        switch self {
+        case .check: return Array("check".utf8)
+        case .verify: return Array("verify".utf8)
+        }
+    }
+
+    /// How many NUL-ended fields the operation reads from stdin.
+    public var fieldCount: Int {
+        switch self {
+        case .check: return 0
+        case .verify: return 1
+        }
+    }
+
+    public init?(word: [UInt8]) {
+        if word == Array("check".utf8) { self = .check }
+        else if word == Array("verify".utf8) { self = .verify }
+        else { return nil }
+    }
+}
+
+/// The helper's exit status: fixed numbers, part of the protocol.
+public enum HelperExit: Int32, Equatable, Sendable {
+    /// verify: the right pattern (failures reset). check: enrolled and allowed to guess.
+    case success = 0
+    /// verify: a wrong pattern, counted before the hash.
+    case wrongPattern = 1
+    /// The throttle refuses (wait running, or disabled): nothing hashed, nothing counted.
+    case locked = 2
+    /// USER has no pattern.
+    case notEnrolled = 3
+    /// The field is not a pattern under the system's rules (e.g. shorter than minlen): not counted.
+    case malformed = 4
+    /// The store, throttle state or configuration is unusable (details in the helper's syslog lines).
+    case unavailable = 5
+    /// The call itself is refused: wrong argv, unknown operation, USER is not the caller, a tty on stdin,
+    /// missing, extra or oversized input. Nothing read, nothing counted.
+    case refused = 6
+}
+
+/// Why a call was refused (the word after "refused" on the verdict line).
+public enum HelperRefusal: Equatable, Sendable {
+    /// argv is not exactly OPERATION USER, or the operation is unknown.
+    case usage
+    /// USER is not the caller's real user (and the caller is not root), or not a valid user name.
+    case user
+    /// stdin is a terminal.
+    case tty
+    /// stdin is not exactly the operation's NUL-ended fields: missing, unterminated, extra or oversized.
+    case input
+
+    public var word: [UInt8] {
+        switch self {
+        case .usage: return Array("usage".utf8)
+        case .user: return Array("user".utf8)
+        case .tty: return Array("tty".utf8)
+        case .input: return Array("input".utf8)
+        }
+    }
+
+    init?(word: ArraySlice<UInt8>) {
+        if word.elementsEqual("usage".utf8) { self = .usage }
+        else if word.elementsEqual("user".utf8) { self = .user }
+        else if word.elementsEqual("tty".utf8) { self = .tty }
+        else if word.elementsEqual("input".utf8) { self = .input }
+        else { return nil }
+    }
+}
+
+/// The helper's answer: the exit status plus one line on stdout. The module turns it into the same AuthOutcome
+/// as the in-process path, so the person sees the same messages either way.
+public enum HelperVerdict: Equatable, Sendable {
+    /// "accepted": verify matched.
+    case accepted
+    /// "allowed N": check, enrolled, N free tries before a wait.
+    case allowed(freeAttemptsLeft: Int)
+    /// "wrong allowed N" | "wrong wait S" | "wrong disabled": counted; the verdict for the next try.
+    case wrong(ThrottleVerdict)
+    /// "locked wait S" | "locked disabled".
+    case locked(ThrottleVerdict)
+    /// "not-enrolled".
+    case notEnrolled
+    /// "malformed minlen M": the system's minimum length is M.
+    case malformed(minimumLength: Int)
+    /// "unavailable".
+    case unavailable
+    /// "refused usage|user|tty|input".
+    case refused(HelperRefusal)
+
+    /// The exit status that goes with the line.
+    public var exit: HelperExit {
+        switch self {
+        case .accepted, .allowed: return .success
+        case .wrong: return .wrongPattern
+        case .locked: return .locked
+        case .notEnrolled: return .notEnrolled
+        case .malformed: return .malformed
+        case .unavailable: return .unavailable
+        case .refused: return .refused
+        }
+    }
+
+    /// The verdict line, newline included.
+    public var line: [UInt8] {
+        var out: [UInt8] = []
+        switch self {
+        case .accepted: out.append(contentsOf: "accepted".utf8)
+        case .allowed(let left):
+            out.append(contentsOf: "allowed ".utf8)
+            out.append(contentsOf: HelperVerdict.decimal(Int64(left)))
+        case .wrong(let after):
+            out.append(contentsOf: "wrong ".utf8)
+            out.append(contentsOf: HelperVerdict.encode(after))
+        case .locked(let verdict):
+            out.append(contentsOf: "locked ".utf8)
+            out.append(contentsOf: HelperVerdict.encode(verdict))
+        case .notEnrolled: out.append(contentsOf: "not-enrolled".utf8)
+        case .malformed(let minimum):
+            out.append(contentsOf: "malformed minlen ".utf8)
+            out.append(contentsOf: HelperVerdict.decimal(Int64(minimum)))
+        case .unavailable: out.append(contentsOf: "unavailable".utf8)
+        case .refused(let why):
+            out.append(contentsOf: "refused ".utf8)
+            out.append(contentsOf: why.word)
+        }
+        out.append(0x0A)
+        return out
+    }
+
+    /// The longest verdict line a caller needs to read.
+    public static let maximumLineBytes = 64
+
+    /// Decodes what a caller got: exit status and everything read from stdout. nil unless the output is exactly
+    /// one well-formed line whose kind matches the exit status (a caller treats nil as "unavailable").
+    public static func decode(exitStatus: Int32, output: [UInt8]) -> HelperVerdict? {
+        guard output.count <= maximumLineBytes, output.last == 0x0A else { return nil }
+        let body = output.dropLast()
+        guard !body.contains(0x0A) else { return nil }
+        let words = body.split(separator: 0x20, omittingEmptySubsequences: false)
+        guard let first = words.first else { return nil }
+        let rest = Array(words.dropFirst())
+        let verdict: HelperVerdict
+        if first.elementsEqual("accepted".utf8) && rest.isEmpty {
+            verdict = .accepted
+        } else if first.elementsEqual("allowed".utf8) && rest.count == 1, let n = number(rest[0]) {
+            verdict = .allowed(freeAttemptsLeft: Int(n))
+        } else if first.elementsEqual("wrong".utf8), let after = throttle(rest) {
+            verdict = .wrong(after)
+        } else if first.elementsEqual("locked".utf8), let now = throttle(rest) {
+            // "locked allowed N" is a contradiction.
+            if case .allowed = now { return nil }
+            verdict = .locked(now)
+        } else if first.elementsEqual("not-enrolled".utf8) && rest.isEmpty {
+            verdict = .notEnrolled
+        } else if first.elementsEqual("malformed".utf8) && rest.count == 2 && rest[0].elementsEqual("minlen".utf8),
+            let m = number(rest[1]), Pattern.minimumLengthRange.contains(Int(m))
+        {
+            verdict = .malformed(minimumLength: Int(m))
+        } else if first.elementsEqual("unavailable".utf8) && rest.isEmpty {
+            verdict = .unavailable
+        } else if first.elementsEqual("refused".utf8) && rest.count == 1, let why = HelperRefusal(word: rest[0]) {
+            verdict = .refused(why)
+        } else {
+            return nil
+        }
+        return verdict.exit.rawValue == exitStatus ? verdict : nil
+    }
+
+    static func encode(_ verdict: ThrottleVerdict) -> [UInt8] {
+        switch verdict {
+        case .allowed(let left): return Array("allowed ".utf8) + decimal(Int64(left))
+        case .wait(let seconds): return Array("wait ".utf8) + decimal(seconds)
+        case .disabled: return Array("disabled".utf8)
+        }
+    }
+
+    static func throttle(_ words: [ArraySlice<UInt8>]) -> ThrottleVerdict? {
+        guard let kind = words.first else { return nil }
+        if kind.elementsEqual("disabled".utf8) { return words.count == 1 ? .disabled : nil }
+        guard words.count == 2, let n = number(words[1]) else { return nil }
+        if kind.elementsEqual("allowed".utf8) { return .allowed(freeAttemptsLeft: Int(n)) }
+        if kind.elementsEqual("wait".utf8) { return .wait(secondsLeft: n) }
+        return nil
+    }
+
+    /// Plain decimal, 1 to 12 digits (no sign, no leading zeros but "0"): bounded so it never overflows.
+    static func number(_ bytes: ArraySlice<UInt8>) -> Int64? {
+        guard !bytes.isEmpty, bytes.count <= 12 else { return nil }
+        if bytes.count > 1 && bytes.first == 0x30 { return nil }
+        var value: Int64 = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+        }
+        return value
+    }
+
+    /// Negative values are written as 0 (the throttle never produces them); huge ones are capped to 12 digits.
+    static func decimal(_ value: Int64) -> [UInt8] {
+        var rest = min(max(value, 0), 999_999_999_999)
+        if rest == 0 { return [0x30] }
+        var digits: [UInt8] = []
+        while rest > 0 {
+            digits.append(UInt8(0x30 + rest % 10))
+            rest /= 10
+        }
+        return digits.reversed()
+    }
+}
+
+/// A parsed call: what the helper checks before it touches any file.
+public struct HelperRequest: Equatable, Sendable {
+    public let operation: HelperOperation
+    public let user: [UInt8]
+    /// The operation's fields, NULs removed.
+    public let fields: [[UInt8]]
+
+    /// Where the module looks for the helper: fixed at build time, never taken from a caller or pam.d.
+    public static let installedPath: [UInt8] = Array("/usr/sbin/pam_pattern_helper".utf8)
+    /// The most stdin bytes a call may send (every field included); the helper reads one byte more to see
+    /// whether the caller sent too much.
+    public static let maximumInputBytes = 512
+    /// The longest field (a pattern as typed is at most Pattern.maximumInputBytes).
+    public static let maximumFieldBytes = Pattern.maximumInputBytes
+
+    public init(operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) {
+        self.operation = operation
+        self.user = user
+        self.fields = fields
+    }
+
+    /// The operation and user from argv (without argv[0]). Refused: wrong count, unknown operation, a user name
+    /// no store line can hold.
+    public static func parseArguments(_ arguments: [[UInt8]]) -> Result<(HelperOperation, [UInt8]), HelperRefusalError> {
+        guard arguments.count == 2, let operation = HelperOperation(word: arguments[0]) else {
+            return .failure(HelperRefusalError(refusal: .usage))
+        }
+        guard StoreRecord.isValidUserName(arguments[1]) else { return .failure(HelperRefusalError(refusal: .user)) }
+        return .success((operation, arguments[1]))
+    }
+
+    /// Splits stdin into exactly `count` NUL-ended fields. nil: too long, a field too long, a missing or extra
+    /// field, bytes after the last NUL (unterminated or extra input).
+    public static func parseFields(_ input: [UInt8], count: Int) -> [[UInt8]]? {
+        guard input.count <= maximumInputBytes else { return nil }
+        var fields: [[UInt8]] = []
+        var current: [UInt8] = []
+        for byte in input {
+            if byte == 0 {
+                guard fields.count < count else { return nil }
+                fields.append(current)
+                current = []
+            } else {
+                guard current.count < maximumFieldBytes else { return nil }
+                current.append(byte)
+            }
+        }
+        guard current.isEmpty, fields.count == count else { return nil }
+        return fields
+    }
+
+    /// The stdin bytes for `fields` (what a caller writes).
+    public static func encodeFields(_ fields: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        for field in fields {
+            out.append(contentsOf: field)
+            out.append(0)
+        }
+        return out
+    }
+}
+
+/// A refusal as a typed error (Embedded Swift: Result needs an Error type).
+public struct HelperRefusalError: Error, Equatable, Sendable {
+    public let refusal: HelperRefusal
+    public init(refusal: HelperRefusal) { self.refusal = refusal }
+}
+
+/// Why a caller got no usable verdict from the helper. A caller fails closed on every one of these (the module:
+/// PAM_AUTHINFO_UNAVAIL, never a counted or accepted guess).
+public enum HelperFailure: Error, Equatable, Sendable {
+    /// fork, pipe or exec failed before the helper ran (errno); exit 127 from the child means exec failed.
+    case couldNotRun(errno: Int32)
+    /// A signal ended the helper.
+    case killed(signal: Int32)
+    /// The exit status and line do not form a verdict of the protocol (a wrong or missing binary).
+    case unexpectedAnswer(exitStatus: Int32)
+    /// The helper refused the call.
+    case refused(HelperRefusal)
+    /// The helper found the store, state or configuration unusable.
+    case unavailable
+
+    /// A sentence for the log.
+    public var message: String {
+        switch self {
+        case .couldNotRun(let code): return "could not run pam_pattern_helper (errno \(code))"
+        case .killed(let signal): return "pam_pattern_helper was killed by signal \(signal)"
+        case .unexpectedAnswer(let status):
+            return status == 127 ? "pam_pattern_helper could not be executed (exit 127: missing or not executable?)"
+                : "pam_pattern_helper gave no valid verdict (exit \(status))"
+        case .refused(let why):
+            return "pam_pattern_helper refused the call (\(String(decoding: why.word, as: UTF8.self)))"
+        case .unavailable: return "pam_pattern_helper found the store or state unusable (see its syslog lines)"
+        }
+    }
+}

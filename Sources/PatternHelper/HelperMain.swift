@@ -1,0 +1,91 @@
+import CPatternHelper
+import CPatternSystem
+import PatternCoreEmbedded
+
+/// main.c calls this after hardening the process: one call served, the verdict line written, its exit status
+/// returned.
+@_cdecl("pattern_helper_serve")
+func patternHelperServe(_ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?) -> Int32 {
+    let verdict = HelperMain.serve(arguments: HelperMain.arguments(argc: argc, argv: argv))
+    let line = verdict.line
+    _ = line.withUnsafeBufferPointer { pattern_helper_write_output($0.baseAddress, $0.count) }
+    return verdict.exit.rawValue
+}
+
+/// One call of the helper. Order matters: (main.c hardened the process), refuse a tty, check argv and that USER
+/// is the caller, read all input (bounded) before any file is opened, then load the system's settings and serve
+/// the operation through the same store and GuessGate the module uses in-process.
+enum HelperMain {
+    /// Longest argv entry read (longer ones are refused as usage).
+    static let maximumArgumentBytes = 4096
+    /// More argv entries than this are not read (the count check refuses the call).
+    static let maximumArguments = 8
+
+    static func serve(arguments: [[UInt8]]) -> HelperVerdict {
+        let caller = pattern_helper_real_uid()
+        if pattern_helper_stdin_is_tty() != 0 {
+            HelperLog.notice("refused: stdin is a terminal (uid \(caller))")
+            return .refused(.tty)
+        }
+        let operation: HelperOperation
+        let user: [UInt8]
+        switch HelperRequest.parseArguments(arguments) {
+        case .failure(let error):
+            HelperLog.notice("refused: bad arguments (uid \(caller))")
+            return .refused(error.refusal)
+        case .success(let parsed):
+            (operation, user) = parsed
+        }
+        // Root (su, sudo, login) may ask about anyone; everybody else only about themselves.
+        if caller != 0 && callerName(caller) != user {
+            HelperLog.notice(HelperLog.line("refused: uid \(caller) asked about another user ", user))
+            return .refused(.user)
+        }
+        guard let fields = readFields(count: operation.fieldCount) else {
+            HelperLog.notice(HelperLog.line("refused: malformed input for user ", user))
+            return .refused(.input)
+        }
+        let options = HelperConfiguration.load()
+        return HelperService(options: options, now: { Int64(time(nil)) }).serve(operation, user: user, fields: fields)
+    }
+
+    /// argv without argv[0]; an over-long or NULL entry becomes an empty one (refused later).
+    static func arguments(argc: Int32, argv: UnsafePointer<UnsafePointer<CChar>?>?) -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        let count = Int(argc)
+        guard let argv, count > 1 else { return result }
+        for index in 1..<min(count, maximumArguments) {
+            guard let pointer = argv[index] else { result.append([]); continue }
+            let length = strnlen(pointer, maximumArgumentBytes + 1)
+            if length > maximumArgumentBytes { result.append([]); continue }
+            let bytes: [UInt8] = pointer.withMemoryRebound(to: UInt8.self, capacity: length + 1) {
+                Array(UnsafeBufferPointer(start: $0, count: length))
+            }
+            result.append(bytes)
+        }
+        if count > maximumArguments { result.append([]) }  // too many: the count check refuses it
+        return result
+    }
+
+    static func callerName(_ uid: uid_t) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: StoreRecord.maximumUserNameBytes)
+        let length = buffer.withUnsafeMutableBufferPointer { pointer -> Int32 in
+            guard let base = pointer.baseAddress else { return -1 }
+            return pattern_helper_user_name(uid, base, pointer.count)
+        }
+        guard length >= 0 else { return nil }
+        return Array(buffer[0..<Int(length)])
+    }
+
+    /// All of stdin, at most one byte more than allowed, split into the operation's fields.
+    static func readFields(count: Int) -> [[UInt8]]? {
+        var buffer = [UInt8](repeating: 0, count: HelperRequest.maximumInputBytes + 1)
+        defer { buffer.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
+        let length = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+            guard let base = pointer.baseAddress else { return -1 }
+            return pattern_helper_read_input(base, pointer.count)
+        }
+        guard length >= 0, length <= HelperRequest.maximumInputBytes else { return nil }
+        return HelperRequest.parseFields(Array(buffer[0..<length]), count: count)
+    }
+}

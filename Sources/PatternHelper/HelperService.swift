@@ -1,0 +1,52 @@
+import PatternCoreEmbedded
+
+/// The operations, on the store and throttle named by the system's settings. `verify` goes through GuessGate, the
+/// module's own gate: same state files and schedule, the failure recorded and fsynced before the hash, so a guess
+/// through the helper counts exactly like one through sudo or login.
+struct HelperService {
+    let options: ModuleOptions
+    let now: () -> Int64
+
+    /// How the attempt record names a guess through the helper (its caller's PAM items do not reach it).
+    static let origin = AttemptOrigin(service: Array("pam_pattern_helper".utf8), tty: [], remoteHost: [])
+
+    func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) -> HelperVerdict {
+        let store = PatternStore(path: options.storePath)
+        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
+                             settings: options.throttle)
+        do throws(StoreError) {
+            switch operation {
+            case .check:
+                guard try store.record(for: user) != nil else { return .notEnrolled }
+                let verdict = try gate.check(user: user, now: now())
+                if case .allowed(let left) = verdict { return .allowed(freeAttemptsLeft: left) }
+                return .locked(verdict)
+            case .verify:
+                guard let typed = fields.first else { return .refused(.input) }
+                let minimum = Pattern.clampedMinimumLength(options.minimumLength)
+                // The caller maps keys to dots itself (layout is presentation); the minimum length is policy.
+                let pattern: Pattern
+                do throws(PatternError) {
+                    pattern = try Pattern.parse(typed, layout: .phone, minimumLength: minimum)
+                } catch {
+                    return .malformed(minimumLength: minimum)
+                }
+                // Listed in the user's attempt record like any failure; the caller (a screen locker) cannot
+                // pass on the "failures since" notice, so the failures stay unseen for the next su or login.
+                var unseen: (count: Int, last: FailedAttempt)? = nil
+                switch try gate.attempt(user: user, pattern: pattern, now: now(), origin: HelperService.origin,
+                                        markSeen: false, unseen: &unseen) {
+                case .accepted: return .accepted
+                case .rejected(let after):
+                    HelperLog.notice(HelperLog.line("wrong pattern for user ", user))
+                    return .wrong(after)
+                case .refused(let verdict): return .locked(verdict)
+                case .notEnrolled: return .notEnrolled
+                }
+            }
+        } catch {
+            HelperLog.critical("pattern store or state unusable: \(error.message)")
+            return .unavailable
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import CPatternTPM
+
+/// What a TPM check of a pattern means for authentication.
+public enum TPMCheckOutcome: Equatable {
+    /// The TPM accepted the auth value (and reset the index's failure count).
+    case right
+    /// The TPM refused the auth value and counted it (TPM_RC_BAD_AUTH / TPM_RC_AUTH_FAIL).
+    case wrong
+    /// The index is at its pinLimit: the TPM refuses even the right pattern, counts nothing more.
+    case limitReached
+    /// Anything else: no TPM, a cleared TPM, a missing or different index, a TPM from another machine,
+    /// a dead connection. Never a success, never a counted failure: the stack goes on to the password.
+    case unavailable(code: UInt32)
+
+    /// TPM_RC_BAD_AUTH / TPM_RC_AUTH_FAIL on the first session (the index's), as format-one codes.
+    static let badAuthSession1: UInt32 = 0x9A2
+    static let authFailSession1: UInt32 = 0x98E
+    /// TPM_RC_AUTH_UNAVAILABLE: what a PIN Fail index at its limit answers.
+    static let authUnavailable: UInt32 = 0x12F
+    /// TPM_RC_NV_UNAVAILABLE (a warning, not a TPM response to our index at the limit so far, but the
+    /// specification allows it for an index that cannot be used now).
+    static let nvUnavailable: UInt32 = 0x923
+
+    /// The meaning of a result of `pattern_tpm_check_pin`. Only exact codes count as "wrong": a TPM
+    /// result from another layer (TCTI, ESAPI: 0xA0000..., 0x70000...) or the layer's own codes are
+    /// never mistaken for the TPM's verdict.
+    public static func classify(_ rc: UInt32) -> TPMCheckOutcome {
+        switch rc {
+        case 0: return .right
+        case badAuthSession1, authFailSession1: return .wrong
+        case authUnavailable, nvUnavailable: return .limitReached
+        default: return .unavailable(code: rc)
+        }
+    }
+}
+
+/// A TPM result that is not one of the outcomes above, with tpm2-tss's description.
+public struct TPMFailure: Error, Equatable {
+    public let code: UInt32
+
+    public init(code: UInt32) {
+        self.code = code
+    }
+
+    /// A short static description (tpm2-tss's decoder, or the layer's own name for its codes).
+    public var description: String {
+        guard let text = pattern_tpm_describe(code) else { return "unknown TPM result" }
+        return String(cString: text)
+    }
+
+    /// An NV index already defined at the handle (another enrolment took it meanwhile).
+    public var isHandleTaken: Bool { code == 0x14C }
+}

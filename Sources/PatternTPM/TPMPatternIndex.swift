@@ -1,0 +1,85 @@
+import CPatternTPM
+import PatternCoreEmbedded
+
+/// A user's pattern held by the TPM: one PIN Fail NV index per user (see TPMRecord, TPMPinAuth).
+///
+/// The index: authread|ownerread|no_da (its own failure count; the chip-wide dictionary-attack
+/// counter is never touched, so one user's guesses lock nobody else), pinLimit = the throttle's
+/// lock_after, write policy PolicyCommandCode(NV_Write) + PolicyNvWritten(NO) (OR'd with a per-record
+/// unsatisfiable tag, TPMPinAuth.policyTag): the single write at enrolment succeeds, every later
+/// write fails, the owner's included, so nobody resets the count.
+/// The owner can only delete the index, and the pattern with it.
+public enum TPMPatternIndex {
+    /// Defines an index for `user`'s `pattern` at the lowest free handle and returns its record.
+    /// `salt` must be TPMPinAuth.saltSize fresh random bytes.
+    public static func enroll(_ pattern: Pattern, user: [UInt8], salt: [UInt8], pinLimit: UInt32,
+                              on tpm: TPMConnection) throws(TPMFailure) -> TPMRecord {
+        guard salt.count == TPMPinAuth.saltSize, pinLimit > 0 else { throw TPMFailure(code: 0x7E00_0001) }
+        var auth = TPMPinAuth.value(salt: salt, user: user, pattern: pattern)
+        defer { for i in auth.indices { auth[i] = 0 } }
+        let tag = TPMPinAuth.policyTag(salt: salt)
+        var start = TPMIndexRange.first
+        // Another enrolment may take the handle between the listing and the definition: try the next.
+        for _ in 0..<16 {
+            let defined = try tpm.definedIndexes(from: start, through: TPMIndexRange.last)
+            guard let handle = TPMIndexRange.firstFree(defined: defined, from: start) else {
+                throw TPMFailure(code: 0x14C)
+            }
+            var name = [UInt8](repeating: 0, count: TPMRecord.nameSize)
+            let rc = auth.withUnsafeBufferPointer { authBytes in
+                tag.withUnsafeBufferPointer { tagBytes in
+                    name.withUnsafeMutableBufferPointer { nameBytes in
+                        pattern_tpm_define_pin_index(tpm.context, handle, authBytes.baseAddress,
+                                                     tagBytes.baseAddress, pinLimit, nameBytes.baseAddress)
+                    }
+                }
+            }
+            let failure = TPMFailure(code: rc)
+            if failure.isHandleTaken && handle < TPMIndexRange.last {
+                start = handle + 1
+                continue
+            }
+            guard rc == 0 else { throw failure }
+            guard let record = TPMRecord(handle: handle, name: name, salt: salt) else {
+                throw TPMFailure(code: 0x7E00_0002)
+            }
+            return record
+        }
+        throw TPMFailure(code: 0x14C)
+    }
+
+    /// Asks the TPM whether `pattern` is `user`'s: one read of the index with the derived auth in a
+    /// salted HMAC session. A wrong pattern is counted by the TPM itself.
+    public static func check(_ pattern: Pattern, user: [UInt8], record: TPMRecord,
+                             on tpm: TPMConnection) -> TPMCheckOutcome {
+        var auth = TPMPinAuth.value(salt: record.salt, user: user, pattern: pattern)
+        defer { for i in auth.indices { auth[i] = 0 } }
+        let rc = auth.withUnsafeBufferPointer { authBytes in
+            record.name.withUnsafeBufferPointer { nameBytes in
+                pattern_tpm_check_pin(tpm.context, record.handle, nameBytes.baseAddress, authBytes.baseAddress)
+            }
+        }
+        return TPMCheckOutcome.classify(rc)
+    }
+
+    /// The TPM's failure count and limit for the record's index (owner read; not a try).
+    public static func counter(of record: TPMRecord, on tpm: TPMConnection)
+        throws(TPMFailure) -> (failures: UInt32, limit: UInt32)
+    {
+        var failures: UInt32 = 0
+        var limit: UInt32 = 0
+        let rc = record.name.withUnsafeBufferPointer { nameBytes in
+            pattern_tpm_read_counter(tpm.context, record.handle, nameBytes.baseAddress, &failures, &limit)
+        }
+        guard rc == 0 else { throw TPMFailure(code: rc) }
+        return (failures, limit)
+    }
+
+    /// Deletes the record's index (only if the index at the handle is still the recorded one).
+    public static func remove(_ record: TPMRecord, on tpm: TPMConnection) throws(TPMFailure) {
+        let rc = record.name.withUnsafeBufferPointer { nameBytes in
+            pattern_tpm_undefine(tpm.context, record.handle, nameBytes.baseAddress)
+        }
+        guard rc == 0 else { throw TPMFailure(code: rc) }
+    }
+}

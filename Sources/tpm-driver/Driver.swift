@@ -1,0 +1,117 @@
+// Test driver for the TPM layer (never installed): each subcommand is one call of TPMPatternIndex,
+// built as Embedded Swift exactly as the setuid helper uses it. Tests/TPMTests drive it against swtpm.
+//
+//   tpm-driver enroll  TCTI USER PATTERN LIMIT   -> prints the record
+//   tpm-driver check   TCTI USER PATTERN RECORD  -> right | wrong | limit | unavailable CODE TEXT
+//   tpm-driver counter TCTI RECORD               -> FAILURES LIMIT
+//   tpm-driver remove  TCTI RECORD
+//   tpm-driver auth    SALT USER PATTERN         -> the derived auth value (hex)
+//
+// Exit 0 = done / right, 1 = wrong, 2 = limit reached, 3 = unavailable or failed, 64 = usage.
+import CPatternSystem
+import PatternCoreEmbedded
+import PatternTPM
+
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+func hex(_ data: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    for byte in data {
+        out.append(digits[Int(byte >> 4)])
+        out.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    print(message)
+    exit(status)
+}
+
+func parsePattern(_ text: String) -> Pattern {
+    do throws(PatternError) {
+        return try Pattern.parse(bytes(text))
+    } catch {
+        fail("bad pattern", status: 64)
+    }
+}
+
+func parseRecord(_ text: String) -> TPMRecord {
+    guard let record = TPMRecord(text: bytes(text)) else { fail("bad record", status: 64) }
+    return record
+}
+
+func connect(_ tcti: String) -> TPMConnection {
+    do throws(TPMFailure) {
+        return try TPMConnection(tcti: tcti)
+    } catch {
+        fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
+    }
+}
+
+func hex32(_ value: UInt32) -> String {
+    return "0x" + hex([UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
+                       UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
+}
+
+// Embedded Swift has no CommandLine: the C entry point (argc, argv), by hand.
+@_cdecl("tpm_driver_main") // SwiftPM links main to <module>_main
+func driverMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    var args: [String] = []
+    for i in 0..<Int(argc) {
+        guard let arg = argv[i] else { break }
+        args.append(String(cString: arg))
+    }
+    run(args)
+    return 0
+}
+
+func run(_ args: [String]) {
+// Compared as bytes: String == would pull in Unicode normalisation tables.
+let command = args.count > 1 ? Array(args[1].utf8) : []
+switch (command, args.count) {
+case (bytes("enroll"), 6):
+    let tpm = connect(args[2])
+    guard let limit = UInt32(args[5]) else { fail("bad limit", status: 64) }
+    var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
+    for i in salt.indices { salt[i] = UInt8.random(in: 0...255) }
+    do throws(TPMFailure) {
+        let record = try TPMPatternIndex.enroll(parsePattern(args[4]), user: bytes(args[3]), salt: salt,
+                                                pinLimit: limit, on: tpm)
+        print(String(decoding: record.text, as: UTF8.self))
+    } catch {
+        fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
+    }
+case (bytes("check"), 6):
+    let tpm = connect(args[2])
+    switch TPMPatternIndex.check(parsePattern(args[4]), user: bytes(args[3]), record: parseRecord(args[5]), on: tpm) {
+    case .right: print("right")
+    case .wrong: fail("wrong", status: 1)
+    case .limitReached: fail("limit", status: 2)
+    case .unavailable(let code):
+        fail("unavailable \(hex32(code)) \(TPMFailure(code: code).description)", status: 3)
+    }
+case (bytes("counter"), 4):
+    let tpm = connect(args[2])
+    do throws(TPMFailure) {
+        let counter = try TPMPatternIndex.counter(of: parseRecord(args[3]), on: tpm)
+        print("\(counter.failures) \(counter.limit)")
+    } catch {
+        fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
+    }
+case (bytes("remove"), 4):
+    let tpm = connect(args[2])
+    do throws(TPMFailure) {
+        try TPMPatternIndex.remove(parseRecord(args[3]), on: tpm)
+    } catch {
+        fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
+    }
+case (bytes("auth"), 5):
+    guard let record = TPMRecord(text: bytes("$tpm2$01a50000$000b" + String(repeating: "0", count: 64) + "$" + args[2]))
+    else { fail("bad salt", status: 64) }
+    print(hex(TPMPinAuth.value(salt: record.salt, user: bytes(args[3]), pattern: parsePattern(args[4]))))
+default:
+    fail("usage: tpm-driver enroll|check|counter|remove|auth ...", status: 64)
+}
+}

@@ -1,0 +1,91 @@
+import Testing
+
+@testable import PatternCore
+
+/// The helper protocol: every verdict survives encode -> decode with its exit status, anything else is refused,
+/// and stdin framing accepts exactly the operation's NUL-ended fields.
+struct HelperProtocolTests {
+    static let verdicts: [HelperVerdict] = [
+        .accepted, .allowed(freeAttemptsLeft: 5), .allowed(freeAttemptsLeft: 0),
+        .wrong(.allowed(freeAttemptsLeft: 3)), .wrong(.wait(secondsLeft: 60)), .wrong(.disabled),
+        .locked(.wait(secondsLeft: 31_536_000)), .locked(.disabled), .notEnrolled, .malformed(minimumLength: 6),
+        .unavailable, .refused(.usage), .refused(.user), .refused(.tty), .refused(.input),
+    ]
+
+    @Test func everyVerdictRoundTripsWithItsExitStatus() {
+        for verdict in Self.verdicts {
+            let line = verdict.line
+            #expect(line.count <= HelperVerdict.maximumLineBytes)
+            #expect(HelperVerdict.decode(exitStatus: verdict.exit.rawValue, output: line) == verdict)
+        }
+    }
+
+    @Test func aLineWithTheWrongExitStatusIsRefused() {
+        for verdict in Self.verdicts {
+            for status in Int32(0)...Int32(7) where status != verdict.exit.rawValue {
+                #expect(HelperVerdict.decode(exitStatus: status, output: verdict.line) == nil)
+            }
+        }
+    }
+
+    @Test func linesOutsideTheProtocolAreRefused() {
+        let bad = [
+            "", "accepted", "accepted\nx\n", "accepted \n", " accepted\n", "allowed\n", "allowed -1\n",
+            "allowed 01\n", "allowed 1234567890123\n", "wrong\n", "wrong wait\n", "wrong disabled 3\n",
+            "locked allowed 3\n", "malformed minlen 3\n", "malformed minlen 10\n", "refused nope\n",
+            "ACCEPTED\n", "accepted\n\n", String(repeating: "a", count: 80) + "\n",
+        ]
+        for text in bad {
+            for status in Int32(0)...Int32(6) {
+                #expect(HelperVerdict.decode(exitStatus: status, output: Array(text.utf8)) == nil, "\(text)")
+            }
+        }
+    }
+
+    @Test func throttleVerdictsKeepTheirNumbers() {
+        let line = Array("wrong wait 900\n".utf8)
+        #expect(HelperVerdict.decode(exitStatus: 1, output: line) == .wrong(.wait(secondsLeft: 900)))
+        #expect(HelperVerdict.wrong(.wait(secondsLeft: -5)).line == Array("wrong wait 0\n".utf8))
+    }
+
+    @Test func framingAcceptsExactlyTheFields() {
+        #expect(HelperRequest.parseFields([], count: 0) == [])
+        #expect(HelperRequest.parseFields(Array("1235789\0".utf8), count: 1) == [Array("1235789".utf8)])
+        #expect(HelperRequest.parseFields(Array("1\02\0".utf8), count: 2) == [[0x31], [0x32]])
+        // Unterminated, extra field, bytes after the NUL, input where none is expected, a missing field.
+        #expect(HelperRequest.parseFields(Array("1235789".utf8), count: 1) == nil)
+        #expect(HelperRequest.parseFields(Array("1\02\0".utf8), count: 1) == nil)
+        #expect(HelperRequest.parseFields(Array("1\0x".utf8), count: 1) == nil)
+        #expect(HelperRequest.parseFields([0], count: 0) == nil)
+        #expect(HelperRequest.parseFields(Array("1\0".utf8), count: 2) == nil)
+    }
+
+    @Test func framingRefusesOversizedInput() {
+        let longest = [UInt8](repeating: 0x31, count: HelperRequest.maximumFieldBytes) + [0]
+        #expect(HelperRequest.parseFields(longest, count: 1) != nil)
+        let tooLong = [UInt8](repeating: 0x31, count: HelperRequest.maximumFieldBytes + 1) + [0]
+        #expect(HelperRequest.parseFields(tooLong, count: 1) == nil)
+        let huge = [UInt8](repeating: 0, count: HelperRequest.maximumInputBytes + 1)
+        #expect(HelperRequest.parseFields(huge, count: HelperRequest.maximumInputBytes + 1) == nil)
+        let fields: [[UInt8]] = [Array("24678".utf8), Array("1235789".utf8)]
+        #expect(HelperRequest.parseFields(HelperRequest.encodeFields(fields), count: 2) == fields)
+    }
+
+    @Test func argumentsAreExactlyOperationAndAValidUser() {
+        let ok = HelperRequest.parseArguments([Array("verify".utf8), Array("alice".utf8)])
+        #expect((try? ok.get())?.0 == .verify)
+        let cases: [([[UInt8]], HelperRefusal)] = [
+            ([], .usage), ([Array("verify".utf8)], .usage), ([Array("frob".utf8), Array("alice".utf8)], .usage),
+            ([Array("check".utf8), Array("alice".utf8), []], .usage),
+            ([Array("check".utf8), []], .user), ([Array("check".utf8), Array("a:b".utf8)], .user),
+            ([Array("check".utf8), Array("a\nb".utf8)], .user),
+        ]
+        for (arguments, refusal) in cases {
+            guard case .failure(let error) = HelperRequest.parseArguments(arguments) else {
+                Issue.record("accepted \(arguments)")
+                continue
+            }
+            #expect(error.refusal == refusal)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+"""A software TPM (swtpm) for the TPM tests: private temp directory, unix sockets, ended by its PID."""
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+DRIVER = os.path.join(BUILD, "tpm-driver")
+
+
+def require_swtpm():
+    for tool in ("swtpm", "tpm2_nvreadpublic"):
+        if shutil.which(tool) is None:
+            raise unittest.SkipTest("%s not installed (make deps)" % tool)
+    if not os.path.exists(DRIVER):
+        raise unittest.SkipTest("no %s (make build)" % DRIVER)
+
+
+class SoftwareTPM:
+    """One swtpm process; its NV state lives in a temp directory removed by close()."""
+
+    def __init__(self):
+        self.directory = tempfile.mkdtemp(prefix="pam_pattern-swtpm.")
+        self.socket = os.path.join(self.directory, "s")
+        self.tcti = "swtpm:path=" + self.socket
+        self.pid = None
+        self.start()
+
+    def start(self):
+        pid_file = os.path.join(self.directory, "pid")
+        subprocess.run(
+            ["swtpm", "socket", "--tpm2", "--tpmstate", "dir=" + self.directory,
+             "--server", "type=unixio,path=" + self.socket,
+             "--ctrl", "type=unixio,path=" + self.socket + ".ctrl",
+             "--flags", "not-need-init,startup-clear", "--pid", "file=" + pid_file, "--daemon"],
+            check=True)
+        for _ in range(200):
+            if os.path.exists(pid_file) and os.path.exists(self.socket):
+                with open(pid_file) as f:
+                    text = f.read().strip()
+                if text:
+                    self.pid = int(text)
+                    return
+            time.sleep(0.01)
+        raise RuntimeError("swtpm did not start")
+
+    def kill(self):
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)  # its NV state is on disk after every command
+            except ProcessLookupError:
+                pass
+            # Gone or a zombie (the daemon is not our child; whoever adopted it reaps it).
+            for _ in range(500):
+                try:
+                    with open("/proc/%d/stat" % self.pid) as f:
+                        if f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                            break
+                except FileNotFoundError:
+                    break
+                time.sleep(0.002)
+            self.pid = None
+
+    def close(self):
+        self.kill()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def tool(self, *args, check=True):
+        """A tpm2-tools command against this TPM (as root: owner auth is empty)."""
+        return subprocess.run([args[0], "-T", self.tcti] + list(args[1:]), check=check,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=self.directory)
+
+    def defined_indexes(self):
+        out = self.tool("tpm2_getcap", "handles-nv-index").stdout
+        return [int(line.strip().lstrip("- "), 16) for line in out.splitlines() if line.strip()]
+
+
+def driver(*args, env=None):
+    """Runs tpm-driver; returns (exit status, stdout stripped)."""
+    result = subprocess.run([DRIVER] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env if env is not None else {}, timeout=30)
+    return result.returncode, result.stdout.strip()
