@@ -179,7 +179,8 @@ class RefusalTests(SandboxTest):
 class StatusListTests(SandboxTest):
     def test_not_enrolled(self):
         self.assertEqual(self.status(USER_B), {
-            "user": USER_B, "enrolled": "no", "set": "-", "cost": "-", "failures": "0", "locked": "no"})
+            "user": USER_B, "enrolled": "no", "set": "-", "cost": "-", "failures": "0", "locked": "no",
+            "unseen failures": "0"})
 
     def test_missing_store_directory_means_nobody_enrolled(self):
         missing = ["--store", os.path.join(self.box.directory, "absent", "patterns"), "--state", self.box.state]
