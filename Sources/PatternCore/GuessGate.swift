@@ -54,12 +54,8 @@ public struct GuessGate {
         let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
         guard case .allowed = verdict else { return .refused(verdict) }
 
-        // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
-        var failed = state
-        failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
-        failed.lastFailure = max(now, 0)
-        try locked.write(failed)
-        // The attempt record too: a guess killed mid-hash stays on it as a failure.
+        // List the guess in the attempt record first: a write the caller's limits cut short (file size, full
+        // disk) then refuses the guess before it is counted or hashed, so nobody can guess unlisted.
         var before = AttemptRecord.empty
         if let origin {
             before = try recordedAttempts(user: user)
@@ -67,6 +63,11 @@ public struct GuessGate {
             after.add(origin.failure(at: max(now, 0)))
             try throttle.replaceAttempts(after, for: user)
         }
+        // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
+        var failed = state
+        failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
+        failed.lastFailure = max(now, 0)
+        try locked.write(failed)
 
         if PatternHash.verify(pattern, against: record.hash) {
             if origin != nil {

@@ -157,7 +157,7 @@ class AttemptRecordTest(unittest.TestCase):
         self.assertEqual(code_name(result["code"]), code_name(PAM_AUTHINFO_UNAVAIL), result)
         with open(path, "rb") as f:
             self.assertEqual(f.read(), before)
-        self.assertEqual(failures(self.fixture.state_dir, USER), 2)  # the guess was counted first
+        self.assertEqual(failures(self.fixture.state_dir, USER), 1)  # refused before it was counted or hashed
         self.assertEqual([n for n in os.listdir(self.fixture.state_dir) if ".tmp." in n], [])
         # SIGXFSZ default: the host dies mid-write; the record is still whole and the next writer sweeps.
         with self.assertRaisesRegex(AssertionError, "SIGXFSZ"):
@@ -165,8 +165,8 @@ class AttemptRecordTest(unittest.TestCase):
         with open(path, "rb") as f:
             self.assertEqual(f.read(), before)
         self.assertCode(self.auth(WRONG), PAM_AUTH_ERR)
-        # The two limited guesses were counted by the throttle, not listed: the record could not be written.
-        self.assertEqual(failures(self.fixture.state_dir, USER), 4)
+        # Neither limited guess was listed, counted or hashed; the record and the count agree.
+        self.assertEqual(failures(self.fixture.state_dir, USER), 2)
         self.assertEqual(read_record(self.fixture.state_dir)[0], 2)
         self.assertEqual([n for n in os.listdir(self.fixture.state_dir) if ".tmp." in n], [])
 
