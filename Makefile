@@ -14,6 +14,7 @@ MANDIR       ?= $(PREFIX)/share/man
 # The setuid helper's path is compiled into the module (HelperRequest.installedPath), so it is not under PREFIX.
 HELPER       := /usr/sbin/pam_pattern_helper
 PAMCONFIGDIR ?= /usr/share/pam-configs
+SECURITYDIR  ?= /etc/security
 # gettext catalogues: where glibc looks by default (the module has no other way to find them).
 LOCALEDIR    ?= /usr/share/locale
 # Languages with a complete translation in po/.
@@ -76,6 +77,9 @@ test: build test-swift test-integration test-fuzz
 
 test-swift:
 	$(SWIFT) test --scratch-path $(SCRATCH)
+	# every pattern's drawing read back; optimised (a debug build takes minutes)
+	$(SWIFT_RELEASE) --product drawing-roundtrip
+	$(SCRATCH)/release/drawing-roundtrip
 
 test-integration: build
 	@failed=""; for d in Tests/*/; do \
@@ -91,12 +95,16 @@ test-integration: build
 demo: build
 	@demo/run-demo.sh $(CURDIR)/$(BUILD)
 
-# The documented file list (README, "Files"); nothing under /etc is touched.
+# The documented file list (README, "Files"). Under /etc only the commented default
+# pam_pattern.conf, and only when none is there (a conffile: an admin's file is never replaced).
 INSTALLED_FILES = $(PAMDIR)/pam_pattern.so \
                   $(HELPER) \
                   $(SBINDIR)/patternctl \
                   $(MANDIR)/man8/pam_pattern.8 \
                   $(MANDIR)/man8/patternctl.8 \
+                  $(MANDIR)/man5/pam_pattern.conf.5 \
+                  $(SECURITYDIR)/pam_pattern.conf \
+                  $(PREFIX)/share/doc/pam_pattern/examples/pam_pattern.conf \
                   $(MANDIR)/man8/pam_pattern_helper.8 \
                   $(PAMCONFIGDIR)/pattern \
                   $(foreach lang,$(LANGUAGES),$(LOCALEDIR)/$(lang)/LC_MESSAGES/pam_pattern.mo) \
@@ -117,6 +125,13 @@ install:
 	install -D -m 0755 $(BUILD)/patternctl $(DESTDIR)$(SBINDIR)/patternctl
 	install -D -m 0644 man/pam_pattern.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern.8
 	install -D -m 0644 man/patternctl.8 $(DESTDIR)$(MANDIR)/man8/patternctl.8
+	install -D -m 0644 man/pam_pattern.conf.5 $(DESTDIR)$(MANDIR)/man5/pam_pattern.conf.5
+	install -D -m 0644 security/pam_pattern.conf $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples/pam_pattern.conf
+	@if [ -e $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf ] || [ -L $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf ]; then \
+	  echo "kept the existing $(SECURITYDIR)/pam_pattern.conf (the default is in share/doc/pam_pattern/examples)"; \
+	else \
+	  install -D -m 0644 security/pam_pattern.conf $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf || exit 1; \
+	fi
 	install -D -m 0644 man/pam_pattern_helper.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern_helper.8
 	install -D -m 0644 pam-configs/pattern $(DESTDIR)$(PAMCONFIGDIR)/pattern
 	for lang in $(LANGUAGES); do \
@@ -129,7 +144,13 @@ install:
 	@echo "installed; nothing is enabled. See README.md, 'Enabling it for sudo'."
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	@# the policy file goes only while it is still the shipped default
+	@if cmp -s security/pam_pattern.conf $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf; then \
+	  rm -f $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf; \
+	elif [ -e $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf ]; then \
+	  echo "kept $(SECURITYDIR)/pam_pattern.conf: it was changed (delete it by hand)"; \
+	fi
+	rm -f $(addprefix $(DESTDIR),$(filter-out $(SECURITYDIR)/pam_pattern.conf,$(INSTALLED_FILES)))
 	-rmdir $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples $(DESTDIR)$(PREFIX)/share/doc/pam_pattern 2>/dev/null
 	@echo "removed; patterns in /etc/security/pam_pattern and /var/lib/pam_pattern are kept (delete them by hand)."
 

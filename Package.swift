@@ -128,6 +128,12 @@ let package = Package(
             name: "PatternFuzz",
             dependencies: ["PatternCore", "CPatternSystem"]
         ),
+        // Test tool, never installed: every pattern's drawing read back (make test-swift, optimised).
+        .executableTarget(
+            name: "drawing-roundtrip",
+            dependencies: ["PatternCore"],
+            path: "Sources/drawing-roundtrip"
+        ),
         .testTarget(
             name: "PatternCoreTests",
             dependencies: ["PatternCore"],

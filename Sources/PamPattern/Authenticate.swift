@@ -144,7 +144,7 @@ struct Authenticator {
     /// Step 7's refusal: not a pattern, not counted (with forward_pass: handed on as a password).
     func malformed(_ error: PatternError, answer: Answer, user: [UInt8]) -> AuthOutcome {
         if options.forwardPass { return forward(answer, user: user, counted: nil) }
-        conversation.error(UserMessages.malformed(error))
+        conversation.error(UserMessages.malformed(error, layout: options.layout))
         log.notice(logLine("malformed pattern from user ", user, " (not counted)"))
         return .malformed(error)
     }

@@ -12,18 +12,28 @@ func pamPatternSwiftAuthenticate(
 ) -> Int32 {
     guard let pamh else { return PAM_SYSTEM_ERR }
     pam_pattern_bind_text_domain()
-    let (options, problems) = ModuleOptions.parse(ModuleArguments.read(argc: argc, argv: argv))
-    let log = ModuleLog(handle: pamh, debugEnabled: options.debug)
-    for problem in problems { log.error(problem) }
-
-    let authenticator = Authenticator(
-        options: options,
-        flags: flags,
-        items: PamItems(handle: pamh),
-        conversation: Conversation(handle: pamh, silent: (flags & Int32(PAM_SILENT)) != 0),
-        log: log,
-        now: { Int64(time(nil)) })
-    let outcome = authenticator.run()
+    let arguments = ModuleArguments.read(argc: argc, argv: argv)
+    let outcome: AuthOutcome
+    let log: ModuleLog
+    do {
+        let (options, problems) = try ModuleOptions.load(arguments: arguments)
+        log = ModuleLog(handle: pamh, debugEnabled: options.debug)
+        for problem in problems { log.error(problem) }
+        let authenticator = Authenticator(
+            options: options,
+            flags: flags,
+            items: PamItems(handle: pamh),
+            conversation: Conversation(handle: pamh, silent: (flags & Int32(PAM_SILENT)) != 0),
+            log: log,
+            now: { Int64(time(nil)) })
+        outcome = authenticator.run()
+    } catch {
+        // An unsafe or malformed configuration file: fail closed, naming the file and the line.
+        let (fallback, _) = ModuleOptions.parse(arguments)
+        log = ModuleLog(handle: pamh, debugEnabled: fallback.debug)
+        log.critical("configuration unusable: \(error.message(path: fallback.confPath))")
+        outcome = .configurationUnusable(error)
+    }
     if outcome.isFailure {
         // Advisory, as pam_unix does; the throttle is the real limit.
         pam_pattern_fail_delay(pamh, ModuleArguments.failDelayMicroseconds)

@@ -35,6 +35,8 @@ enum AuthOutcome {
     /// The store or throttle state is missing, unreadable, unsafe or corrupt, or a
     /// system call failed: fail closed.
     case storeUnavailable(StoreError)
+    /// The configuration file is unsafe, unreadable or malformed: fail closed.
+    case configurationUnusable(ConfError)
     /// Not running as root, and pam_pattern_helper could not be run or gave no usable answer: fail closed.
     case helperFailed(HelperFailure)
 
@@ -54,7 +56,7 @@ enum AuthOutcome {
             return PAM_AUTH_ERR
         case .conversationFailed: return PAM_CONV_ERR
         case .forwardFailed: return PAM_AUTH_ERR
-        case .storeUnavailable, .helperFailed: return PAM_AUTHINFO_UNAVAIL
+        case .storeUnavailable, .configurationUnusable, .helperFailed: return PAM_AUTHINFO_UNAVAIL
         }
     }
 
@@ -82,6 +84,7 @@ enum AuthOutcome {
         case .forwardedAfterWrongPattern: return "wrong pattern, forwarded as password"
         case .forwardFailed: return "could not forward the answer"
         case .storeUnavailable: return "store unavailable"
+        case .configurationUnusable: return "configuration unusable"
         case .helperFailed: return "helper failed"
         }
     }

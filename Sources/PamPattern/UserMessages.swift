@@ -65,9 +65,9 @@ enum UserMessages {
         }
     }
 
-    /// Shown for an answer that is not a pattern.
-    static func malformed(_ error: PatternError) -> [UInt8] {
-        return localized("Not a pattern: %s", Array(error.message.utf8))
+    /// Shown for an answer that is not a pattern; a dot is named by the key of layout=.
+    static func malformed(_ error: PatternError, layout: KeypadLayout) -> [UInt8] {
+        return localized("Not a pattern: %s", Array(error.message(layout: layout).utf8))
     }
 
     /// After a success: the failures since the person's last success, as login tells of failed logins.

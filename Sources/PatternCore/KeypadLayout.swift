@@ -41,3 +41,16 @@ public enum KeypadLayout: Sendable {
         return self.dot(forKey: dot)
     }
 }
+
+extension Pattern {
+    /// The keys a user of `layout` types for this pattern, as ASCII digits:
+    /// what every message shows, so a numpad user sees their own digits.
+    public func keyDigits(layout: KeypadLayout) -> [UInt8] {
+        return dots.map { (layout.key(forDot: $0) ?? 0) &+ 0x30 }
+    }
+
+    /// The keys as a string of digits (dots 1 2 5 9 are "7893" on a numpad). For people only.
+    public func keyString(layout: KeypadLayout) -> String {
+        return String(decoding: keyDigits(layout: layout), as: UTF8.self)
+    }
+}

@@ -3,11 +3,13 @@ import CPatternSystem
 /// The module's arguments from its pam.d line, e.g.
 /// `auth sufficient pam_pattern.so nullok show_grid deny=3 [prompt=Your pattern: ]`.
 ///
-/// Parsing never fails: as PAM modules do, an unknown option or a bad value is
-/// reported as a problem (the module logs it) and ignored, so the option keeps
-/// its default. A typo in pam.d must not lock everyone out, and must not
-/// silently weaken anything either: every default is the strict choice.
-/// Works on bytes only (Embedded Swift: no String comparison).
+/// The names, kinds and ranges live in `PatternOption.table`; this is the settings
+/// they fill. The defaults are overridden by /etc/security/pam_pattern.conf
+/// (`ConfFile`), which the pam.d arguments override in turn. Argument parsing
+/// never fails: as PAM modules do, an unknown option or a bad value is reported
+/// as a problem (the module logs it) and ignored. A typo in pam.d must not lock
+/// everyone out, and must not silently weaken anything either: every default is
+/// the strict choice. Works on bytes only (Embedded Swift: no String comparison).
 public struct ModuleOptions: Equatable, Sendable {
     /// `store=PATH`: the pattern store (absolute path).
     public var storePath: [UInt8] = ModuleOptions.defaultStorePath
@@ -32,6 +34,12 @@ public struct ModuleOptions: Equatable, Sendable {
     public var allowRemote = false
     /// `debug`: log each decision (never the digits) at LOG_DEBUG.
     public var debug = false
+    /// `cost=N`: the yescrypt cost of newly set patterns (patternctl and the helper; the module only verifies).
+    public var cost = PatternHash.defaultCost
+    /// `self_enroll=yes|no`: whether a user without a pattern may set a first one (after their password).
+    public var selfEnroll = true
+    /// `conf=PATH`: the configuration file the settings were read from.
+    public var confPath: [UInt8] = ConfFile.defaultPath
 
     /// "Pattern: "
     public static let defaultPrompt: [UInt8] = Array("Pattern: ".utf8)
@@ -42,18 +50,19 @@ public struct ModuleOptions: Equatable, Sendable {
     /// "/var/lib/pam_pattern"
     public static let defaultStateDirectory: [UInt8] = ThrottleStore.defaultDirectory
     /// The accepted `minlen=` values (a 3x3 pattern has 4 to 9 dots).
-    public static let minimumLengthRange: ClosedRange<Int> = 4...9
+    public static let minimumLengthRange: ClosedRange<Int> = countRange(.minlen)
     /// The accepted `deny=` values (free failures before the first wait).
-    public static let denyRange: ClosedRange<Int> = 1...1000
+    public static let denyRange: ClosedRange<Int> = countRange(.deny)
     /// The accepted `unlock_time=` values in seconds (up to one year).
-    public static let unlockTimeRange: ClosedRange<Int64> = 1...31_536_000
-    /// The accepted `lock_after=` values (failures after which the pattern is disabled;
-    /// 0: never disabled, only the growing waits apply).
-    public static let lockAfterRange: ClosedRange<Int> = 0...100_000
+    public static let unlockTimeRange: ClosedRange<Int64> = numberRange(.unlockTime)
+    /// The accepted `lock_after=` values (0: never disabled, only the growing waits apply).
+    public static let lockAfterRange: ClosedRange<Int> = countRange(.lockAfter)
+    /// The accepted `cost=` values.
+    public static let costRange: ClosedRange<Int> = countRange(.cost)
     /// Longest accepted `prompt=` in bytes.
     public static let maximumPromptBytes = 200
     /// Longest accepted path in bytes (PATH_MAX - 1).
-    public static let maximumPathBytes = 4095
+    public static let maximumPathBytes = OptionSetting.maximumPathBytes
     /// Longest piece of an offending option quoted back in a problem message.
     static let maximumQuotedBytes = 64
 
@@ -67,151 +76,126 @@ public struct ModuleOptions: Equatable, Sendable {
     /// All defaults.
     public init() {}
 
-    /// Parses the module arguments (argv of pam_sm_authenticate, without NULs).
-    /// Later occurrences of an option override earlier ones.
+    /// Parses the module arguments (argv of pam_sm_authenticate, without NULs) over the defaults, without
+    /// reading the configuration file. Later occurrences of an option override earlier ones.
     /// - Returns: the options, and one human-readable message per ignored argument.
     public static func parse(_ arguments: [[UInt8]]) -> (options: ModuleOptions, problems: [[UInt8]]) {
+        let (settings, problems) = settings(fromArguments: arguments)
         var options = ModuleOptions()
-        var problems: [[UInt8]] = []
-        for argument in arguments {
-            if let problem = options.apply(argument) {
-                problems.append(problem)
-            }
-        }
+        options.apply(settings)
         return (options, problems)
     }
 
-    /// Applies one argument; returns a problem message when it is ignored.
-    mutating func apply(_ argument: [UInt8]) -> [UInt8]? {
-        let equals = UInt8(ascii: "=")
-        var name = argument[...]
-        var value: ArraySlice<UInt8>? = nil
-        if let index = argument.firstIndex(of: equals) {
-            name = argument[argument.startIndex..<index]
-            value = argument[(index + 1)...]
+    /// The module's options as it runs: the defaults, then the configuration file (`conf=` or
+    /// /etc/security/pam_pattern.conf; missing means defaults), then the arguments, which override the file.
+    /// Throws when the file is unsafe or malformed: the module then fails closed.
+    public static func load(arguments: [[UInt8]]) throws(ConfError) -> (options: ModuleOptions, problems: [[UInt8]]) {
+        let (settings, problems) = settings(fromArguments: arguments)
+        var confPath = ConfFile.defaultPath
+        for setting in settings where setting.key == .conf {
+            if case .bytes(let path) = setting.value { confPath = path }
         }
-
-        // Flags: a value is a mistake ("nullok=0" must not silently mean nullok).
-        if let flag = Flag(name: name) {
-            if value != nil {
-                return Self.problem("option ", argument, " takes no value, ignored")
-            }
-            switch flag {
-            case .nullok: nullok = true
-            case .showGrid: showGrid = true
-            case .forwardPass: forwardPass = true
-            case .allowRemote: allowRemote = true
-            case .debug: debug = true
-            }
-            return nil
-        }
-
-        guard let setting = Setting(name: name) else {
-            return Self.problem("unknown option ", argument, ", ignored")
-        }
-        guard let value, !value.isEmpty else {
-            return Self.problem("option ", argument, " needs a value, ignored")
-        }
-        switch setting {
-        case .store:
-            guard Self.isAcceptablePath(value) else {
-                return Self.problem("store= needs an absolute path, ignored: ", argument, "")
-            }
-            storePath = Array(value)
-        case .state:
-            guard Self.isAcceptablePath(value) else {
-                return Self.problem("state= needs an absolute path, ignored: ", argument, "")
-            }
-            stateDirectory = Array(value)
-        case .layout:
-            guard let parsed = KeypadLayout(optionValue: Array(value)) else {
-                return Self.problem("layout= must be phone or numpad, ignored: ", argument, "")
-            }
-            layout = parsed
-        case .minlen:
-            guard let number = Self.decimal(value, in: Self.minimumLengthRange) else {
-                return Self.problem("minlen= must be 4 to 9, ignored: ", argument, "")
-            }
-            minimumLength = number
-        case .deny:
-            guard let number = Self.decimal(value, in: Self.denyRange) else {
-                return Self.problem("deny= must be 1 to 1000, ignored: ", argument, "")
-            }
-            throttle.deny = number
-        case .unlockTime:
-            guard let number = Self.decimal(value, in: Self.unlockTimeRange) else {
-                return Self.problem("unlock_time= must be 1 to 31536000 seconds, ignored: ", argument, "")
-            }
-            throttle.unlockTime = number
-        case .lockAfter:
-            guard let number = Self.decimal(value, in: Self.lockAfterRange) else {
-                return Self.problem("lock_after= must be 0 (never) to 100000, ignored: ", argument, "")
-            }
-            throttle.lockAfter = number
-        case .prompt:
-            guard value.count <= Self.maximumPromptBytes, !value.contains(where: { $0 < 0x20 || $0 == 0x7f }) else {
-                return Self.problem("prompt= must be at most 200 printable bytes, ignored: ", argument, "")
-            }
-            prompt = Array(value)
-        }
-        return nil
+        var options = ModuleOptions()
+        options.confPath = confPath
+        options.apply(try ConfFile(path: confPath).settings())
+        options.apply(settings)
+        return (options, problems)
     }
 
-    /// The boolean options.
-    enum Flag {
-        case nullok, showGrid, forwardPass, allowRemote, debug
-        init?(name: ArraySlice<UInt8>) {
-            if name.elementsEqual("nullok".utf8) { self = .nullok }
-            else if name.elementsEqual("show_grid".utf8) { self = .showGrid }
-            else if name.elementsEqual("forward_pass".utf8) { self = .forwardPass }
-            else if name.elementsEqual("allow_remote".utf8) { self = .allowRemote }
-            else if name.elementsEqual("debug".utf8) { self = .debug }
-            else { return nil }
+    /// Checks each argument against `PatternOption.table`. As PAM modules do, an unknown option or a bad value
+    /// is reported and ignored, so the setting keeps its value from the file or the default.
+    public static func settings(fromArguments arguments: [[UInt8]]) -> (settings: [OptionSetting], problems: [[UInt8]]) {
+        var settings: [OptionSetting] = []
+        var problems: [[UInt8]] = []
+        for argument in arguments {
+            var name = argument[...]
+            var value: ArraySlice<UInt8>? = nil
+            if let index = argument.firstIndex(of: UInt8(ascii: "=")) {
+                name = argument[argument.startIndex..<index]
+                value = argument[(index + 1)...]
+            }
+            guard let spec = PatternOption.named(name) else {
+                problems.append(problem("unknown option ", argument, ", ignored"))
+                continue
+            }
+            guard spec.isArgument else {
+                problems.append(problem("option ", argument, " ignored: it is set in pam_pattern.conf only"))
+                continue
+            }
+            do {
+                settings.append(try OptionSetting.parse(spec, value: value))
+            } catch {
+                var message = problem("option ", argument, " ignored: ")
+                spec.name.withUTF8Buffer { message.append(contentsOf: $0) }
+                message.append(UInt8(ascii: " "))
+                message.append(contentsOf: error.requirement.utf8)
+                problems.append(message)
+            }
+        }
+        return (settings, problems)
+    }
+
+    /// Applies settings in order (a later one overrides an earlier one).
+    public mutating func apply(_ settings: [OptionSetting]) {
+        for setting in settings { apply(setting) }
+    }
+
+    /// Applies one checked setting. A value of the wrong shape for its key cannot come out of
+    /// `OptionSetting.parse`; it would change nothing.
+    public mutating func apply(_ setting: OptionSetting) {
+        switch (setting.key, setting.value) {
+        case (.conf, .bytes(let path)): confPath = path
+        case (.store, .bytes(let path)): storePath = path
+        case (.state, .bytes(let path)): stateDirectory = path
+        case (.layout, .layout(let chosen)): layout = chosen
+        case (.minlen, .number(let number)): minimumLength = Int(truncatingIfNeeded: number)
+        case (.deny, .number(let number)): throttle.deny = Int(truncatingIfNeeded: number)
+        case (.unlockTime, .number(let number)): throttle.unlockTime = number
+        case (.lockAfter, .number(let number)): throttle.lockAfter = Int(truncatingIfNeeded: number)
+        case (.cost, .number(let number)): cost = Int(truncatingIfNeeded: number)
+        case (.selfEnroll, .yes(let allowed)): selfEnroll = allowed
+        case (.nullok, .on): nullok = true
+        case (.showGrid, .on): showGrid = true
+        case (.prompt, .bytes(let text)): prompt = text
+        case (.forwardPass, .on): forwardPass = true
+        case (.allowRemote, .on): allowRemote = true
+        case (.debug, .on): debug = true
+        default: break
         }
     }
 
-    /// The options that take a value (`name=value`).
-    enum Setting {
-        case store, state, layout, minlen, deny, unlockTime, lockAfter, prompt
-        init?(name: ArraySlice<UInt8>) {
-            if name.elementsEqual("store".utf8) { self = .store }
-            else if name.elementsEqual("state".utf8) { self = .state }
-            else if name.elementsEqual("layout".utf8) { self = .layout }
-            else if name.elementsEqual("minlen".utf8) { self = .minlen }
-            else if name.elementsEqual("deny".utf8) { self = .deny }
-            else if name.elementsEqual("unlock_time".utf8) { self = .unlockTime }
-            else if name.elementsEqual("lock_after".utf8) { self = .lockAfter }
-            else if name.elementsEqual("prompt".utf8) { self = .prompt }
-            else { return nil }
+    /// The current value of `key`, in the table's terms (a flag reads as `.yes`), so code that walks the
+    /// table (the fuzz target, patternctl) can check or print every setting without a switch of its own.
+    public func value(of key: OptionKey) -> OptionValue {
+        switch key {
+        case .conf: return .bytes(confPath)
+        case .store: return .bytes(storePath)
+        case .state: return .bytes(stateDirectory)
+        case .layout: return .layout(layout)
+        case .minlen: return .number(Int64(minimumLength))
+        case .deny: return .number(Int64(throttle.deny))
+        case .unlockTime: return .number(throttle.unlockTime)
+        case .lockAfter: return .number(Int64(throttle.lockAfter))
+        case .cost: return .number(Int64(cost))
+        case .selfEnroll: return .yes(selfEnroll)
+        case .nullok: return .yes(nullok)
+        case .showGrid: return .yes(showGrid)
+        case .prompt: return .bytes(prompt)
+        case .forwardPass: return .yes(forwardPass)
+        case .allowRemote: return .yes(allowRemote)
+        case .debug: return .yes(debug)
         }
     }
 
-    /// An absolute path that fits PATH_MAX and is not just "/".
-    static func isAcceptablePath(_ value: ArraySlice<UInt8>) -> Bool {
-        guard let first = value.first, first == UInt8(ascii: "/") else { return false }
-        return value.count > 1 && value.count <= maximumPathBytes
+    /// The accepted values of a number option, from the table.
+    static func numberRange(_ key: OptionKey) -> ClosedRange<Int64> {
+        PatternOption.spec(for: key).range ?? 0...0
     }
 
-    /// Parses plain ASCII decimal digits (no sign, no spaces) into `range`.
-    /// Returns nil for anything else, including values too large for Int64:
-    /// never traps.
-    static func decimal(_ bytes: ArraySlice<UInt8>, in range: ClosedRange<Int64>) -> Int64? {
-        guard !bytes.isEmpty else { return nil }
-        var result: Int64 = 0
-        for byte in bytes {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let (times10, overflow1) = result.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
-            if overflow1 || overflow2 { return nil }
-            result = sum
-        }
-        return range.contains(result) ? result : nil
-    }
-
-    /// `decimal(_:in:)` for Int ranges.
-    static func decimal(_ bytes: ArraySlice<UInt8>, in range: ClosedRange<Int>) -> Int? {
-        guard let value = decimal(bytes, in: Int64(range.lowerBound)...Int64(range.upperBound)) else { return nil }
-        return Int(exactly: value)
+    /// `numberRange` as Int.
+    static func countRange(_ key: OptionKey) -> ClosedRange<Int> {
+        let range = numberRange(key)
+        return Int(truncatingIfNeeded: range.lowerBound)...Int(truncatingIfNeeded: range.upperBound)
     }
 
     /// "before" + the offending argument (quoted, capped, non-printables as '?') + "after".

@@ -14,8 +14,15 @@ public enum PatternError: Error, Equatable, Sendable {
     /// The canonical pattern has fewer dots than the minimum.
     case tooShort(dotCount: Int, minimum: Int)
 
-    /// A sentence a person understands, naming the character, dot or length.
+    /// A sentence a person understands, naming the character, dot or length,
+    /// with the dot named by the phone key (see `message(layout:)`).
     public var message: String {
+        return message(layout: .phone)
+    }
+
+    /// The sentence for a user of `layout`: a dot is named by the key that
+    /// user types for it, so a numpad user reads their own digit.
+    public func message(layout: KeypadLayout) -> String {
         switch self {
         case .empty:
             return "No pattern was entered."
@@ -26,7 +33,7 @@ public enum PatternError: Error, Equatable, Sendable {
         case .zero(let position):
             return "'0' at position \(position) is not a dot; the dots are numbered 1 to 9."
         case .dotUsedTwice(let dot):
-            return "Dot \(dot) (\(PatternError.placeName(of: dot))) is used twice; each dot can be used only once, and a line across an unused dot uses it."
+            return "Dot \(layout.key(forDot: dot) ?? dot) (\(PatternError.placeName(of: dot))) is used twice; each dot can be used only once, and a line across an unused dot uses it."
         case .tooShort(let dotCount, let minimum):
             let dots = dotCount == 1 ? "1 dot" : "\(dotCount) dots"
             return "The pattern has \(dots); at least \(minimum) are needed."

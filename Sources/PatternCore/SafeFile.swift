@@ -98,15 +98,16 @@ enum SafeFile {
     }
 
     /// The file checks, on an open descriptor: a regular file, owned by root, no group/other permission bits
-    /// (write reported before read), exactly one link, at most `limit` bytes. Returns the size.
-    static func checkFile(_ fd: Int32, limit: Int64) throws(StoreError) -> Int64 {
+    /// (write reported before read; with `othersMayRead`, only write is refused), exactly one
+    /// link, at most `limit` bytes. Returns the size.
+    static func checkFile(_ fd: Int32, limit: Int64, othersMayRead: Bool = false) throws(StoreError) -> Int64 {
         let info: stat
         do { info = try SystemCall.fstat(fd) } catch { throw .system(operation: .stat, errno: error.code) }
         if pattern_s_isreg(info.st_mode) == 0 { throw .notRegularFile }
         if info.st_uid != 0 { throw .notOwnedByRoot(uid: UInt32(info.st_uid)) }
         let mode = UInt32(info.st_mode & 0o7777)
         if mode & 0o022 != 0 { throw .writableByOthers(mode: mode) }
-        if mode & 0o077 != 0 { throw .accessibleByOthers(mode: mode) }
+        if !othersMayRead && mode & 0o077 != 0 { throw .accessibleByOthers(mode: mode) }
         if info.st_nlink != 1 { throw .hardLinked(links: UInt64(info.st_nlink)) }
         let size = Int64(info.st_size)
         if size > limit { throw .tooLarge(bytes: size, limit: limit) }

@@ -5,7 +5,7 @@ import PatternCore
 /// The libFuzzer targets over PatternCore's parsers. Each takes the raw input bytes, must never trap on them,
 /// and checks properties that must hold for every input (a broken property aborts, which libFuzzer reports).
 ///
-/// Chosen with PATTERN_FUZZ_TARGET (pattern, store, state, options); see fuzz/README.md.
+/// Chosen with PATTERN_FUZZ_TARGET (pattern, store, state, options, conf); see fuzz/README.md.
 enum FuzzTarget: CaseIterable {
     /// Pattern.parse on typed bytes, both layouts, any minimum length.
     case pattern
@@ -15,6 +15,8 @@ enum FuzzTarget: CaseIterable {
     case state
     /// ModuleOptions.parse on module arguments.
     case options
+    /// ConfFile.parse on a configuration file.
+    case conf
 
     /// The name used in PATTERN_FUZZ_TARGET and fuzz/corpus/<name>.
     var name: String {
@@ -23,6 +25,7 @@ enum FuzzTarget: CaseIterable {
         case .store: return "store"
         case .state: return "state"
         case .options: return "options"
+        case .conf: return "conf"
         }
     }
 
@@ -40,6 +43,7 @@ enum FuzzTarget: CaseIterable {
         case .store: FuzzStore.run(data)
         case .state: FuzzState.run(data)
         case .options: FuzzOptions.run(data)
+        case .conf: FuzzConf.run(data)
         }
     }
 }
@@ -285,16 +289,11 @@ enum FuzzOptions {
             require(!problem.isEmpty && problem.count <= 300, "problem of \(problem.count) bytes")
             require(problem.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "unprintable byte in a problem message")
         }
-        // Whatever the arguments, every setting is in its documented range.
-        require(ModuleOptions.minimumLengthRange.contains(options.minimumLength), "minlen \(options.minimumLength)")
-        require(ModuleOptions.denyRange.contains(options.throttle.deny), "deny \(options.throttle.deny)")
-        require(ModuleOptions.unlockTimeRange.contains(options.throttle.unlockTime), "unlock_time")
-        require(ModuleOptions.lockAfterRange.contains(options.throttle.lockAfter), "lock_after")
-        require(options.prompt.count <= ModuleOptions.maximumPromptBytes
-                && !options.prompt.contains { $0 < 0x20 || $0 == 0x7F }, "prompt")
-        for path in [options.storePath, options.stateDirectory] {
-            require(path.first == 0x2F && path.count > 1 && path.count <= ModuleOptions.maximumPathBytes
-                    && !path.contains(0), "path")
+        // Whatever the arguments, every setting is what its row of the table allows.
+        checkTable(options)
+        // Settings of the file alone are never changed by an argument.
+        for row in PatternOption.table where !row.isArgument {
+            require(options.value(of: row.key) == ModuleOptions().value(of: row.key), "an argument set a file-only key")
         }
         require(!options.effectivePrompt.isEmpty, "empty prompt")
         // An ignored argument changes nothing: the accepted ones alone give the same options.
@@ -302,6 +301,56 @@ enum FuzzOptions {
         let accepted = arguments.filter { ModuleOptions.parse([$0]).problems.isEmpty }
         require(ModuleOptions.parse(accepted).options == options, "an ignored argument changed the options")
         require(ModuleOptions.parse(accepted).problems.isEmpty, "accepted arguments reported problems together")
+    }
+}
+
+/// Walks the option table: every setting holds a value its row accepts.
+func checkTable(_ options: ModuleOptions) {
+    for row in PatternOption.table {
+        let value = options.value(of: row.key)
+        let name = row.name.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
+        switch (row.kind, value) {
+        case (.flag, .yes), (.yesNo, .yes), (.layout, .layout): break
+        case (.number(let range), .number(let number)):
+            require(range.contains(number), "\(name) = \(number) outside \(range)")
+        case (.path, .bytes(let path)):
+            require(path.first == 0x2F && path.count > 1 && path.count <= OptionSetting.maximumPathBytes
+                    && !path.contains(0), "\(name) is not an absolute path")
+        case (.text(let maximumBytes), .bytes(let text)):
+            require(text.count <= maximumBytes && !text.contains { $0 < 0x20 || $0 == 0x7F }, "\(name) text")
+        default: require(false, "\(name) holds a value of the wrong kind")
+        }
+    }
+}
+
+/// Configuration file input: the bytes of /etc/security/pam_pattern.conf, parsed (ConfFile.parse).
+enum FuzzConf {
+    static func run(_ data: UnsafeBufferPointer<UInt8>) {
+        let bytes = Array(data)
+        let settings: [OptionSetting]
+        do {
+            settings = try ConfFile.parse(bytes)
+        } catch {
+            // The message goes to syslog and names a line that exists.
+            let message = Array(error.message(path: ConfFile.defaultPath).utf8)
+            require(message.count <= 400 && message.allSatisfy { $0 >= 0x20 && $0 < 0x7F }, "unprintable message")
+            if case .malformed(let line, _) = error {
+                let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).count
+                require(line >= 1 && line <= lines, "line \(line) of \(lines)")
+            }
+            return
+        }
+        var seen: [OptionKey] = []
+        for setting in settings {
+            require(PatternOption.spec(for: setting.key).isConfKey, "an argument-only key came from the file")
+            require(!seen.contains(setting.key), "a key came twice")
+            seen.append(setting.key)
+        }
+        var options = ModuleOptions()
+        options.apply(settings)
+        checkTable(options)
+        // Comments and blank lines change nothing: the file with a comment appended parses the same.
+        require((try? ConfFile.parse(bytes + Array("\n# x = y\n\n".utf8))) == settings, "a comment changed the file")
     }
 }
 

@@ -45,7 +45,7 @@ enum HelperMain {
             HelperLog.notice(HelperLog.line("refused: malformed input for user ", user))
             return .refused(.input)
         }
-        let options = HelperConfiguration.load()
+        guard let options = HelperConfiguration.load() else { return .unavailable }
         return HelperService(options: options, now: { Int64(time(nil)) }).serve(operation, user: user, fields: fields)
     }
 

@@ -1,65 +1,112 @@
+import Glibc
 import PatternCore
 
 /// Options every command accepts, before or after the command name.
 ///
-/// They mirror the module's options (store=, state=, layout=, minlen=, deny=,
-/// unlock_time=, lock_after=) so that patternctl sees the store, the layout and
-/// the throttle exactly as a given pam.d line configures the module.
+/// The settings come from /etc/security/pam_pattern.conf (or `--conf PATH`, root only), as the module and
+/// the helper read them; the options below override the file for one run, exactly as a pam.d argument
+/// overrides it for one service. Each maps to a row of the core's option table (store=, state=, layout=,
+/// minlen=, deny=, unlock_time=, lock_after=), so values and ranges are the module's.
 struct GlobalOptions {
-    /// --store PATH: the pattern store (module option store=).
-    var storePath: [UInt8] = PatternStore.defaultPath
-    /// --state DIR: the throttle state directory (module option state=).
-    var stateDirectory: [UInt8] = ThrottleStore.defaultDirectory
-    /// --layout phone|numpad: how typed digits map to dots (module option layout=).
-    var layout: KeypadLayout = .phone
-    /// --min-length N: the shortest pattern accepted (module option minlen=).
-    var minimumLength = Pattern.defaultMinimumLength
-    /// --deny, --unlock-time, --lock-after: the throttle, for status and list.
-    var throttle = ThrottleSettings()
+    /// --conf PATH: the configuration file (root only); nil for /etc/security/pam_pattern.conf.
+    var confPath: [UInt8]? = nil
+    /// The command-line settings, applied over the file in order.
+    var overrides: [OptionSetting] = []
+    /// The effective settings, after `resolve()`: defaults, the file, then the overrides.
+    private(set) var settings = ModuleOptions()
     /// --help / -h was given.
     var wantsHelp = false
     /// --version was given.
     var wantsVersion = false
 
-    /// Accepted ranges: exactly the module's, so a value pam.d accepts is accepted here.
-    static let minimumLengthRange = ModuleOptions.minimumLengthRange
-    static let denyRange = ModuleOptions.denyRange
-    static let unlockTimeRange = Int(ModuleOptions.unlockTimeRange.lowerBound)...Int(ModuleOptions.unlockTimeRange.upperBound)
-    static let lockAfterRange = ModuleOptions.lockAfterRange
+    /// Command-line spelling of the table options patternctl accepts.
+    static let tableOptions: [(flag: String, key: OptionKey)] = [
+        ("store", .store), ("state", .state), ("layout", .layout), ("min-length", .minlen),
+        ("deny", .deny), ("unlock-time", .unlockTime), ("lock-after", .lockAfter),
+    ]
 
     /// The option specs shared by every command.
-    static let specs: [OptionSpec] = [
-        .value("store"), .value("state"), .value("layout"), .value("min-length"),
-        .value("deny"), .value("unlock-time"), .value("lock-after"),
-        .flag("help", short: "h"), .flag("version"),
-    ]
+    static let specs: [OptionSpec] = [.value("conf")] + tableOptions.map { .value($0.flag) }
+        + [.flag("help", short: "h"), .flag("version")]
 
     /// Applies the global options found in `parsed`; later calls override earlier ones.
     mutating func apply(_ parsed: ParsedArguments) throws(UsageError) {
-        if let path = parsed.value("store") {
-            guard !path.isEmpty else { throw UsageError(message: "option '--store' needs a path") }
-            storePath = Array(path.utf8)
+        if let path = parsed.value("conf") {
+            guard !path.isEmpty else { throw UsageError(message: "option '--conf' needs a path") }
+            confPath = Array(path.utf8)
         }
-        if let directory = parsed.value("state") {
-            guard !directory.isEmpty else { throw UsageError(message: "option '--state' needs a directory") }
-            stateDirectory = Array(directory.utf8)
-        }
-        if let name = parsed.value("layout") {
-            guard let chosen = KeypadLayout(optionValue: Array(name.utf8)) else {
-                throw UsageError(message: "option '--layout' must be 'phone' or 'numpad', not '\(name)'")
+        for (flag, key) in Self.tableOptions {
+            guard let text = parsed.value(flag) else { continue }
+            let row = PatternOption.spec(for: key)
+            do {
+                overrides.append(try OptionSetting.parse(row, value: Array(text.utf8)[...]))
+            } catch {
+                throw UsageError(message: "option '--\(flag)' \(Self.requirement(error, key)), not '\(text)'")
             }
-            layout = chosen
         }
-        if let length = try parsed.integer("min-length", in: Self.minimumLengthRange) { minimumLength = length }
-        if let deny = try parsed.integer("deny", in: Self.denyRange) { throttle.deny = deny }
-        if let seconds = try parsed.integer("unlock-time", in: Self.unlockTimeRange) { throttle.unlockTime = Int64(seconds) }
-        if let lockAfter = try parsed.integer("lock-after", in: Self.lockAfterRange) { throttle.lockAfter = lockAfter }
         if parsed.has("help") { wantsHelp = true }
         if parsed.has("version") { wantsVersion = true }
     }
 
+    /// The table's requirement, in command-line words.
+    private static func requirement(_ problem: OptionProblem, _ key: OptionKey) -> String {
+        if let range = PatternOption.spec(for: key).range {
+            return "needs a whole number from \(range.lowerBound) to \(range.upperBound)"
+        }
+        switch key {
+        case .store: return "needs an absolute path"
+        case .state: return "needs an absolute directory path"
+        case .layout: return "must be 'phone' or 'numpad'"
+        default: return problem.requirement
+        }
+    }
+
+    /// Reads the configuration file and applies the command-line settings over it. `--conf` is refused
+    /// unless root runs patternctl: the file decides the throttle, so nobody else may pick their own.
+    mutating func resolve() throws(ConfigurationFailure) {
+        if confPath != nil && geteuid() != 0 { throw .confNeedsRoot }
+        let file = ConfFile(path: confPath ?? ConfFile.defaultPath)
+        var resolved = ModuleOptions()
+        resolved.confPath = file.path
+        do {
+            resolved.apply(try file.settings())
+        } catch {
+            throw .unusable(error.message(path: file.path))
+        }
+        resolved.apply(overrides)
+        settings = resolved
+    }
+
+    /// The pattern store.
+    var storePath: [UInt8] { settings.storePath }
+    /// The throttle state directory.
+    var stateDirectory: [UInt8] { settings.stateDirectory }
+    /// How typed digits map to dots.
+    var layout: KeypadLayout { settings.layout }
+    /// The shortest pattern accepted.
+    var minimumLength: Int { settings.minimumLength }
+    /// The throttle, for status and list.
+    var throttle: ThrottleSettings { settings.throttle }
+    /// The yescrypt cost of newly set patterns.
+    var cost: Int { settings.cost }
     /// The store these options name.
     var store: PatternStore { PatternStore(path: storePath) }
     /// The throttle state directory these options name.
     var throttleStore: ThrottleStore { ThrottleStore(directory: stateDirectory) }
+}
+
+/// Why the settings could not be resolved: printed, exit status 1.
+enum ConfigurationFailure: Error {
+    /// `--conf` given by someone other than root.
+    case confNeedsRoot
+    /// The file is unsafe or malformed (the message names the file and the line).
+    case unusable(String)
+
+    var message: String {
+        switch self {
+        case .confNeedsRoot:
+            return "option '--conf' is for root only: the configuration file sets the throttle for everyone"
+        case .unusable(let text): return "cannot use the configuration: \(text)"
+        }
+    }
 }

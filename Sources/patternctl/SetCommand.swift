@@ -8,19 +8,21 @@ struct SetCommand: Subcommand {
     static var help: String { Help.set }
     static let needsRoot = true
     /// yescrypt costs libxcrypt accepts (crypt_gensalt "$y$" count 1..11; 2^(cost-1) MiB each).
-    static let costRange = 1...11
+    static let costRange = ModuleOptions.costRange
     /// Rounds of "enter twice" on a terminal before giving up.
     static let terminalRounds = 3
 
     let user: String?
-    let cost: Int
+    /// --cost, else the configuration's cost=.
+    let costOption: Int?
+    var cost: Int { costOption ?? global.cost }
     let allowWeak: Bool
     let style: DrawingStyle
     let global: GlobalOptions
 
     init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
         user = try arguments.operands(["USER"], required: 0)[0]
-        cost = try arguments.integer("cost", in: Self.costRange) ?? PatternHash.defaultCost
+        costOption = try arguments.integer("cost", in: Self.costRange)
         allowWeak = arguments.has("allow-weak")
         style = try DrawingChoice.style(from: arguments)
         self.global = global
@@ -63,7 +65,8 @@ struct SetCommand: Subcommand {
             return .failure
         }
         Output.line("Pattern set for \(name) (\(pattern.dots.count) dots, yescrypt cost \(cost)):")
-        Output.write(PatternDrawing.render(pattern, style: style))
+        Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
+        Output.line(Text.drawingLegend(pattern, layout: global.layout))
 
         // Failures counted against the old pattern must not lock out the new one.
         do {
@@ -102,7 +105,7 @@ struct SetCommand: Subcommand {
         do {
             pattern = try Pattern.parse(entry, layout: global.layout, minimumLength: global.minimumLength)
         } catch {
-            Output.error(error.message + again)
+            Output.error(error.message(layout: global.layout) + again)
             return nil
         }
         if let weakness = pattern.weakness(minimumLength: global.minimumLength), !allowWeak {

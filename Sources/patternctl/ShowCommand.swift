@@ -33,11 +33,13 @@ struct ShowCommand: Subcommand {
         do {
             pattern = try Pattern.parse(input, layout: global.layout, minimumLength: global.minimumLength)
         } catch {
-            Output.error(error.message)
+            Output.error(error.message(layout: global.layout))
             return .failure
         }
-        Output.line("canonical: \(pattern.digitString)")
-        Output.write(PatternDrawing.render(pattern, style: style))
+        // The person's own keys: with --layout numpad, numpad digits.
+        Output.line("canonical: \(pattern.keyString(layout: global.layout))")
+        Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
+        Output.line(Text.drawingLegend(pattern, layout: global.layout))
         if let weakness = pattern.weakness(minimumLength: global.minimumLength) {
             Output.line("strength: weak (\(weakness.reason))")
         } else {

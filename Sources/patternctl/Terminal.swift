@@ -9,10 +9,16 @@ enum Terminal {
     /// True when stdin is a terminal (then entries are read with echo off).
     static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
-    /// True when stdout is a terminal whose locale encodes UTF-8, so box-drawing
-    /// characters will show; otherwise drawings are plain ASCII.
+    /// True when stdout is a terminal whose locale encodes UTF-8 and whose TERM
+    /// can show box-drawing and arrow characters; otherwise drawings are plain
+    /// ASCII. TERM unset or "dumb" (no terminal features), "linux" (the console's
+    /// 512-glyph fonts lack the diagonals and diagonal arrows) and "vt*" mean ASCII.
     static var outputSupportsUnicode: Bool {
         guard isatty(STDOUT_FILENO) == 1 else { return false }
+        guard let term = getenv("TERM").map({ String(cString: $0) }),
+              !term.isEmpty, term != "dumb", term != "linux", !term.hasPrefix("linux-"), !term.hasPrefix("vt") else {
+            return false
+        }
         guard setlocale(LC_CTYPE, "") != nil, let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
         let name = String(cString: codeset).lowercased()
         return name == "utf-8" || name == "utf8"

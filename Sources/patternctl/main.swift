@@ -34,12 +34,19 @@ enum Patternctl {
             try global.apply(parsed)
             if global.wantsHelp { Output.write(command.help); return .success }
             if global.wantsVersion { Output.line(Help.version); return .success }
-            let instance = try command.init(arguments: parsed, global: global)
             // Before anything is read or written: the store and the state are root's alone.
             if command.needsRoot && geteuid() != 0 {
+                _ = try command.init(arguments: parsed, global: global)
                 Output.error(command.rootMessage)
                 return .failure
             }
+            do {
+                try global.resolve()
+            } catch {
+                Output.error(error.message)
+                return .failure
+            }
+            let instance = try command.init(arguments: parsed, global: global)
             return instance.run()
         } catch {
             Output.error(error.message)

@@ -1,6 +1,7 @@
 """make install / uninstall, the shipped pam.d examples and the pam-auth-update
 profile, tried for real. Root only. Everything that touches /etc happens in a
 private mount namespace over copies; the real files are checksummed."""
+import fcntl
 import hashlib
 import os
 import shutil
@@ -37,6 +38,17 @@ def in_namespace(script):
                           capture_output=True, text=True, timeout=120)
 
 
+# `make install` writes /etc/security/pam_pattern.conf for the length of one test: hold the lock the
+# real-client suites of every worktree hold while they change or check /etc.
+RUN_LOCK = "/run/lock/pam_pattern-real-clients.lock"
+
+
+def hold_run_lock(test):
+    descriptor = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    fcntl.flock(descriptor, fcntl.LOCK_EX)  # waits for the other suite
+    test.addCleanup(os.close, descriptor)
+
+
 @unittest.skipUnless(os.geteuid() == 0, "needs root: installs into the system and uses mount namespaces")
 class InstallTests(unittest.TestCase):
     def installed_files(self):
@@ -66,7 +78,28 @@ class InstallTests(unittest.TestCase):
         finally:
             shutil.rmtree(stage, ignore_errors=True)
 
+    def test_an_existing_conf_is_never_replaced_and_a_changed_one_never_removed(self):
+        stage = tempfile.mkdtemp(prefix="pp-stage.")
+        try:
+            conf = os.path.join(stage, "etc", "security", "pam_pattern.conf")
+            os.makedirs(os.path.dirname(conf))
+            with open(conf, "w") as f:
+                f.write("deny = 2\n")
+            self.assertEqual(make("install", f"DESTDIR={stage}").returncode, 0)
+            with open(conf) as f:
+                self.assertEqual(f.read(), "deny = 2\n")
+            self.assertEqual(make("uninstall", f"DESTDIR={stage}").returncode, 0)
+            self.assertTrue(os.path.exists(conf), "a changed conf must survive uninstall")
+            os.unlink(conf)
+            self.assertEqual(make("install", f"DESTDIR={stage}").returncode, 0)
+            with open(conf) as f, open(os.path.join(ROOT, "security", "pam_pattern.conf")) as shipped:
+                self.assertEqual(f.read(), shipped.read())
+            self.assertEqual(os.stat(conf).st_mode & 0o7777, 0o644)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
+
     def test_install_pamtester_example_service_then_uninstall(self):
+        hold_run_lock(self)
         etc_before = digest("/etc/pam.d") + digest("/etc/security")
         passwd_before = digest("/etc/passwd")
         work = tempfile.mkdtemp(prefix="pp-install.")

@@ -13,23 +13,54 @@ def read(*parts):
         return f.read()
 
 
+def option_table():
+    """The rows of PatternOption.table as {name: scope}, read from the one place options are declared.
+    Every key of OptionKey must have been read, so a row written another way fails here instead of
+    escaping the documentation checks."""
+    source = read("Sources", "PatternCore", "PatternOption.swift")
+    rows = dict(re.findall(r'PatternOption\(\.\w+, "([a-z_]+)", .*?, \.(argument|conf|both), "', source))
+    enum = re.search(r"public enum OptionKey\b[^{]*\{(.*?)\n\}", source, re.S).group(1)
+    keys = re.findall(r"\b(\w+)\b", " ".join(line.split("case", 1)[1] for line in enum.splitlines()
+                                            if line.strip().startswith("case")))
+    assert len(rows) == len(keys), (sorted(rows), keys)
+    return rows
+
+
 class ManPageTests(unittest.TestCase):
     def test_render_without_warnings(self):
-        for page in ("pam_pattern.8", "patternctl.8", "pam_pattern_helper.8"):
+        for page in ("pam_pattern.8", "patternctl.8", "pam_pattern_helper.8", "pam_pattern.conf.5"):
             r = subprocess.run(["groff", "-man", "-ww", "-z", os.path.join(ROOT, "man", page)],
                                capture_output=True, text=True)
             self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""), page)
 
     def test_every_module_option_is_documented(self):
-        source = read("Sources", "PatternCore", "ModuleOptions.swift")
-        # the names the parser matches: name.elementsEqual("...".utf8)
-        names = set(re.findall(r'name\.elementsEqual\("([a-z_]+)"\.utf8\)', source))
-        self.assertEqual(names, {"store", "state", "nullok", "layout", "minlen", "deny", "unlock_time",
-                                 "lock_after", "show_grid", "prompt", "forward_pass", "allow_remote", "debug"})
+        rows = option_table()
+        arguments = {name for name, scope in rows.items() if scope != "conf"}
+        self.assertEqual(arguments, {"conf", "store", "state", "nullok", "layout", "minlen", "deny", "unlock_time",
+                                     "lock_after", "show_grid", "prompt", "forward_pass", "allow_remote", "debug"})
         man, readme = read("man", "pam_pattern.8"), read("README.md")
-        for name in names:
+        for name in arguments:
             self.assertRegex(man, r"\.B[RI]? " + name + r"\b", f"pam_pattern(8) does not document {name}")
             self.assertIn(f"`{name}", readme, f"README does not document {name}")
+
+    def test_every_conf_key_is_documented_and_nothing_else(self):
+        rows = option_table()
+        keys = {name for name, scope in rows.items() if scope != "argument"}
+        self.assertEqual(keys, {"store", "state", "layout", "minlen", "deny", "unlock_time", "lock_after",
+                                "cost", "self_enroll"})
+        man = read("man", "pam_pattern.conf.5")
+        options = man.split(".SH OPTIONS")[1].split(".SH EXAMPLES")[0]
+        documented = set(re.findall(r"^\.TP\n\.B[RI]? ([a-z_]+)\b", options, re.M))
+        self.assertEqual(documented, keys, "pam_pattern.conf(5) OPTIONS must list exactly the conf keys")
+        shipped = read("security", "pam_pattern.conf")
+        self.assertEqual(set(re.findall(r"^# ([a-z_]+) = ", shipped, re.M)), keys,
+                         "the installed pam_pattern.conf shows every key with its default")
+        readme = read("README.md")
+        for name in keys:
+            self.assertIn(f"`{name}", readme, f"README does not document {name}")
+        # the module's page says which options are file-only
+        for name in keys - {name for name, scope in rows.items() if scope == "both"}:
+            self.assertIn(name, read("man", "pam_pattern.8"))
 
     def test_every_returned_code_is_documented(self):
         source = read("Sources", "PamPattern", "PamResult.swift")

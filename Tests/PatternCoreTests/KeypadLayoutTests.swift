@@ -36,6 +36,18 @@ import Testing
         #expect(numpad == (try Pattern.parse(Array("1475963".utf8), layout: .phone)))
     }
 
+    @Test func keysRoundTripInEveryLayout() {
+        // What a person is shown (keyString) parses back to the same pattern in their layout.
+        for pattern in Pattern.allValid(length: 5) {
+            for layout in [KeypadLayout.phone, .numpad] {
+                #expect((try? Pattern.parse(pattern.keyDigits(layout: layout), layout: layout)) == pattern)
+            }
+        }
+        let z = Pattern(canonicalDots: [1, 2, 3, 5, 7, 8, 9])
+        #expect(z.keyString(layout: .phone) == "1235789")
+        #expect(z.keyString(layout: .numpad) == "7895123")
+    }
+
     @Test func numpadCanonicalisesInDotSpace() throws {
         // Numpad 7-9 is the top row, dots 1-3: the line picks up dot 2.
         #expect(try Pattern.parse(Array("7956".utf8), layout: .numpad).dots == [1, 2, 3, 5, 6])

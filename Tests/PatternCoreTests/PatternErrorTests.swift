@@ -22,6 +22,17 @@ import Testing
                 == "The pattern has 1 dot; at least 6 are needed.")
     }
 
+    @Test func dotsAreNamedByTheKeysOfTheLayout() throws {
+        // Numpad key 1 is dot 7 (bottom left): the message names the key typed.
+        #expect(PatternError.dotUsedTwice(dot: 7).message(layout: .numpad)
+                == "Dot 1 (bottom left) is used twice; each dot can be used only once, and a line across an unused dot uses it.")
+        #expect(PatternError.dotUsedTwice(dot: 7).message(layout: .phone).hasPrefix("Dot 7 (bottom left)"))
+        // Typed on a numpad, 1471 reaches key 1 again: the error says "Dot 1", not the phone's 7.
+        #expect(throws: PatternError.dotUsedTwice(dot: 7)) {
+            try Pattern.parse(Array("1471".utf8), layout: .numpad)
+        }
+    }
+
     @Test func placeNamesCoverEveryDot() {
         let names = (1...9).map { PatternError.placeName(of: UInt8($0)) }
         #expect(Set(names).count == 9)

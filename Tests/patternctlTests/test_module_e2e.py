@@ -68,11 +68,32 @@ class ModuleAgreesTests(unittest.TestCase):
         made = self.ctl("set", "--layout", "numpad", "--cost", "1", "--allow-weak", USER_A,
                         stdin="%s\n%s\n" % (typed, typed))
         self.assertEqual(made.code, 0, made)
+        # set draws it with the numpad's labels (7 8 9 on top) and names the start by its key.
+        self.assertIn("Start at [3];", made.out)
+        self.assertRegex(made.out, r"\n 7 +8 +9\n")
+        self.assertRegex(made.out, r"\n 1[^\n]*2 +\[3\]\n")
         numpad = self.fixture.service("layout=numpad", name="pattern-numpad")
         self.assertEqual(self.attempt(numpad, typed).code, PAM_SUCCESS)
         phone = self.fixture.service(name="pattern-phone")
-        canonical = re.search(r"canonical: (\d+)", run("--layout", "numpad", "show", typed).out).group(1)
-        self.assertEqual(self.attempt(phone, canonical).code, PAM_SUCCESS)
+        # show answers in the layout asked for: the phone's digits of the same drawing.
+        canonical = re.search(r"canonical: (\d+)", run("show", "--layout", "numpad", typed).out).group(1)
+        self.assertEqual(canonical, "3574126")
+        phone_digits = canonical.translate(str.maketrans("789123", "123789"))
+        self.assertEqual(self.attempt(phone, phone_digits).code, PAM_SUCCESS)
+        self.assertEqual(self.attempt(numpad, canonical).code, PAM_SUCCESS)
+
+    def test_module_names_dots_by_the_numpad_keys(self):
+        # On a numpad, 1471 reaches key 1 (bottom left) twice: the message says "Dot 1", not the phone's 7.
+        made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(made.code, 0, made)
+        for options, name, key in (("layout=numpad", "pattern-numpad", "1"), ("", "pattern-phone", "7")):
+            with self.subTest(layout=options or "phone"):
+                service = self.fixture.service(options, name=name) if options else self.fixture.service(name=name)
+                typed = "1471" if options else "7417"
+                result = self.attempt(service, typed)
+                self.assertNotEqual(result.code, PAM_SUCCESS, result)
+                texts = b"".join(m for _, m in result.conversation.messages)
+                self.assertIn(b"Dot %s (bottom left) is used twice" % key.encode(), texts)
 
     def test_reset_clears_a_lock_made_through_the_module(self):
         made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
@@ -109,6 +130,29 @@ class ModuleAgreesTests(unittest.TestCase):
         self.assertNotEqual(self.attempt(service, GOOD).code, PAM_SUCCESS)
         self.assertEqual(self.ctl("reset", USER_A).code, 0)
         self.assertEqual(self.attempt(service, GOOD).code, PAM_SUCCESS)
+
+    def test_status_agrees_with_the_module_under_a_non_default_conf(self):
+        conf = os.path.join(self.fixture.root, "pam_pattern.conf")
+        with open(conf, "w") as f:
+            f.write("deny = 2\nunlock_time = 120\nlock_after = 9\n")
+        os.chmod(conf, 0o644)
+        made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
+        self.assertEqual(made.code, 0, made)
+        service = self.fixture.service("conf=%s" % conf)
+        first = self.attempt(service, WRONG)
+        self.assertNotEqual(first.code, PAM_SUCCESS)
+        # One failure of deny=2: the module still asks, and status says not locked.
+        self.assertEqual(self.status("--conf", conf)["locked"], "no")
+        self.assertNotEqual(self.attempt(service, WRONG).code, PAM_SUCCESS)
+        locked = self.attempt(service, GOOD)
+        self.assertEqual(locked.conversation.prompts, [], "the module is locked: %r" % locked)
+        self.assertIn(b"2 minutes", locked.conversation.text)
+        facts = self.status("--conf", conf)
+        self.assertEqual(facts["failures"], "2")
+        seconds = int(re.match(r"^until \S+Z \((\d+) s\)$", facts["locked"]).group(1))
+        self.assertTrue(115 <= seconds <= 120, facts)
+        # Without the file patternctl would use deny=5 and disagree: the file is what makes them agree.
+        self.assertEqual(self.status()["locked"], "no")
 
 
 if __name__ == "__main__":

@@ -39,16 +39,31 @@ class ShowTests(unittest.TestCase):
         self.assertEqual(short.out, run("show", "--ascii", "1235789").out)
 
     def test_numpad_layout_is_honoured(self):
-        # On a numpad 7 8 9 is the top row: typing 7896321 draws dots 1 2 3 6 9 8 7.
-        numpad = run("--layout", "numpad", "show", "--ascii", "7896321")
+        # On a numpad 7 8 9 is the top row: typing 7931 draws dots 1 3 9 7, which pass
+        # over keys 8, 6 and 2; the answer is in the numpad's digits, never the phone's.
+        numpad = run("--layout", "numpad", "show", "--ascii", "7931")
         self.assertEqual(numpad.code, 0, numpad)
-        self.assertTrue(numpad.out.startswith("canonical: 1236987\n"), numpad)
+        self.assertTrue(numpad.out.startswith("canonical: 7896321\n"), numpad)
+        self.assertNotIn("1236987", numpad.out)
         golden(self, "show-numpad-7896321-ascii.txt", numpad.out)
-        self.assertEqual(numpad.out, run("show", "--ascii", "1236987").out)
+        lines = numpad.out.splitlines()
+        self.assertTrue(lines[1].startswith("[7]"), numpad)          # the top row is labelled 7 8 9
+        self.assertEqual(lines[9].split()[0], "1-----<-2-----<-3")    # the bottom row 1 2 3
+        self.assertIn("Start at [7]", numpad.out)
         # The option after the command means the same.
-        self.assertEqual(numpad.out, run("show", "--layout=numpad", "--ascii", "7896321").out)
-        # And the same digits on the phone layout are another pattern.
-        self.assertNotEqual(numpad.out, run("show", "--ascii", "7896321").out)
+        self.assertEqual(numpad.out, run("show", "--layout=numpad", "--ascii", "7931").out)
+        # The answer typed back on the numpad is the same pattern.
+        self.assertEqual(numpad.out, run("--layout", "numpad", "show", "--ascii", "7896321").out)
+        # The phone layout draws the same shape with the phone's labels.
+        phone = run("show", "--ascii", "1236987")
+        self.assertTrue(phone.out.startswith("canonical: 1236987\n"), phone)
+        self.assertEqual(phone.out.translate(str.maketrans("789123", "123789")),
+                         numpad.out)
+
+    def test_numpad_errors_name_the_numpad_key(self):
+        result = run("--layout", "numpad", "show", "1471")
+        self.assertEqual(result.code, 1, result)
+        self.assertIn("Dot 1 (bottom left) is used twice", result.err)
 
     def test_read_from_stdin(self):
         result = run("show", "--ascii", "-", stdin="1235789\n")

@@ -16,10 +16,15 @@ from ctltest import Sandbox, USER_A, GOOD
 class TerminalSession:
     """patternctl running on a fresh pseudo-terminal (stdin, stdout and stderr)."""
 
-    def __init__(self, argv):
+    def __init__(self, argv, env=None):
         self.pid, self.master = pty.fork()
         if self.pid == 0:  # child
-            os.environ.update({"LANG": "C.UTF-8", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
+            os.environ.update({"LANG": "C.UTF-8", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TERM": "xterm-256color"})
+            for name, value in (env or {}).items():   # None: unset
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
             os.execv(ctltest.PATTERNCTL, [ctltest.PATTERNCTL] + argv)
         self.output = b""
 
@@ -61,6 +66,32 @@ class TerminalSession:
         _, status = os.waitpid(self.pid, 0)
         os.close(self.master)
         return os.waitstatus_to_exitcode(status)
+
+
+class DrawingStyleTests(unittest.TestCase):
+    """Unicode only where the terminal can show it: a UTF-8 locale and a TERM that draws."""
+
+    @classmethod
+    def setUpClass(cls):
+        ctltest.require_binary()
+
+    def drawing(self, **env):
+        tty = TerminalSession(["show", "2136"], env=env)
+        self.assertEqual(tty.finish(), 0, tty.output)
+        return tty.output
+
+    def test_unicode_on_a_utf8_terminal(self):
+        output = self.drawing()
+        self.assertIn("←[2]".encode(), output)
+        self.assertIn("─→─".encode(), output)
+
+    def test_ascii_where_the_terminal_cannot_show_it(self):
+        for env in ({"TERM": "dumb"}, {"TERM": "linux"}, {"TERM": "vt100"}, {"TERM": None},
+                    {"LANG": "C"}, {"LANG": "C", "LC_ALL": "C"}):
+            with self.subTest(env=env):
+                output = self.drawing(**env)
+                self.assertIn(b"<[2]", output)
+                self.assertTrue(all(byte < 0x80 for byte in output), output)
 
 
 class TerminalSetTests(unittest.TestCase):
@@ -125,10 +156,11 @@ class TerminalSetTests(unittest.TestCase):
             fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
 
         argv = [ctltest.PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A]
+        # Checked before the start: a fast child may already have turned echo off.
+        self.assertTrue(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is on before")
         child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
                                  preexec_fn=controlling_terminal, env={"LANG": "C.UTF-8"})
         self.addCleanup(lambda: child.poll() is None and child.kill())
-        self.assertTrue(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is on before")
         session = TerminalSession.__new__(TerminalSession)
         session.master, session.output = master, b""
         session.read_until(b"Pattern: ")

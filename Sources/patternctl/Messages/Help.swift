@@ -9,18 +9,26 @@ enum Help {
     private static var defaultStore: String { String(decoding: PatternStore.defaultPath, as: UTF8.self) }
     private static var defaultState: String { String(decoding: ThrottleStore.defaultDirectory, as: UTF8.self) }
     private static var defaults: ThrottleSettings { ThrottleSettings() }
+    private static var defaultConf: String { String(decoding: ConfFile.defaultPath, as: UTF8.self) }
+
+    /// "4..9": an option's accepted numbers, from the option table.
+    private static func range(_ key: OptionKey) -> String {
+        guard let range = PatternOption.spec(for: key).range else { return "" }
+        return "\(range.lowerBound)..\(range.upperBound)"
+    }
 
     /// Global options, shown by every help text.
     static var globalOptions: String {
         """
-        Options for every command:
-          --store PATH           pattern store, as the module's store=
-                                 (default \(defaultStore))
-          --state DIR            throttle state directory, as the module's state=
+        Options for every command (the settings come from \(defaultConf),
+        as the module reads them; these override it for one run):
+          --conf PATH            another configuration file (root only)
+          --store PATH           pattern store, as store= (default \(defaultStore))
+          --state DIR            throttle state directory, as state=
                                  (default \(defaultState))
           --layout phone|numpad  how typed digits map to dots, as layout=
                                  (default phone; numpad: 7 8 9 is the top row)
-          --min-length N         shortest pattern, 4..9, as minlen= (default \(Pattern.defaultMinimumLength))
+          --min-length N         shortest pattern, \(range(.minlen)), as minlen= (default \(Pattern.defaultMinimumLength))
           --deny N               failures before the first wait, as deny= (default \(defaults.deny))
           --unlock-time S        seconds of the first wait, as unlock_time= (default \(defaults.unlockTime))
           --lock-after N         failures that disable the pattern, as lock_after=
@@ -82,8 +90,9 @@ enum Help {
         cleared.
 
         Options:
-          --cost N        yescrypt cost, 1..11 (default \(PatternHash.defaultCost)); each step doubles the
-                          memory and time of every login attempt; see 'patternctl bench'
+          --cost N        yescrypt cost, \(range(.cost)) (default: cost= of the configuration file,
+                          else \(PatternHash.defaultCost)); each step doubles the memory and time
+                          of every login attempt; see 'patternctl bench'
           --allow-weak    accept a pattern that is easy to guess
           --ascii         draw with ASCII characters
           --unicode       draw with box-drawing characters (default on a UTF-8 terminal)
@@ -133,8 +142,9 @@ enum Help {
                                     one per recent failed attempt, oldest first
                                     (at most 16; "-" for an unset field)
 
-        Give the module's deny=, unlock_time= and lock_after= values with --deny,
-        --unlock-time and --lock-after when they differ from the defaults.
+        deny, unlock_time and lock_after come from the configuration file, as
+        the module reads them; --deny, --unlock-time and --lock-after override
+        them, e.g. for a service whose pam.d line sets its own.
 
         """ + "\n" + section(globalOptions) + exitStatus
     }

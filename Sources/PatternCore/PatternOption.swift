@@ -1,0 +1,118 @@
+/// One option of pam_pattern: its name, the kind of value it takes, where it may be given, and one line of help.
+///
+/// `PatternOption.table` is the single list of options, in the shape of pam_unix's `unix_args[]`. The module
+/// argument parser and the configuration file parser look names up in it and check values against its kinds
+/// and ranges; patternctl takes its ranges from it; the fuzz target and the man-page test walk it. A new option
+/// is one row here plus one case in `ModuleOptions.apply`.
+public struct PatternOption: Sendable {
+    /// Which setting the option changes.
+    public let key: OptionKey
+    /// The name on the pam.d line and in the configuration file ("unlock_time").
+    public let name: StaticString
+    /// What value it takes.
+    public let kind: OptionKind
+    /// Where it may be given.
+    public let scope: OptionScope
+    /// One line for people (the configuration file's comments and the man pages say the same).
+    public let help: StaticString
+
+    init(_ key: OptionKey, _ name: StaticString, _ kind: OptionKind, _ scope: OptionScope, _ help: StaticString) {
+        self.key = key
+        self.name = name
+        self.kind = kind
+        self.scope = scope
+        self.help = help
+    }
+
+    /// Every option. System policy the module applies (where the files are, the throttle, the pattern rules)
+    /// is `.both`: the configuration file sets it for the module, the helper and patternctl alike, and a pam.d
+    /// argument may override it for one service. Policy for setting patterns (cost, self-enrolment) is `.conf`:
+    /// the module never sets a pattern, so a pam.d line has nothing to say about it. How one service talks to
+    /// its user (prompt, grid, nullok, forward_pass, remote hosts, debug) is `.argument`: it belongs to that
+    /// service's pam.d line.
+    public static let table: [PatternOption] = [
+        PatternOption(.conf, "conf", .path, .argument, "read this configuration file instead of /etc/security/pam_pattern.conf"),
+        PatternOption(.store, "store", .path, .both, "the pattern store"),
+        PatternOption(.state, "state", .path, .both, "the directory of per-user throttle state files"),
+        PatternOption(.layout, "layout", .layout, .both, "how typed digits map onto the grid: phone (1 2 3 on top) or numpad (7 8 9 on top)"),
+        PatternOption(.minlen, "minlen", .count(Pattern.minimumLengthRange), .both, "the fewest dots a pattern may have"),
+        PatternOption(.deny, "deny", .number(1...1000), .both, "failures allowed before the first wait"),
+        PatternOption(.unlockTime, "unlock_time", .number(1...31_536_000), .both, "the first wait in seconds; later waits grow from it"),
+        PatternOption(.lockAfter, "lock_after", .number(0...100_000), .both, "failures after which the pattern is disabled until root resets it (0: never)"),
+        PatternOption(.cost, "cost", .count(PatternHash.costRange), .conf, "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
+        PatternOption(.selfEnroll, "self_enroll", .yesNo, .conf, "whether a user without a pattern may set a first one after giving their password"),
+        PatternOption(.nullok, "nullok", .flag, .argument, "a user without a pattern is skipped (PAM_IGNORE) instead of refused"),
+        PatternOption(.showGrid, "show_grid", .flag, .argument, "show the empty grid before the prompt"),
+        PatternOption(.prompt, "prompt", .text(maximumBytes: ModuleOptions.maximumPromptBytes), .argument, "the prompt text"),
+        PatternOption(.forwardPass, "forward_pass", .flag, .argument, "one prompt for pattern or password; a non-pattern is handed on as the password"),
+        PatternOption(.allowRemote, "allow_remote", .flag, .argument, "also accept a pattern when PAM_RHOST names a remote host"),
+        PatternOption(.debug, "debug", .flag, .argument, "log each decision (never the pattern) at LOG_DEBUG"),
+    ]
+
+    /// The row for `key` (every key has exactly one; the tests check it).
+    public static func spec(for key: OptionKey) -> PatternOption {
+        for spec in table where spec.key == key { return spec }
+        // Unreachable while the table has a row per key; a flag row changes nothing if it ever happens.
+        return PatternOption(key, "", .flag, .argument, "")
+    }
+
+    /// The row whose name is `name`, if any.
+    public static func named(_ name: ArraySlice<UInt8>) -> PatternOption? {
+        for spec in table where spec.nameBytes.elementsEqual(name) { return spec }
+        return nil
+    }
+
+    /// The name as bytes.
+    public var nameBytes: [UInt8] {
+        name.withUTF8Buffer { Array($0) }
+    }
+
+    /// The accepted numbers of a `.number` option (nil for other kinds).
+    public var range: ClosedRange<Int64>? {
+        if case .number(let range) = kind { return range }
+        return nil
+    }
+
+    /// Whether the configuration file may set it.
+    public var isConfKey: Bool { scope != .argument }
+
+    /// Whether a pam.d line may give it.
+    public var isArgument: Bool { scope != .conf }
+}
+
+/// The settings pam_pattern knows, one per row of `PatternOption.table`.
+public enum OptionKey: Equatable, Sendable, CaseIterable {
+    case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, selfEnroll
+    case nullok, showGrid, prompt, forwardPass, allowRemote, debug
+}
+
+/// What an option's value looks like.
+public enum OptionKind: Equatable, Sendable {
+    /// No value: present means on.
+    case flag
+    /// Plain ASCII decimal digits within the range.
+    case number(ClosedRange<Int64>)
+    /// An absolute path, at most PATH_MAX - 1 bytes, not "/".
+    case path
+    /// `phone` or `numpad`.
+    case layout
+    /// Printable bytes, at most this many.
+    case text(maximumBytes: Int)
+    /// `yes` or `no`.
+    case yesNo
+
+    /// `.number` over an Int range declared where the rule lives (Pattern, PatternHash).
+    static func count(_ range: ClosedRange<Int>) -> OptionKind {
+        .number(Int64(range.lowerBound)...Int64(range.upperBound))
+    }
+}
+
+/// Where an option may be given.
+public enum OptionScope: Equatable, Sendable {
+    /// Only on the module's pam.d line.
+    case argument
+    /// Only in the configuration file.
+    case conf
+    /// In /etc/security/pam_pattern.conf and on the pam.d line (which overrides the file for that service).
+    case both
+}

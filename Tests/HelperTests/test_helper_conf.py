@@ -1,0 +1,77 @@
+"""pam_pattern_helper obeys /etc/security/pam_pattern.conf, and only that file:
+its throttle and minimum length apply to a user calling it directly, and an
+unsafe or malformed file makes it answer "unavailable" (exit 5) without
+counting anything. The file is written inside the private namespace of
+helperkit (a tmpfs over /etc/security), never in the real /etc.
+"""
+import os
+import shlex
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import helperkit as hk  # noqa: E402
+from helperkit import PATTERN, WRONG_PATTERN  # noqa: E402
+
+CONF = "/etc/security/pam_pattern.conf"
+
+
+def setUpModule():
+    hk.take_run_lock()
+
+
+def tearDownModule():
+    hk.release_run_lock()
+
+
+def nul(text):
+    return "printf '%%s\\0' '%s'" % text
+
+
+class HelperConfTest(unittest.TestCase):
+    USER = "pphconf1"
+
+    def setUp(self):
+        self.user = hk.TestUser(self.USER)
+        self.addCleanup(self.user.remove)
+        self.sandbox = hk.Sandbox(self)
+        self.sandbox.enrol(self.USER)
+
+    def calls(self, conf_text, calls, mode="0644"):
+        """Writes the conf (as root, in the namespace), then makes each (operation, stdin) call as the user."""
+        script = "rm -f %s; printf '%%s' %s > %s; chmod %s %s\n" % (CONF, shlex.quote(conf_text), CONF, mode, CONF)
+        for operation, stdin_expr in calls:
+            script += hk.as_user(self.user, hk.helper_call(operation, self.USER, stdin_expr)) + "; echo '--'\n"
+        done = self.sandbox.run(script)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return [hk.parse_call(part.encode()) for part in done.stdout.decode().split("--\n")[:-1]]
+
+    def test_throttle_and_minlen_come_from_the_file(self):
+        results = self.calls("deny = 2\nunlock_time = 120\nminlen = 6\n", [
+            ("check", "printf ''"),
+            ("verify", nul("12345")),        # 5 dots: malformed under minlen=6, not counted
+            ("verify", nul(WRONG_PATTERN)),
+            ("verify", nul(WRONG_PATTERN)),
+            ("verify", nul(PATTERN)),        # locked: deny=2
+        ])
+        self.assertEqual(results, [
+            ("allowed 2", hk.SUCCESS),
+            ("malformed minlen 6", hk.MALFORMED),
+            ("wrong allowed 1", hk.WRONG),
+            ("wrong wait 120", hk.WRONG),
+            ("locked wait 120", hk.LOCKED),
+        ])
+        self.assertEqual(self.sandbox.failures(self.USER), 2)
+
+    def test_unusable_file_answers_unavailable_and_counts_nothing(self):
+        for name, text, mode in (("malformed", "deny = 2\nunlock_time = soon\n", "0644"),
+                                 ("group-writable", "deny = 2\n", "0664"),
+                                 ("argument-only key", "nullok = yes\n", "0644")):
+            with self.subTest(name):
+                results = self.calls(text, [("verify", nul(WRONG_PATTERN)), ("check", "printf ''")], mode)
+                self.assertEqual(results, [("unavailable", hk.UNAVAILABLE)] * 2)
+                self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,1 @@
+../../Sources/drawing-roundtrip/PatternDrawingDecoder.swift
