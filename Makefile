@@ -1,6 +1,5 @@
 # pam_pattern - see README.md. `make demo` tries it, `make test` proves it.
 SHELL        := /bin/bash
-SWIFT        ?= swift
 BUILD        := build
 SCRATCH      ?= .build
 PYTHON       ?= /usr/bin/python3
@@ -15,21 +14,36 @@ MANDIR       ?= $(PREFIX)/share/man
 HELPER       := /usr/sbin/pam_pattern_helper
 PAMCONFIGDIR ?= /usr/share/pam-configs
 SECURITYDIR  ?= /etc/security
+DOCDIR       ?= $(PREFIX)/share/doc/pam_pattern
 # gettext catalogues: where glibc looks by default (the module has no other way to find them).
 LOCALEDIR    ?= /usr/share/locale
-# Languages with a complete translation in po/.
-LANGUAGES    := zh_CN
+# Debian's places (make deb); Debian 12's libpam-modules keeps modules in /lib/<multiarch>/security too.
+ifeq ($(LAYOUT),debian)
+override PREFIX := /usr
+override SBINDIR := /usr/sbin
+override MANDIR := /usr/share/man
+override DOCDIR := /usr/share/doc/pam-pattern
+override SECURITYDIR := /etc/security
+endif
+
+# The Swift 6 toolchain: SWIFT=..., else swift on PATH, else SWIFT_FALLBACK
+# (sudo's secure_path does not include /opt/swift).
+SWIFT_FALLBACK ?= /opt/swift/usr/bin/swift
+ifeq ($(origin SWIFT),undefined)
+SWIFT := $(or $(shell command -v swift 2>/dev/null),$(wildcard $(SWIFT_FALLBACK)))
+endif
 
 # Debian packages the build and the tests need.
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 libtss2-dev swtpm swtpm-tools tpm2-tools \
-                xvfb i3lock xdotool gettext locales
+                xvfb i3lock xdotool dpkg-dev lintian apt gettext locales
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
 
-.PHONY: all build deps pot test test-swift test-integration test-fuzz demo install uninstall print-installed-files bench fuzz clean
+.PHONY: all build deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
+        print-installed-files print-install-list deb bench fuzz clean
 
 all: build
 
@@ -47,7 +61,53 @@ deps:
 	  fi; \
 	fi
 
-build: deps
+# Says exactly what is missing instead of "swift: command not found".
+toolchain:
+	@if [ -z "$(SWIFT)" ]; then \
+	  echo "swift not found: building pam_pattern needs a Swift 6 toolchain."; \
+	  echo "  looked on PATH ($$PATH) and at $(SWIFT_FALLBACK)."; \
+	  echo "  Get it from https://www.swift.org/install/linux/ (the Debian 12 tarball) and unpack it"; \
+	  echo "  so that /opt/swift/usr/bin/swift exists, or name it: make SWIFT=/path/to/usr/bin/swift ..."; \
+	  exit 1; \
+	fi
+	@version=$$("$(SWIFT)" --version 2>/dev/null | grep -o 'Swift version [0-9][0-9.]*' | head -1); \
+	major=$${version#Swift version }; major=$${major%%.*}; \
+	if [ -z "$$major" ] || [ "$$major" -lt 6 ]; then \
+	  echo "$(SWIFT) is not a Swift 6 toolchain ($${version:-it printed no Swift version})."; \
+	  echo "  Get Swift 6 from https://www.swift.org/install/linux/, or name it: make SWIFT=/path/to/usr/bin/swift ..."; \
+	  exit 1; \
+	fi
+
+print-swift:
+	@echo "$(SWIFT)"
+
+# A tree built as root (a plain `sudo make ...` before this check existed, or
+# a root shell) cannot be written by the user: say so and how to fix it,
+# instead of failing deep inside swift build.
+build-owner:
+	@if [ "$$(id -u)" != 0 ]; then \
+	  for d in $(BUILD) $(SCRATCH); do \
+	    other=$$(find "$$d" ! -user "$$(id -u)" -print -quit 2>/dev/null); \
+	    if [ -n "$$other" ]; then \
+	      echo "$(CURDIR)/$$d holds files owned by $$(stat -c %U "$$other") (e.g. $$other), left by a build as root;"; \
+	      echo "this build runs as uid $$(id -u) and cannot write there. Give them back with"; \
+	      echo "  sudo chown -R $$(id -u):$$(id -g) $(CURDIR)/$(BUILD) $(CURDIR)/$(SCRATCH)"; \
+	      echo "or start over with: sudo make clean"; \
+	      exit 1; \
+	    fi; \
+	  done; \
+	fi
+
+# After `sudo make ...` in a tree its invoking user owns, the build trees go
+# back to that user (SUDO_UID), so their own `make build` keeps working.
+GIVE_BACK = if [ "$$(id -u)" = 0 ] && [ -n "$${SUDO_UID:-}" ] && [ "$$SUDO_UID" != 0 ] \
+              && [ "$$(stat -c %u .)" = "$$SUDO_UID" ]; then \
+              for d in $(BUILD) $(SCRATCH) $(FUZZ_SCRATCH); do \
+                [ ! -e "$$d" ] || chown -R -h -P "$$SUDO_UID:$$SUDO_GID" "$$d"; \
+              done; \
+            fi
+
+build: deps toolchain build-owner
 	$(SWIFT_RELEASE) --product pam_pattern
 	$(SWIFT_RELEASE) --product pam_pattern_helper
 	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
@@ -63,11 +123,12 @@ build: deps
 	# the TPM layer's test driver (Tests/TPMTests), never installed
 	$(SWIFT_RELEASE) --product tpm-driver
 	cp $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver
-	# message catalogues: msgfmt -c checks every translation's %s against its msgid
-	for lang in $(LANGUAGES); do \
-	  mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
-	  msgfmt -c -o $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo po/$$lang.po || exit 1; \
+	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
+	for po in po/*.po; do \
+	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
+	  msgfmt -c -o $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo $$po || exit 1; \
 	done
+	@$(GIVE_BACK)
 
 # Regenerates po/pam_pattern.pot from the sources (Tests/LocaleTests checks it is current).
 pot:
@@ -75,10 +136,10 @@ pot:
 
 test: build test-swift test-integration test-fuzz
 
-test-swift:
-	$(SWIFT) test --scratch-path $(SCRATCH)
+test-swift: toolchain build-owner
+	$(SWIFT) test --scratch-path $(SCRATCH); status=$$?; $(GIVE_BACK); exit $$status
 	# every pattern's drawing read back; optimised (a debug build takes minutes)
-	$(SWIFT_RELEASE) --product drawing-roundtrip
+	$(SWIFT_RELEASE) --product drawing-roundtrip; status=$$?; $(GIVE_BACK); exit $$status
 	$(SCRATCH)/release/drawing-roundtrip
 
 test-integration: build
@@ -95,68 +156,50 @@ test-integration: build
 demo: build
 	@demo/run-demo.sh $(CURDIR)/$(BUILD)
 
-# The documented file list (README, "Files"). Under /etc only the commented default
-# pam_pattern.conf, and only when none is there (a conffile: an admin's file is never replaced).
-INSTALLED_FILES = $(PAMDIR)/pam_pattern.so \
-                  $(HELPER) \
-                  $(SBINDIR)/patternctl \
-                  $(MANDIR)/man8/pam_pattern.8 \
-                  $(MANDIR)/man8/patternctl.8 \
-                  $(MANDIR)/man5/pam_pattern.conf.5 \
-                  $(SECURITYDIR)/pam_pattern.conf \
-                  $(PREFIX)/share/doc/pam_pattern/examples/pam_pattern.conf \
-                  $(MANDIR)/man8/pam_pattern_helper.8 \
-                  $(PAMCONFIGDIR)/pattern \
-                  $(foreach lang,$(LANGUAGES),$(LOCALEDIR)/$(lang)/LC_MESSAGES/pam_pattern.mo) \
-                  $(PREFIX)/share/doc/pam_pattern/examples/pattern-auth \
-                  $(PREFIX)/share/doc/pam_pattern/examples/sudo \
-                  $(PREFIX)/share/doc/pam_pattern/examples/sudo-single-prompt \
-                  $(PREFIX)/share/doc/pam_pattern/examples/su \
-                  $(PREFIX)/share/doc/pam_pattern/examples/login \
-                  $(PREFIX)/share/doc/pam_pattern/examples/i3lock \
-                  $(PREFIX)/share/doc/pam_pattern/examples/swaylock \
-                  $(PREFIX)/share/doc/pam_pattern/examples/xscreensaver
+# Every installed file, one "source destination mode" row each (packaging/install.list);
+# `make install` and `make deb` both read it.
+$(eval INSTALL_ROWS = $(shell sed -e 's/\#.*//' packaging/install.list))
+FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 mode=$$3; shift 3;
 
 install:
 	@test -f $(BUILD)/pam_pattern.so || { echo "run 'make build' first"; exit 1; }
-	install -D -m 0644 $(BUILD)/pam_pattern.so $(DESTDIR)$(PAMDIR)/pam_pattern.so
-	# setuid root, like unix_chkpwd (owner root when installing as root; dpkg-statoverride can change it)
-	install -D -m 4755 $(BUILD)/pam_pattern_helper $(DESTDIR)$(HELPER)
-	install -D -m 0755 $(BUILD)/patternctl $(DESTDIR)$(SBINDIR)/patternctl
-	install -D -m 0644 man/pam_pattern.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern.8
-	install -D -m 0644 man/patternctl.8 $(DESTDIR)$(MANDIR)/man8/patternctl.8
-	install -D -m 0644 man/pam_pattern.conf.5 $(DESTDIR)$(MANDIR)/man5/pam_pattern.conf.5
-	install -D -m 0644 security/pam_pattern.conf $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples/pam_pattern.conf
-	@if [ -e $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf ] || [ -L $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf ]; then \
-	  echo "kept the existing $(SECURITYDIR)/pam_pattern.conf (the default is in share/doc/pam_pattern/examples)"; \
-	else \
-	  install -D -m 0644 security/pam_pattern.conf $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf || exit 1; \
-	fi
-	install -D -m 0644 man/pam_pattern_helper.8 $(DESTDIR)$(MANDIR)/man8/pam_pattern_helper.8
-	install -D -m 0644 pam-configs/pattern $(DESTDIR)$(PAMCONFIGDIR)/pattern
-	for lang in $(LANGUAGES); do \
-	  install -D -m 0644 $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo \
-	    $(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/pam_pattern.mo || exit 1; \
-	done
-	for f in pattern-auth sudo sudo-single-prompt su login i3lock swaylock xscreensaver; do \
-	  install -D -m 0644 pam.d/$$f $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples/$$f || exit 1; \
+	@$(FOR_EACH_ROW) \
+	  case "$$dst" in /etc/*|$(SECURITYDIR)/*) \
+	    if [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ]; then echo "kept the existing $$dst (the default is in $(DOCDIR)/examples)"; continue; fi;; \
+	  esac; \
+	  echo "install -D -m $$mode $$src $(DESTDIR)$$dst"; \
+	  install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst" || exit 1; \
 	done
 	@echo "installed; nothing is enabled. See README.md, 'Enabling it for sudo'."
 
 uninstall:
-	@# the policy file goes only while it is still the shipped default
-	@if cmp -s security/pam_pattern.conf $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf; then \
-	  rm -f $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf; \
-	elif [ -e $(DESTDIR)$(SECURITYDIR)/pam_pattern.conf ]; then \
-	  echo "kept $(SECURITYDIR)/pam_pattern.conf: it was changed (delete it by hand)"; \
-	fi
-	rm -f $(addprefix $(DESTDIR),$(filter-out $(SECURITYDIR)/pam_pattern.conf,$(INSTALLED_FILES)))
-	-rmdir $(DESTDIR)$(PREFIX)/share/doc/pam_pattern/examples $(DESTDIR)$(PREFIX)/share/doc/pam_pattern 2>/dev/null
+	@# configuration goes only while it is still the shipped default
+	@$(FOR_EACH_ROW) \
+	  case "$$dst" in /etc/*|$(SECURITYDIR)/*) \
+	    if ! cmp -s "$$src" "$(DESTDIR)$$dst" && [ -e "$(DESTDIR)$$dst" ]; then echo "kept $$dst: it was changed (delete it by hand)"; continue; fi;; \
+	  esac; \
+	  rm -f "$(DESTDIR)$$dst"; \
+	done
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@echo "removed; patterns in /etc/security/pam_pattern and /var/lib/pam_pattern are kept (delete them by hand)."
 
-# Prints the installed file list (the install test compares against it).
+# The installed paths (README, "Files"; the install tests compare against it).
 print-installed-files:
-	@for f in $(INSTALLED_FILES); do echo "$$f"; done
+	@$(FOR_EACH_ROW) echo "$$dst"; done
+
+# The rows with every directory filled in (LAYOUT=debian for the package's).
+print-install-list:
+	@$(FOR_EACH_ROW) echo "$$src $$dst $$mode"; done
+
+# The Debian package, from the same build and the same file list (README, "Install the package").
+DEB_STAGE   := $(BUILD)/deb-root
+DEB_VERSION ?=
+deb: build
+	@rm -rf $(DEB_STAGE)
+	@$(MAKE) -s --no-print-directory install LAYOUT=debian DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null
+	@packaging/build-deb.sh $(DEB_STAGE) $(BUILD) $(DEB_VERSION)
+	@rm -rf $(DEB_STAGE)
+	@$(GIVE_BACK)
 
 # Benchmarks against pam_unix in the same run (README, "Benchmarks").
 bench: build
@@ -168,11 +211,13 @@ FUZZ_TEST_SECONDS ?= 25
 FUZZ_SCRATCH      ?= .build-fuzz
 
 fuzz: build
-	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so
+	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
+	  status=$$?; $(GIVE_BACK); exit $$status
 
 # The bounded pass of `make test`: replays the committed corpus, then fuzzes each target briefly.
 test-fuzz: build
-	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_TEST_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so
+	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_TEST_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
+	  status=$$?; $(GIVE_BACK); exit $$status
 
 clean:
 	rm -rf $(BUILD) $(SCRATCH) $(FUZZ_SCRATCH)

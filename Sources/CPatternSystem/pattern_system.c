@@ -33,7 +33,7 @@ int pattern_s_isdir(mode_t mode) { return S_ISDIR(mode); }
 int pattern_s_islnk(mode_t mode) { return S_ISLNK(mode); }
 int pattern_s_isfifo(mode_t mode) { return S_ISFIFO(mode); }
 
-int pattern_dup_cloexec(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 0); }
+int pattern_dup_cloexec(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 3); }
 
 int pattern_flock(int fd, int operation) {
     int result;
@@ -41,6 +41,67 @@ int pattern_flock(int fd, int operation) {
         result = flock(fd, operation);
     } while (result != 0 && errno == EINTR);
     return result;
+}
+
+int pattern_flock_bounded(int fd, int operation, int timeout_ms) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        if (flock(fd, operation | LOCK_NB) == 0) return 0;
+        if (errno == EINTR) continue;
+        if (errno != EWOULDBLOCK) return -1;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long elapsed = (long long)(now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+        if (elapsed >= timeout_ms) {
+            errno = EWOULDBLOCK;
+            return -1;
+        }
+        /* 2 ms: a holder keeps the lock for one read and one fsync'd 31-byte write. */
+        struct timespec pause = {0, 2 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+}
+
+int pattern_fd_above_stdio(int fd) {
+    if (fd < 0 || fd > 2) return fd;
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return moved;
+}
+
+int pattern_file_size_room(long long end, struct rlimit *saved, int *raised) {
+    *raised = 0;
+    if (end < 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_FSIZE, &limit) != 0) return -1;
+    if (limit.rlim_cur == RLIM_INFINITY || (rlim_t)end <= limit.rlim_cur) return 0;
+    if (limit.rlim_max != RLIM_INFINITY && (rlim_t)end > limit.rlim_max) {
+        errno = EFBIG;
+        return -1;
+    }
+    *saved = limit;
+    struct rlimit wider = {limit.rlim_max, limit.rlim_max};
+    if (setrlimit(RLIMIT_FSIZE, &wider) != 0) return -1;
+    *raised = 1;
+    return 0;
+}
+
+void pattern_file_size_restore(const struct rlimit *saved, int raised) {
+    if (raised) {
+        int kept = errno;
+        setrlimit(RLIMIT_FSIZE, saved);
+        errno = kept;
+    }
+}
+
+long long pattern_offset(int fd) {
+    off_t offset = lseek(fd, 0, SEEK_CUR);
+    return offset < 0 ? -1 : (long long)offset;
 }
 
 const char *pattern_dirent_name(const struct dirent *entry) {

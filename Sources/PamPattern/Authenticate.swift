@@ -134,6 +134,12 @@ struct Authenticator {
             conversation.error(UserMessages.locked(verdict))
             logLocked(user, verdict)
             return .locked(verdict)
+        case .revoked:
+            // The pattern matched, but the store no longer holds that record: removed or changed while hashing.
+            if options.forwardPass { _ = items.setAuthToken(answer.cString) }
+            conversation.error(UserMessages.revoked)
+            log.notice(logLine("pattern of user ", user, " was changed or removed during the attempt; refused"))
+            return .revoked
         case .notEnrolled:
             // Removed between lookup and attempt.
             if options.forwardPass { _ = items.setAuthToken(answer.cString) }

@@ -26,6 +26,8 @@ enum AuthOutcome {
     case malformed(PatternError)
     /// A wrong pattern. Counted.
     case wrongPattern(verdictAfter: ThrottleVerdict)
+    /// The pattern matched a record the store no longer holds (removed or changed during the attempt). Counted.
+    case revoked
     /// forward_pass: the answer is not a pattern; handed on as PAM_AUTHTOK. Not counted.
     case forwarded
     /// forward_pass: a wrong pattern (counted), also handed on as PAM_AUTHTOK.
@@ -52,7 +54,7 @@ enum AuthOutcome {
             if code == PAM_CONV_AGAIN { return PAM_INCOMPLETE }
             if code == PAM_SUCCESS || code == PAM_IGNORE { return PAM_USER_UNKNOWN }  // never pass success on
             return code
-        case .remoteRefused, .locked, .malformed, .wrongPattern, .forwardedAfterWrongPattern:
+        case .remoteRefused, .locked, .malformed, .wrongPattern, .forwardedAfterWrongPattern, .revoked:
             return PAM_AUTH_ERR
         case .conversationFailed: return PAM_CONV_ERR
         case .forwardFailed: return PAM_AUTH_ERR
@@ -80,6 +82,7 @@ enum AuthOutcome {
         case .conversationFailed: return "conversation failed"
         case .malformed: return "malformed answer"
         case .wrongPattern: return "wrong pattern"
+        case .revoked: return "pattern changed or removed during the attempt"
         case .forwarded: return "answer forwarded as password"
         case .forwardedAfterWrongPattern: return "wrong pattern, forwarded as password"
         case .forwardFailed: return "could not forward the answer"

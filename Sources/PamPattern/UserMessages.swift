@@ -50,6 +50,9 @@ enum UserMessages {
         }
     }
 
+    /// Shown when the pattern was changed or removed while it was being checked.
+    static let revoked = "Pattern not accepted: it was changed or removed just now. Your password still works."
+
     /// Shown after a wrong pattern.
     static func wrong(_ verdictAfter: ThrottleVerdict) -> [UInt8] {
         switch verdictAfter {

@@ -55,6 +55,13 @@ public struct AttemptRecord: Equatable, Sendable {
         if unseen < AttemptRecord.maximumUnseen { unseen += 1 }
     }
 
+    /// Takes back a failure added by `add` (the guess turned out right): its newest equal entry, if the
+    /// capacity has not dropped it already, and one from `unseen`.
+    public mutating func withdraw(_ attempt: FailedAttempt) {
+        if let index = attempts.lastIndex(of: attempt) { attempts.remove(at: index) }
+        if unseen > 0 { unseen -= 1 }
+    }
+
     /// The failures not yet told, with the newest of them (nil when there are none).
     public var unseenSummary: (count: Int, last: FailedAttempt)? {
         guard unseen > 0, let last = attempts.last else { return nil }

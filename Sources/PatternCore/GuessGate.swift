@@ -8,12 +8,21 @@ public enum GuessOutcome: Equatable, Sendable {
     case refused(ThrottleVerdict)
     /// The user has no pattern (a dummy hash of the same cost ran if `dummyHashCost` is set).
     case notEnrolled
+    /// The pattern matched the record read at the start, but the store no longer holds that record (removed
+    /// or changed while the hash ran): refused, and the failure recorded for it stays counted.
+    case revoked
 }
 
-/// The one place a guess is checked: takes the user's state lock, checks the verdict, records the failure and
-/// fsyncs it, hashes, and resets on success, all under one flock so parallel attempts (64 sudo processes) are
-/// counted one by one and none slips past a lockout.
+/// The one place a guess is checked. The user's state lock is held twice, briefly, and never while hashing:
 ///
+/// 1. lock -> read the user's store record (what the store says NOW) -> verdict -> record the failure and
+///    fsync it -> unlock. Parallel attempts (64 sudo processes) are counted one by one here, so exactly
+///    `deny` of them get past a lockout, and killing su mid-hash never makes a free guess.
+/// 2. hash, unlocked: a stopped su or sudo (SIGSTOP by the user who started it) holds no lock.
+/// 3. only on a match: lock -> read the record again and accept only if it is the very same record (a
+///    pattern removed or changed while hashing is refused) -> clear the failure -> unlock.
+///
+/// Every lock wait is bounded (`ThrottleStore.lockWaitMilliseconds`): `StoreError.lockBusy`, fail closed.
 /// Only well-formed guesses reach the gate: the caller parses first, and malformed or too-short input
 /// (PatternError.isCountedAsGuess == false) is answered without calling `attempt`, so it is never counted.
 public struct GuessGate {
@@ -30,56 +39,78 @@ public struct GuessGate {
         self.settings = settings
     }
 
-    /// Takes the user's state lock, checks the verdict, records the failure + fsync, verifies, resets on success.
+    /// Checks one guess: count under the lock, hash without it, accept under the lock (see the type).
     public func attempt(user: [UInt8], pattern: Pattern, now: Int64) throws(StoreError) -> GuessOutcome {
         var unseen: (count: Int, last: FailedAttempt)? = nil
         return try attempt(user: user, pattern: pattern, now: now, origin: nil, markSeen: false, unseen: &unseen)
     }
 
-    /// `attempt`, also keeping the user's attempt record: with an `origin`, a failure is added to the record
-    /// under the same lock, right after it is counted and before the hash. On success `unseen` receives the
-    /// failures the person has not been told about (nil if none); with `markSeen` they are then marked seen.
+    /// `attempt`, also keeping the user's attempt record: with an `origin`, the guess is listed in the record
+    /// in step 1, under the lock, just before it is counted. On a match (step 3) this guess's entry is taken
+    /// out again, `unseen` receives the failures the person has not been told about (nil if none), and with
+    /// `markSeen` they are marked seen.
     public func attempt(user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
                         unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) -> GuessOutcome {
         unseen = nil
-        // Enrollment first: an unknown name must not create a state file (no files for arbitrary names).
-        guard let record = try store.record(for: user) else {
+        // Enrollment first, unlocked: an unknown name must not create a state file (no files for arbitrary
+        // names). The record that is verified is read again under the lock below.
+        guard try store.record(for: user) != nil else {
             if let cost = dummyHashCost { PatternHash.dummyVerify(cost: cost) }
             return .notEnrolled
         }
+
+        // 1. Under the lock: the record as the store holds it now, the verdict, the failure counted.
+        let record: StoreRecord
+        let counted: ThrottleState
+        do {
+            guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
+            defer { locked.close() }
+            guard let current = try store.record(for: user) else { return .notEnrolled }
+            record = current
+            let state = try locked.read(normalisedAt: now)
+            let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
+            guard case .allowed = verdict else { return .refused(verdict) }
+            // List the guess first: a write the caller's limits cut short (file size, full disk) then refuses
+            // the guess before it is counted or hashed, so nobody can guess unlisted.
+            if let origin {
+                var attempts = try recordedAttempts(user: user)
+                attempts.add(origin.failure(at: max(now, 0)))
+                try throttle.replaceAttempts(attempts, for: user)
+            }
+            // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
+            var failed = state
+            failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
+            failed.lastFailure = max(now, 0)
+            try locked.write(failed)
+            counted = failed
+        }
+
+        // 2. The hash, with no lock held.
+        guard try PatternHash.matches(pattern, against: record.hash) else {
+            return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
+        }
+
+        // 3. A match counts only for the record the store still holds.
         guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
         defer { locked.close() }
-
+        guard let current = try store.record(for: user), current == record else { return .revoked }
         let state = try locked.read()
-        let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
-        guard case .allowed = verdict else { return .refused(verdict) }
-
-        // List the guess in the attempt record first: a write the caller's limits cut short (file size, full
-        // disk) then refuses the guess before it is counted or hashed, so nobody can guess unlisted.
-        var before = AttemptRecord.empty
-        if let origin {
-            before = try recordedAttempts(user: user)
-            var after = before
-            after.add(origin.failure(at: max(now, 0)))
-            try throttle.replaceAttempts(after, for: user)
-        }
-        // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
-        var failed = state
-        failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
-        failed.lastFailure = max(now, 0)
-        try locked.write(failed)
-
-        if PatternHash.verify(pattern, against: record.hash) {
-            if origin != nil {
-                // Not a failure after all: the record as it was, its failures marked seen once told.
-                unseen = before.unseenSummary
-                if markSeen { before.unseen = 0 }
-                try throttle.replaceAttempts(before, for: user)
-            }
+        // Failures recorded by other attempts while this one hashed stay counted; only this one's is undone
+        // (when nobody else wrote, that is the reset to zero).
+        if state == counted {
             try locked.write(.zero)
-            return .accepted
+        } else {
+            try locked.write(ThrottleState(failures: max(state.failures - 1, 0), lastFailure: state.lastFailure))
         }
-        return .rejected(verdictAfter: ThrottlePolicy.verdict(state: failed, now: now, settings: settings))
+        if let origin {
+            // Not a failure after all: take this guess's entry out (others listed meanwhile stay), then tell.
+            var attempts = try recordedAttempts(user: user)
+            attempts.withdraw(origin.failure(at: max(now, 0)))
+            unseen = attempts.unseenSummary
+            if markSeen { attempts.unseen = 0 }
+            try throttle.replaceAttempts(attempts, for: user)
+        }
+        return .accepted
     }
 
     /// The user's attempt record, read under the state lock. A malformed one is started afresh: it is history
@@ -94,7 +125,9 @@ public struct GuessGate {
     }
 
     /// The verdict for the user right now, without guessing (so a locked user is told before being prompted).
+    /// A last failure in the future is rewritten as `now` (bounded lock; no file is created).
     public func check(user: [UInt8], now: Int64) throws(StoreError) -> ThrottleVerdict {
-        return ThrottlePolicy.verdict(state: try throttle.state(for: user), now: now, settings: settings)
+        return ThrottlePolicy.verdict(state: try throttle.currentState(for: user, now: now), now: now,
+                                      settings: settings)
     }
 }

@@ -39,16 +39,24 @@ public enum PatternHash {
     }
 
     /// True if `pattern` hashes to `hash`. The comparison takes the same time wherever the bytes differ.
-    /// A malformed hash or pattern is false (after no hashing: there is nothing to time).
+    /// A malformed hash or pattern is false (after no hashing: there is nothing to time); a hash libcrypt
+    /// could not compute is false too (use `matches` to tell that apart).
     public static func verify(_ pattern: Pattern, against hash: [UInt8]) -> Bool {
+        return (try? matches(pattern, against: hash)) ?? false
+    }
+
+    /// Like `verify`, but a hash libcrypt could not compute (no memory for yescrypt's 64 MiB under a small
+    /// inherited RLIMIT_AS, for one) throws `hashFailed` instead of looking like a wrong pattern.
+    public static func matches(_ pattern: Pattern, against hash: [UInt8]) throws(StoreError) -> Bool {
         guard StoreRecord.isValidHash(hash), var setting = SystemCall.cString(hash) else { return false }
         guard var phrase = phrase(of: pattern) else { return false }
         defer { zero(&phrase) }
         var output = [CChar](repeating: 0, count: outputSize)
         defer { zero(&output) }
         let status = pattern_crypt(phrase, setting, &output, outputSize)
+        let code = pattern_errno()
         zero(&setting)
-        if status != 0 { return false }
+        if status != 0 { throw .hashFailed(errno: code) }
         return constantTimeEqual(output, hash)
     }
 

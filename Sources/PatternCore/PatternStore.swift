@@ -157,7 +157,8 @@ public struct PatternStore: Sendable {
         }
         do throws(StoreError) {
             _ = try SafeFile.checkFile(fd, limit: 0)
-            do { try SystemCall.flock(fd, LOCK_EX) } catch { throw StoreError.system(operation: .lock, errno: error.code) }
+            // Bounded like every lock here: a stopped patternctl must not hang the next one for ever.
+            try ThrottleStore.takeLock(fd, LOCK_EX)
         } catch {
             SystemCall.close(fd)
             throw error

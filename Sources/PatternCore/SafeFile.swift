@@ -44,15 +44,24 @@ enum SafeFile {
             switch error.code {
             case ENOENT:
                 if !create { return nil }
+                var made = true
                 do {
                     try SystemCall.mkdir(path, 0o700)
                 } catch {
                     if error.code != EEXIST { throw .system(operation: .makeDirectory, errno: error.code) }
+                    made = false
                 }
                 do {
                     fd = try SystemCall.open(path, flags)
                 } catch {
                     throw directoryOpenError(error, path)
+                }
+                // Exactly 0700 whatever umask the caller left us (0777 would make it 0000).
+                if made {
+                    do { try SystemCall.fchmod(fd, 0o700) } catch {
+                        SystemCall.close(fd)
+                        throw .system(operation: .chmod, errno: error.code)
+                    }
                 }
             default:
                 throw directoryOpenError(error, path)

@@ -51,6 +51,7 @@ extension SafeFile {
         } catch {
             SystemCall.close(fd)
             try? SystemCall.unlinkat(directory, tempName)
+            if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(bytes.count)) }
             throw .system(operation: .write, errno: error.code)
         }
         do throws(Errno) {

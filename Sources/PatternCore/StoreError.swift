@@ -78,6 +78,12 @@ public enum StoreError: Error, Equatable, Sendable {
     case hashFailed(errno: Int32)
     /// A system call failed with this errno.
     case system(operation: SystemOperation, errno: Int32)
+    /// Another process held the lock for the whole bounded wait (seconds shown): a stopped su or sudo, a
+    /// slow disk. Nothing was read or written.
+    case lockBusy(waitedSeconds: Int)
+    /// A write would reach past the caller's hard file-size limit (RLIMIT_FSIZE, bytes shown): refused
+    /// before the first byte, so nothing is torn.
+    case fileSizeLimit(bytes: Int64)
 
     /// A sentence for the administrator. Never contains a user name, a hash or a pattern.
     public var message: String {
@@ -109,6 +115,10 @@ public enum StoreError: Error, Equatable, Sendable {
         case .invalidPattern: return "invalid pattern (1 to 9 dots, each 1 to 9)"
         case .hashFailed(let code): return "libcrypt could not hash (errno \(code))"
         case .system(let operation, let code): return "\(operation.name) failed (errno \(code))"
+        case .lockBusy(let seconds):
+            return "another process holds the lock (waited \(seconds) s: a stopped or stuck su, sudo or patternctl); nothing was changed, try again"
+        case .fileSizeLimit(let bytes):
+            return "the file-size limit (ulimit -f) of this process is below the \(bytes) bytes to write; nothing was written"
         }
     }
 }

@@ -47,24 +47,32 @@ enum SystemCall {
         return result
     }
 
-    /// The corresponding C function is `open`.
+    /// The corresponding C function is `open`. The descriptor is never 0, 1 or 2 (see `aboveStdio`).
     static func open(_ path: [CChar], _ flags: Int32, _ mode: mode_t = 0) throws(Errno) -> Int32 {
         while true {
             let fd = pattern_open(path, flags, mode)
-            if fd >= 0 { return fd }
+            if fd >= 0 { return try aboveStdio(fd) }
             let error = Errno.current
             if error.code != EINTR { throw error }
         }
     }
 
-    /// The corresponding C function is `openat`.
+    /// The corresponding C function is `openat`. The descriptor is never 0, 1 or 2 (see `aboveStdio`).
     static func openat(_ directory: Int32, _ name: [CChar], _ flags: Int32, _ mode: mode_t = 0) throws(Errno) -> Int32 {
         while true {
             let fd = pattern_openat(directory, name, flags, mode)
-            if fd >= 0 { return fd }
+            if fd >= 0 { return try aboveStdio(fd) }
             let error = Errno.current
             if error.code != EINTR { throw error }
         }
+    }
+
+    /// A host started with fds 0-2 closed (su and sudo keep what the caller left) would hand us 0, 1 or 2
+    /// for a store or state file, and its next message to "stderr" would land in that file. Moved to >= 3.
+    static func aboveStdio(_ fd: Int32) throws(Errno) -> Int32 {
+        let moved = pattern_fd_above_stdio(fd)
+        if moved < 0 { throw Errno.current }
+        return moved
     }
 
     /// The corresponding C function is `close`. Errors are ignored: on Linux the descriptor is gone either way,
@@ -102,6 +110,10 @@ enum SystemCall {
 
     /// Writes every byte, continuing after short writes and EINTR. The corresponding C function is `write`.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
+        let start = pattern_offset(fd)
+        if start < 0 { throw Errno.current }
+        let room = try FileSizeRoom(end: start + Int64(bytes.count))
+        defer { room.restore() }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer -> Int in
@@ -121,6 +133,8 @@ enum SystemCall {
 
     /// Writes every byte at `offset`, continuing after short writes and EINTR. The corresponding C function is `pwrite`.
     static func pwriteAll(_ fd: Int32, _ bytes: [UInt8], at start: off_t) throws(Errno) {
+        let room = try FileSizeRoom(end: Int64(start) + Int64(bytes.count))
+        defer { room.restore() }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer -> Int in
@@ -156,6 +170,12 @@ enum SystemCall {
     /// The corresponding C function is `fchmod`.
     static func fchmod(_ fd: Int32, _ mode: mode_t) throws(Errno) {
         if CPatternSystem.fchmod(fd, mode) != 0 { throw Errno.current }
+    }
+
+    /// flock(2) that waits at most `milliseconds` (LOCK_NB polled in C, no signals): EWOULDBLOCK when
+    /// another process held the lock the whole time.
+    static func flock(_ fd: Int32, _ operation: Int32, waitingAtMost milliseconds: Int32) throws(Errno) {
+        if pattern_flock_bounded(fd, operation, milliseconds) != 0 { throw Errno.current }
     }
 
     /// flock(2), EINTR retried in C. The corresponding C function is `flock`.
@@ -216,6 +236,25 @@ enum SystemCall {
     private static func fcntlDup(_ fd: Int32) -> Int32 {
         // dup3 needs a target; the portable way is fcntl(F_DUPFD_CLOEXEC), wrapped in C.
         return pattern_dup_cloexec(fd)
+    }
+
+    /// RLIMIT_FSIZE limits every write that reaches past its offset, in place or not, and su/sudo hand the
+    /// caller's limit down: a 31-byte state write under `prlimit --fsize=5` is cut after 5 bytes and su is
+    /// killed by SIGXFSZ. Every write of the store and the state goes through this: the soft limit is
+    /// raised up to the hard limit for the write and put back after; when even the hard limit is too
+    /// small, nothing is written (EFBIG before the first byte), so no file is ever left torn.
+    struct FileSizeRoom {
+        private var saved = rlimit()
+        private var raised: Int32 = 0
+
+        init(end: Int64) throws(Errno) {
+            if pattern_file_size_room(end, &saved, &raised) != 0 { throw Errno.current }
+        }
+
+        func restore() {
+            var copy = saved
+            pattern_file_size_restore(&copy, raised)
+        }
     }
 
     /// Current wall-clock seconds since the epoch (for callers that need a default `now`).

@@ -49,9 +49,12 @@ public enum ThrottlePolicy {
         return tooBig ? Int64.max : wait
     }
 
-    /// Whether a guess may be made at `now`. A clock that went backwards (now before the last failure) never
-    /// makes the wait longer than the nominal wait.
+    /// Whether a guess may be made at `now`. A last failure in the future (a clock that was ahead, or went
+    /// backwards) counts as `now`: the wait is never longer than configured. (The module also rewrites such a
+    /// time as `now` under the lock, so that the wait then ends.)
     public static func verdict(state: ThrottleState, now: Int64, settings: ThrottleSettings) -> ThrottleVerdict {
+        var state = state
+        if state.lastFailure > now { state.lastFailure = now }
         let failures = max(state.failures, 0)
         if settings.lockAfter > 0 && failures >= settings.lockAfter { return .disabled }
         let deny = max(settings.deny, 1)

@@ -97,7 +97,13 @@ public struct ThrottleStore: Sendable {
         return name
     }
 
-    /// The user's state (shared lock while reading). A missing directory or file is the zero state.
+    /// How long any lock on a state file is waited for, in the module and in patternctl: a holder keeps it
+    /// for one read and one fsync'd 31-byte write, so only a stopped or stuck process holds it longer, and
+    /// nobody else's login may hang behind that (the module then fails closed: PAM_AUTHINFO_UNAVAIL).
+    public static let lockWaitMilliseconds: Int32 = 5000
+
+    /// The user's state (shared lock, bounded wait, while reading). A missing directory or file is the zero
+    /// state. Read-only: a last failure in the future is left as it is (`ThrottlePolicy` treats it as now).
     public func state(for user: [UInt8]) throws(StoreError) -> ThrottleState {
         guard let name = ThrottleStore.fileName(for: user), let cName = SystemCall.cString(name) else {
             throw .invalidUserName
@@ -112,8 +118,25 @@ public struct ThrottleStore: Sendable {
         }
         defer { SystemCall.close(fd) }
         _ = try SafeFile.checkFile(fd, limit: ThrottleStore.maximumFileBytes)
-        do { try SystemCall.flock(fd, LOCK_SH) } catch { throw .system(operation: .lock, errno: error.code) }
+        try ThrottleStore.takeLock(fd, LOCK_SH)
         return try LockedThrottleState.read(fd)
+    }
+
+    /// The user's state as the module judges it at `now`: a last failure in the future (a clock that was
+    /// ahead, a hand-edited file) is rewritten as `now` under the exclusive lock, so no wait ever lasts
+    /// longer than configured. A missing directory or file is the zero state (nothing is created).
+    public func currentState(for user: [UInt8], now: Int64) throws(StoreError) -> ThrottleState {
+        guard var locked = try lock(user: user, create: false) else { return .zero }
+        defer { locked.close() }
+        return try locked.read(normalisedAt: now)
+    }
+
+    /// flock with the bounded wait; a wait that runs out is `StoreError.lockBusy`.
+    static func takeLock(_ fd: Int32, _ operation: Int32) throws(StoreError) {
+        do { try SystemCall.flock(fd, operation, waitingAtMost: lockWaitMilliseconds) } catch {
+            if error.code == EWOULDBLOCK { throw .lockBusy(waitedSeconds: Int(lockWaitMilliseconds / 1000)) }
+            throw .system(operation: .lock, errno: error.code)
+        }
     }
 
     /// Sets the user's state back to zero (after a success, or by root). Works on a malformed file too;
@@ -125,8 +148,8 @@ public struct ThrottleStore: Sendable {
     }
 
     /// Opens (with `create`: making the directory 0700 and the file 0600 if needed) and exclusively locks the
-    /// user's state file. The state is NOT parsed yet (reset must work on a malformed file): call `read()`.
-    /// nil when not creating and there is no file.
+    /// user's state file, waiting at most `lockWaitMilliseconds`. The state is NOT parsed yet (reset must work
+    /// on a malformed file): call `read()`. nil when not creating and there is no file.
     func lock(user: [UInt8], create: Bool) throws(StoreError) -> LockedThrottleState? {
         guard let name = ThrottleStore.fileName(for: user), let cName = SystemCall.cString(name) else {
             throw .invalidUserName
@@ -151,6 +174,11 @@ public struct ThrottleStore: Sendable {
                     if error.code != EEXIST { throw SafeFile.fileOpenError(error) }
                     continue
                 }
+                // Exactly 0600 whatever umask the caller left us (0777 would make it 0000).
+                do { try SystemCall.fchmod(fd, 0o600) } catch {
+                    SystemCall.close(fd)
+                    throw .system(operation: .chmod, errno: error.code)
+                }
                 // A new file must survive a crash, or its first counted failure would vanish with it.
                 do { try SystemCall.fsync(directoryFD) } catch {
                     SystemCall.close(fd)
@@ -160,10 +188,9 @@ public struct ThrottleStore: Sendable {
         }
         do throws(StoreError) {
             _ = try SafeFile.checkFile(fd, limit: ThrottleStore.maximumFileBytes)
-            // Retried on EINTR in C; held until close, across check -> record -> verify -> reset.
-            do { try SystemCall.flock(fd, LOCK_EX) } catch {
-                throw StoreError.system(operation: .lock, errno: error.code)
-            }
+            // Held until close: around read -> check -> record, or around the reset after a success; never
+            // across a hash or a conversation. Bounded: a stopped holder cannot freeze anyone else.
+            try ThrottleStore.takeLock(fd, LOCK_EX)
         } catch {
             SystemCall.close(fd)
             throw error
@@ -181,6 +208,16 @@ struct LockedThrottleState {
     /// Parses the state under the lock.
     func read() throws(StoreError) -> ThrottleState {
         return try LockedThrottleState.read(fd)
+    }
+
+    /// Parses the state and, when its last failure lies after `now`, rewrites it as `now` first.
+    func read(normalisedAt now: Int64) throws(StoreError) -> ThrottleState {
+        var state = try read()
+        if state.lastFailure > now && now >= 0 {
+            state.lastFailure = now
+            try write(state)
+        }
+        return state
     }
 
     static func read(_ fd: Int32) throws(StoreError) -> ThrottleState {
@@ -206,7 +243,10 @@ struct LockedThrottleState {
     /// Writes the record in place and fsyncs it: when this returns, the count survives a crash or a SIGKILL.
     func write(_ state: ThrottleState) throws(StoreError) {
         let bytes = state.encoded()
-        do { try SystemCall.pwriteAll(fd, bytes, at: 0) } catch { throw .system(operation: .write, errno: error.code) }
+        do { try SystemCall.pwriteAll(fd, bytes, at: 0) } catch {
+            if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(bytes.count)) }
+            throw .system(operation: .write, errno: error.code)
+        }
         // Only needed for a file written by a different (longer) format; a no-op on a 31-byte file.
         do { try SystemCall.ftruncate(fd, off_t(bytes.count)) } catch {
             throw .system(operation: .truncate, errno: error.code)

@@ -42,6 +42,11 @@ struct HelperService {
                     return .wrong(after)
                 case .refused(let verdict): return .locked(verdict)
                 case .notEnrolled: return .notEnrolled
+                case .revoked:
+                    // Matched a record the store no longer holds: never a success (the protocol has no word
+                    // for it; "unavailable" fails closed).
+                    HelperLog.notice(HelperLog.line("pattern changed or removed during the attempt; refused for user ", user))
+                    return .unavailable
                 }
             }
         } catch {

@@ -3,14 +3,17 @@ import PatternCore
 /// `patternctl list`: every enrolled user with the facts of status, one line each.
 struct ListCommand: Subcommand {
     static let name = "list"
-    static let options: [OptionSpec] = []
+    static let options: [OptionSpec] = [.flag("json")]
     static var help: String { Help.list }
     static let needsRoot = true
 
+    /// --json: one JSON object {"users": [...]} instead of the table.
+    let json: Bool
     let global: GlobalOptions
 
     init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
         _ = try arguments.operands([], required: 0)
+        json = arguments.has("json")
         self.global = global
     }
 
@@ -24,6 +27,7 @@ struct ListCommand: Subcommand {
         }
         let now = Timestamp.now()
         var rows: [[String]] = [["USER", "SET", "COST", "FAILURES", "LOCKED"]]
+        var objects: [JSON] = []
         var status = ExitStatus.success
         for record in records {
             let name = String(decoding: record.user, as: UTF8.self)
@@ -31,11 +35,22 @@ struct ListCommand: Subcommand {
                 let facts = try UserFacts(user: name, record: record, throttle: global.throttleStore,
                                           settings: global.throttle, now: now)
                 rows.append([name, facts.setAt, facts.cost, "\(facts.state.failures)", facts.locked])
+                objects.append(facts.json)
             } catch {
                 Output.error("cannot read the throttle state of \(name): \(error.message)")
                 rows.append([name, Timestamp.format(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?"])
+                // The throttle facts are unknown: null, as "?" in the table.
+                objects.append(.object([
+                    ("user", .string(name)), ("enrolled", .bool(true)),
+                    ("set", .string(Timestamp.format(record.setAt))), ("cost", .optional(record.cost.map { Int64($0) })),
+                    ("failures", .null), ("locked", .null), ("locked_until", .null), ("wait_seconds", .null),
+                ]))
                 status = .failure
             }
+        }
+        if json {
+            Output.line(JSON.object([("users", .array(objects))]).text)
+            return status
         }
         Output.write(Table.render(rows))
         return status

@@ -3,15 +3,18 @@ import PatternCore
 /// `patternctl status [USER]`: one user's enrolment, failures and lock, one fact per line.
 struct StatusCommand: Subcommand {
     static let name = "status"
-    static let options: [OptionSpec] = []
+    static let options: [OptionSpec] = [.flag("json")]
     static var help: String { Help.status }
     static let needsRoot = true
 
     let user: String?
+    /// --json: one JSON object instead of the lines.
+    let json: Bool
     let global: GlobalOptions
 
     init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
         user = try arguments.operands(["USER"], required: 0)[0]
+        json = arguments.has("json")
         self.global = global
     }
 
@@ -33,6 +36,10 @@ struct StatusCommand: Subcommand {
         } catch {
             Output.error("cannot read the status of \(name) (store \(StoreAccess.describe(global))): \(error.message)")
             return .failure
+        }
+        if json {
+            Output.line(facts.json.text)
+            return .success
         }
         Output.line("user: \(facts.user)")
         Output.line("enrolled: \(facts.enrolled)")

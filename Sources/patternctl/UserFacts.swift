@@ -24,6 +24,34 @@ struct UserFacts {
     var setAt: String { record.map { Timestamp.format($0.setAt) } ?? "-" }
     /// The yescrypt cost of the stored hash, or "-".
     var cost: String { record?.cost.map { "\($0)" } ?? "-" }
+    /// The facts as a JSON object; the fields are documented in patternctl(8)
+    /// ("JSON OUTPUT") and never renamed: scripts rely on them.
+    var json: JSON {
+        let waitSeconds: Int64?
+        let lockState: String
+        switch verdict {
+        case .allowed:
+            lockState = "no"
+            waitSeconds = nil
+        case .wait(let seconds):
+            lockState = "wait"
+            waitSeconds = seconds
+        case .disabled:
+            lockState = "disabled"
+            waitSeconds = nil
+        }
+        return .object([
+            ("user", .string(user)),
+            ("enrolled", .bool(record != nil)),
+            ("set", .optional(record.map { Timestamp.format($0.setAt) })),
+            ("cost", .optional(record?.cost.map { Int64($0) })),
+            ("failures", .integer(Int64(state.failures))),
+            ("locked", .string(lockState)),
+            ("locked_until", .optional(waitSeconds.map { Timestamp.format(now + $0) })),
+            ("wait_seconds", .optional(waitSeconds)),
+        ])
+    }
+
     /// "no", "until DATE (N s)" or "disabled".
     var locked: String {
         switch verdict {

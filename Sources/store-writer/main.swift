@@ -85,6 +85,7 @@ do throws(StoreError) {
         case .rejected(let verdict): print("rejected \(verdict)")
         case .refused(let verdict): print("refused \(verdict)")
         case .notEnrolled: print("notEnrolled")
+        case .revoked: print("revoked")
         }
     case "state" where rest.count == 2:
         let state = try ThrottleStore(directory: Array(rest[0].utf8)).state(for: Array(rest[1].utf8))

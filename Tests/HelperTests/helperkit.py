@@ -59,10 +59,13 @@ def take_run_lock():
         if not os.path.exists(path):
             raise AssertionError("not built: %s (make build, or set PAM_PATTERN_BUILD)" % path)
     _run_lock = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-    deadline = time.monotonic() + RUN_LOCK_WAIT
+    started = time.monotonic()
+    deadline = started + RUN_LOCK_WAIT
     while True:
         try:
             fcntl.flock(_run_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if time.monotonic() - started > 1:
+                sys.stderr.write("(waited %.0f s for %s: another suite held it)\n" % (time.monotonic() - started, RUN_LOCK))
             return
         except BlockingIOError:
             if time.monotonic() >= deadline:
@@ -100,7 +103,7 @@ class TestUser:
 class Sandbox:
     """Store, state and helper at their real paths, in a private mount namespace (see the module docstring)."""
 
-    def __init__(self, test, service=None, pam_lines=None):
+    def __init__(self, test, service=None, pam_lines=None, helper_mode=0o4755):
         self.test = test
         self.root = tempfile.mkdtemp(prefix="pam-pattern-helper-")
         test.addCleanup(shutil.rmtree, self.root, True)
@@ -112,7 +115,8 @@ class Sandbox:
         self.store = os.path.join(self.store_dir, "patterns")
         self.helper = os.path.join(self.root, "pam_pattern_helper")
         shutil.copyfile(HELPER, self.helper)
-        os.chmod(self.helper, 0o4755)
+        self.helper_mode = helper_mode  # None: no helper at its path
+        os.chmod(self.helper, helper_mode or 0o755)
         self.service = service
         self.pam_file = None
         if service is not None:
@@ -154,7 +158,10 @@ class Sandbox:
             '  for e in "$real"/* "$real"/.[!.]*; do if [ -e "$e" ] || [ -L "$e" ]; then ln -s "$e" "$1/"; fi; done',
             "}",
             "graft /usr/sbin",
-            "cp %s %s && chmod 4755 %s" % (q(self.helper), HELPER_PATH, HELPER_PATH),
+        ]
+        if self.helper_mode is not None:
+            lines.append("cp %s %s && chmod %o %s" % (q(self.helper), HELPER_PATH, self.helper_mode, HELPER_PATH))
+        lines += [
             "graft /var/lib",
             "mkdir -m 0700 /var/lib/pam_pattern && mount --bind %s /var/lib/pam_pattern" % q(self.state_dir),
             "graft /etc/security",
@@ -181,13 +188,16 @@ def as_user(user, command, env=None):
     if env:
         environment.update(env)
     assignments = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in environment.items())
-    return "env -i %s setpriv --reuid=%d --regid=%d --clear-groups sh -c %s" % (
+    return "/usr/bin/env -i %s /usr/bin/setpriv --reuid=%d --regid=%d --clear-groups /bin/sh -c %s" % (
         assignments, user.uid, user.uid, shlex.quote(command))
 
 
-def helper_call(operation, user_name, stdin_expr="printf ''"):
-    """Shell text: `stdin_expr | pam_pattern_helper operation user_name; echo rc`"""
-    return "%s | %s %s %s; echo \"rc=$?\"" % (stdin_expr, HELPER_PATH, operation, shlex.quote(user_name))
+def helper_call(operation, user_name, stdin_expr="printf ''", helper_env=None):
+    """Shell text: `stdin_expr | [env K=V...] pam_pattern_helper operation user_name; echo rc`"""
+    prefix = ""
+    if helper_env:
+        prefix = "/usr/bin/env " + " ".join(shlex.quote("%s=%s" % kv) for kv in helper_env.items()) + " "
+    return "%s | %s%s %s %s; echo \"rc=$?\"" % (stdin_expr, prefix, HELPER_PATH, operation, shlex.quote(user_name))
 
 
 def parse_call(output):
@@ -202,3 +212,117 @@ def parse_call(output):
         else:
             verdict.append(line)
     return "\n".join(verdict), status
+
+
+def setpriv_argv(user):
+    """argv prefix running the rest as the user (real and effective uid, no groups), environment untouched."""
+    return ["setpriv", "--reuid=%d" % user.uid, "--regid=%d" % user.uid, "--clear-groups"]
+
+
+# Runs inside the namespace (as root) with a JSON job on argv[1]; spawns the helper as the user and reports.
+DRIVER = r'''
+import json, os, random, signal, subprocess, sys, time
+job = json.loads(sys.argv[1])
+prefix = job["prefix"] + [job["helper"]]
+def state_failures():
+    try:
+        with open(job["state_file"], "rb") as f:
+            data = f.read()
+        return int(data[:10]) if data else 0
+    except FileNotFoundError:
+        return 0
+results = []
+if job["kind"] == "parallel":
+    procs = [subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+             for _ in range(job["count"])]
+    for p in procs:
+        p.stdin.write(job["input"].encode("latin-1"))
+        p.stdin.close()
+    for p in procs:
+        out = p.stdout.read()
+        results.append([p.wait(), out.decode("latin-1")])
+elif job["kind"] == "kill":
+    for delay in job["delays"]:
+        before = state_failures()
+        p = subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+        start = time.monotonic()
+        p.stdin.write(job["input"].encode("latin-1"))
+        p.stdin.close()
+        while time.monotonic() - start < delay:
+            time.sleep(0.001)
+        os.kill(p.pid, signal.SIGKILL)
+        out = p.stdout.read()
+        status = p.wait()
+        results.append([delay, status, out.decode("latin-1"), state_failures() - before])
+print(json.dumps(results))
+'''
+
+
+def drive(sandbox, job):
+    """Runs DRIVER in the sandbox's namespace; returns its results."""
+    import json
+    path = os.path.join(sandbox.root, "driver.py")
+    with open(path, "w") as f:
+        f.write(DRIVER)
+    done = sandbox.run("exec python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=300)
+    if done.returncode != 0:
+        raise AssertionError("driver failed: %r" % (done.stderr,))
+    return json.loads(done.stdout)
+
+
+def state_file(state_dir, user_name):
+    return os.path.join(state_dir, user_name.encode().hex())
+
+
+# Runs inside the namespace, as root or as the user, with a JSON job on argv[1]: one pam_authenticate per
+# answer through the real libpam (pamharness), the way a screen locker calls it.
+MODULE_DRIVER = r"""
+import json, os, signal, sys
+job = json.loads(sys.argv[1])
+sys.path.insert(0, job["harness_dir"])
+import pamharness as ph
+if job.get("ignore_sigchld"):
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+def fds():
+    return sorted(os.listdir("/proc/self/fd"))
+before = fds()
+out = []
+for answer in job["answers"]:
+    conversation = ph.Conversation([answer.encode()])
+    result = ph.authenticate(job["confdir"], job["service"], job["user"], conversation)
+    out.append({"code": ph.code_name(result.code),
+                "messages": [[style, text.decode("latin-1")] for style, text in conversation.messages],
+                "unexpected_prompts": conversation.unexpected_prompts})
+print(json.dumps({"results": out, "fds_before": before, "fds_after": fds()}))
+"""
+
+
+def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigchld=False, target=None):
+    """pam_authenticate for `target` (default: the user) once per answer, in the sandbox's namespace, run by the
+    user (the module then uses the helper) or by root (in-process). Returns the driver's report."""
+    import json
+    confdir = os.path.join(sandbox.root, "pam.d")
+    os.makedirs(confdir, exist_ok=True)
+    os.chmod(confdir, 0o755)
+    with open(os.path.join(confdir, "pattern-helper-test"), "w") as f:
+        f.write("auth [success=done ignore=ignore default=die] %s %s\n"
+                "auth optional pam_echo.so pam_pattern:IGNORE\n"
+                "auth required pam_permit.so\n"
+                "account required pam_permit.so\n" % (MODULE, options))
+    os.chmod(os.path.join(confdir, "pattern-helper-test"), 0o644)
+    path = os.path.join(sandbox.root, "module_driver.py")
+    with open(path, "w") as f:
+        f.write(MODULE_DRIVER)
+    os.chmod(path, 0o644)
+    job = {"harness_dir": os.path.join(ROOT, "Tests", "PamPatternTests"), "confdir": confdir,
+           "service": "pattern-helper-test", "user": target or user.name, "answers": list(answers),
+           "ignore_sigchld": ignore_sigchld}
+    command = "/usr/bin/python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job)))
+    if not as_root:
+        command = as_user(user, command, env={"PAM_PATTERN_BUILD": BUILD, "PAM_PATTERN_ROOT": ROOT})
+    done = sandbox.run(command, timeout=120)
+    if done.returncode != 0:
+        raise AssertionError("module driver failed (%d): %r" % (done.returncode, done.stderr))
+    return json.loads(done.stdout)

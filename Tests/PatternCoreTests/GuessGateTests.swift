@@ -64,8 +64,57 @@ import Testing
         // A syntactically valid $y$ string with parameters libcrypt refuses: verify fails inside crypt.
         writeBytes(dir.file("patterns"), ascii("alice:$y$jzz$abc$def:1\n"))
         let gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: ThrottleSettings())
-        #expect(try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 5) == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 4)))
+        // A hash libcrypt cannot compute is an error, never a verdict (and never a success).
+        #expect(throws: StoreError.hashFailed(errno: EINVAL)) {
+            try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 5)
+        }
         #expect(try gate.throttle.state(for: ascii("alice")).failures == 1)
+    }
+
+    @Test func aLockHeldByAStoppedProcessIsWaitedForAtMostTheBound() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let gate = try makeGate(dir)
+        let alice = ascii("alice")
+        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: 1000) != .accepted)
+        // Another open file description holds the lock (as a SIGSTOPped su would).
+        let name = String(decoding: ThrottleStore.fileName(for: alice)!, as: UTF8.self)
+        let holder = open(dir.file("state/" + name), O_RDWR)
+        #expect(holder >= 0)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX) == 0)
+        var start = timespec(), end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        #expect(throws: StoreError.lockBusy(waitedSeconds: 5)) {
+            try gate.attempt(user: alice, pattern: storePattern("1235789"), now: 1001)
+        }
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        let seconds = Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+        #expect(seconds >= 4.9 && seconds < 8, "the bounded wait took \(seconds) s")
+        // Released: everything works again, and nothing was counted meanwhile.
+        flock(holder, LOCK_UN)
+        #expect(try gate.throttle.state(for: alice).failures == 1)
+        #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: 1002) == .accepted)
+    }
+
+    @Test func aLastFailureInTheFutureCountsAsNowAndIsRewritten() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let gate = try makeGate(dir)
+        let alice = ascii("alice")
+        let t: Int64 = 1_764_460_000
+        // Five failures "a year from now" (a clock that was ahead, a torn or hand-made file).
+        _ = try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+        let name = String(decoding: ThrottleStore.fileName(for: alice)!, as: UTF8.self)
+        writeBytes(dir.file("state/" + name), ascii("0000000005 0000000001795996000\n"))
+        // Never longer than the configured first wait, and patternctl's view (state + policy) agrees.
+        #expect(ThrottlePolicy.verdict(state: try gate.throttle.state(for: alice), now: t, settings: gate.settings)
+                == .wait(secondsLeft: 60))
+        #expect(try gate.check(user: alice, now: t) == .wait(secondsLeft: 60))
+        // The module rewrote it as now, so the wait really ends 60 s later.
+        #expect(try gate.throttle.state(for: alice) == ThrottleState(failures: 5, lastFailure: t))
+        #expect(try gate.check(user: alice, now: t + 60) == .allowed(freeAttemptsLeft: 1))
+        #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 60) == .accepted)
     }
 
     /// 64 threads, each with its own descriptors (flock is per open file description), all guessing wrong at once.

@@ -61,12 +61,36 @@ int pattern_s_isdir(mode_t mode);
 int pattern_s_islnk(mode_t mode);
 int pattern_s_isfifo(mode_t mode);
 
-/* fcntl(fd, F_DUPFD_CLOEXEC, 0): a close-on-exec duplicate (fcntl is variadic). */
+/* fcntl(fd, F_DUPFD_CLOEXEC, 3): a close-on-exec duplicate, never on fd 0-2 (fcntl is variadic). */
 int pattern_dup_cloexec(int fd);
 
 /* flock(2), retried while it fails with EINTR (a signal during a wait for the
  * lock must not turn into "lock failed" or, worse, "no lock"). */
 int pattern_flock(int fd, int operation);
+
+/* flock(2) that gives up: LOCK_NB polled with short sleeps until it succeeds or `timeout_ms` have passed
+ * (CLOCK_MONOTONIC). No signal or alarm is used, so it is safe inside any host process. Returns 0, or -1
+ * with errno EWOULDBLOCK when the time ran out (another process holds the lock), or flock's own errno. */
+int pattern_flock_bounded(int fd, int operation, int timeout_ms);
+
+/* A descriptor that is not 0, 1 or 2: a process started with those closed would otherwise get its
+ * store or state file as stdin/stdout/stderr, and the host's next message would be written into it.
+ * Moves fd to the lowest free number >= 3 (close-on-exec) and closes the original. Returns the new
+ * descriptor (fd itself when it is already >= 3), or -1 with errno set (the original is closed). */
+int pattern_fd_above_stdio(int fd);
+
+/* Makes room for a write that ends at byte `end` under RLIMIT_FSIZE, which a caller (su, sudo) hands
+ * down unchanged and which limits every write past that offset (SIGXFSZ or a short write), in place
+ * or not. If the soft limit is below `end`, it is raised to the hard limit (allowed without privilege)
+ * and the old limits are saved in `saved` with *raised = 1. Returns 0, or -1 with errno EFBIG when even
+ * the hard limit is below `end` (nothing may then be written), or getrlimit/setrlimit's errno. */
+int pattern_file_size_room(long long end, struct rlimit *saved, int *raised);
+
+/* Puts back the limits saved by pattern_file_size_room (when it raised them). */
+void pattern_file_size_restore(const struct rlimit *saved, int raised);
+
+/* The current file offset (lseek(fd, 0, SEEK_CUR)), or -1 with errno. */
+long long pattern_offset(int fd);
 
 /* The bytes of a directory entry's name (d_name is a fixed char array that
  * Swift imports as a 256-element tuple). */

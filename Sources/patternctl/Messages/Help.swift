@@ -146,6 +146,12 @@ enum Help {
         the module reads them; --deny, --unlock-time and --lock-after override
         them, e.g. for a service whose pam.d line sets its own.
 
+        Options:
+          --json          print one JSON object instead: user, enrolled (true|false),
+                          set (DATE|null), cost (N|null), failures, locked
+                          ("no"|"wait"|"disabled"), locked_until (DATE|null),
+                          wait_seconds (N|null); see patternctl(8)
+
         """ + "\n" + section(globalOptions) + exitStatus
     }
 
@@ -157,6 +163,10 @@ enum Help {
         Show every enrolled user, one line each, under a header line:
         USER, SET (UTC), COST, FAILURES and LOCKED, with the meaning of status.
         Needs root.
+
+        Options:
+          --json          print {"users": [...]} instead, one object per user with
+                          the fields of 'status --json'
 
         """ + "\n" + section(globalOptions) + exitStatus
     }

@@ -1,0 +1,243 @@
+"""pam_pattern_helper attacked by the user it runs for: the helper is setuid
+root at /usr/sbin/pam_pattern_helper inside a private mount namespace, the
+attacker is a throwaway unprivileged user (setpriv), and every attack checks
+what the helper answered AND what the throttle state says afterwards.
+
+Root only (setuid, users, namespaces). See helperkit.py for the namespace.
+"""
+import os
+import random
+import shlex
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import helperkit as hk  # noqa: E402
+from helperkit import PATTERN, WRONG_PATTERN  # noqa: E402
+
+
+def setUpModule():
+    hk.take_run_lock()
+
+
+def tearDownModule():
+    hk.release_run_lock()
+
+
+def nul(text):
+    """printf expression for text + NUL."""
+    return "printf '%%s\\0' '%s'" % text
+
+
+class HelperAttackTest(unittest.TestCase):
+    USER = "pphatk1"
+    OTHER = "pphatk2"
+
+    def setUp(self):
+        self.user = hk.TestUser(self.USER)
+        self.addCleanup(self.user.remove)
+        self.sandbox = hk.Sandbox(self)
+        self.sandbox.enrol(self.USER)
+
+    def call(self, operation, name, stdin_expr="printf ''", env=None, shell_prefix="", helper_env=None):
+        command = shell_prefix + hk.helper_call(operation, name, stdin_expr, helper_env)
+        done = self.sandbox.run(hk.as_user(self.user, command, env=env))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return hk.parse_call(done.stdout)
+
+    def failures(self, name=None):
+        return self.sandbox.failures(name or self.USER)
+
+    # --- the protocol works at all ---------------------------------------------------------------
+
+    def test_own_pattern_check_wrong_right(self):
+        self.assertEqual(self.call("check", self.USER), ("allowed 5", hk.SUCCESS))
+        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", hk.WRONG))
+        self.assertEqual(self.failures(), 1)
+        self.assertEqual(self.call("verify", self.USER, nul(PATTERN)), ("accepted", hk.SUCCESS))
+        self.assertEqual(self.failures(), 0)
+
+    # --- whose pattern ----------------------------------------------------------------------------
+
+    def test_another_users_name_is_refused_and_never_counted(self):
+        other = hk.TestUser(self.OTHER)
+        self.addCleanup(other.remove)
+        self.sandbox.enrol(self.OTHER)
+        self.sandbox.enrol("root")
+        for name in (self.OTHER, "root"):
+            with self.subTest(name=name):
+                self.assertEqual(self.call("verify", name, nul(WRONG_PATTERN)), ("refused user", hk.REFUSED))
+                self.assertEqual(self.call("verify", name, nul(PATTERN)), ("refused user", hk.REFUSED))
+                self.assertEqual(self.call("check", name), ("refused user", hk.REFUSED))
+                self.assertEqual(self.failures(name), 0)
+        # A name nobody has is refused the same way (no "not enrolled" oracle for other names).
+        self.assertEqual(self.call("check", "pphatk-nobody"), ("refused user", hk.REFUSED))
+
+    def test_pretending_to_be_root_through_environment_and_argv_changes_nothing(self):
+        self.sandbox.enrol("root")
+        env = {"USER": "root", "LOGNAME": "root", "HOME": "/root", "SUDO_USER": "root", "SUDO_UID": "0",
+               "PAM_USER": "root", "UID": "0", "EUID": "0"}
+        self.assertEqual(self.call("verify", "root", nul(PATTERN), env=env), ("refused user", hk.REFUSED))
+        # argv[0] claiming to be something else, and argv carrying extra words.
+        argv0 = "%s | bash -c 'exec -a root %s verify root'; echo \"rc=$?\"" % (nul(PATTERN), hk.HELPER_PATH)
+        done = self.sandbox.run(hk.as_user(self.user, argv0))
+        self.assertEqual(hk.parse_call(done.stdout), ("refused user", hk.REFUSED))
+        extra = "%s | %s verify %s root; echo \"rc=$?\"" % (nul(PATTERN), hk.HELPER_PATH, self.USER)
+        done = self.sandbox.run(hk.as_user(self.user, extra))
+        self.assertEqual(hk.parse_call(done.stdout), ("refused usage", hk.REFUSED))
+        self.assertEqual(self.failures("root"), 0)
+        self.assertEqual(self.failures(), 0)
+
+    # --- stdin ------------------------------------------------------------------------------------
+
+    def test_a_terminal_on_stdin_is_refused(self):
+        # script(1) gives the command a pty as stdin.
+        command = "script -qec %s /dev/null" % shlex.quote("%s verify %s; echo rc=$?" % (hk.HELPER_PATH, self.USER))
+        done = self.sandbox.run(hk.as_user(self.user, command), stdin=subprocess.DEVNULL)
+        text = done.stdout.decode(errors="replace").replace("\r", "")
+        self.assertIn("refused tty", text)
+        self.assertIn("rc=%d" % hk.REFUSED, text)
+        self.assertEqual(self.failures(), 0)
+
+    def test_garbage_oversized_and_unterminated_input_is_refused_uncounted(self):
+        cases = {
+            "unterminated": "printf '%s'" % WRONG_PATTERN,
+            "extra after the NUL": "printf '%%s\\0x' %s" % WRONG_PATTERN,
+            "two fields": "printf '%%s\\0%%s\\0' %s %s" % (WRONG_PATTERN, WRONG_PATTERN),
+            "nothing": "printf ''",
+            "oversized field": "{ head -c 65 /dev/zero | tr '\\0' 1; printf '\\0'; }",
+            "oversized input": "head -c 100000 /dev/urandom",
+            "endless input": "yes 1235",
+            "binary": "printf '\\377\\376\\001\\0'",
+        }
+        for name, expr in cases.items():
+            with self.subTest(input=name):
+                verdict, status = self.call("verify", self.USER, expr)
+                if name == "binary":
+                    # Framed, but not a pattern: malformed, not counted.
+                    self.assertEqual((verdict, status), ("malformed minlen 4", hk.MALFORMED))
+                else:
+                    self.assertEqual((verdict, status), ("refused input", hk.REFUSED))
+                self.assertEqual(self.failures(), 0)
+        # check takes no input at all.
+        self.assertEqual(self.call("check", self.USER, nul(PATTERN)), ("refused input", hk.REFUSED))
+        # Not patterns, framed: malformed and never counted.
+        for typed in ("12a4", "1231", "123", "0000"):
+            self.assertEqual(self.call("verify", self.USER, nul(typed)), ("malformed minlen 4", hk.MALFORMED))
+        self.assertEqual(self.failures(), 0)
+
+    def test_bad_arguments_are_refused(self):
+        for args in ("", "verify", "frob %s" % self.USER, "check %s extra" % self.USER, "check ''",
+                     "check 'a:b'"):
+            with self.subTest(args=args):
+                done = self.sandbox.run(hk.as_user(self.user, "%s %s </dev/null; echo rc=$?" % (hk.HELPER_PATH, args)))
+                verdict, status = hk.parse_call(done.stdout)
+                self.assertEqual(status, hk.REFUSED, done)
+                self.assertTrue(verdict.startswith("refused "), verdict)
+
+    # --- hostile process state ---------------------------------------------------------------------
+
+    def test_hostile_environment_is_ignored(self):
+        # A library that, if ever loaded, answers "accepted" for the helper.
+        source = os.path.join(self.sandbox.root, "evil.c")
+        with open(source, "w") as f:
+            f.write('#include <unistd.h>\n__attribute__((constructor)) static void evil(void) {'
+                    ' write(1, "accepted\\n", 9); _exit(0); }\n')
+        evil_dir = os.path.join(self.sandbox.root, "evil")
+        os.mkdir(evil_dir, 0o755)
+        library = os.path.join(evil_dir, "libevil.so")
+        built = hk.run(["gcc", "-shared", "-fPIC", "-o", library, source])
+        self.assertEqual(built.returncode, 0, built.stderr)
+        for name in ("libcrypt.so.1", "libc.so.6"):
+            os.symlink(library, os.path.join(evil_dir, name))
+        os.chmod(library, 0o755)
+        env = {"LD_PRELOAD": library, "LD_LIBRARY_PATH": evil_dir, "LD_AUDIT": library, "PATH": evil_dir,
+               "LC_ALL": "xx_XX.EVIL", "LANG": "../../../evil", "LANGUAGE": "evil", "NLSPATH": evil_dir + "/%N",
+               "GCONV_PATH": evil_dir, "TZ": "../../evil", "MALLOC_CHECK_": "3", "IFS": "1",
+               "LOCPATH": evil_dir, "HOSTALIASES": evil_dir + "/h", "RES_OPTIONS": "debug"}
+        verdict = self.call("verify", self.USER, nul(WRONG_PATTERN), helper_env=env)
+        self.assertEqual(verdict, ("wrong allowed 4", hk.WRONG))
+        self.assertEqual(self.failures(), 1)
+        # Sanity: the library does what it claims when loaded into an ordinary program.
+        plain = hk.run(["env", "LD_PRELOAD=" + library, "true"])
+        self.assertEqual(plain.stdout, b"accepted\n")
+
+    def test_file_size_limit_cannot_buy_an_uncounted_guess(self):
+        # `ulimit -f 0` (hard): the failure cannot be written (not even in place), so no guess is judged at all:
+        # the right pattern is not accepted either, and nothing is counted.
+        for typed in (WRONG_PATTERN, PATTERN):
+            self.assertEqual(self.call("verify", self.USER, nul(typed), shell_prefix="ulimit -f 0; "),
+                             ("unavailable", hk.UNAVAILABLE))
+        self.assertEqual(self.failures(), 0)
+        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", hk.WRONG))
+        for typed in (WRONG_PATTERN, PATTERN):
+            self.assertEqual(self.call("verify", self.USER, nul(typed), shell_prefix="ulimit -f 0; "),
+                             ("unavailable", hk.UNAVAILABLE))
+        self.assertEqual(self.failures(), 1)
+        # A soft limit alone is raised to the hard limit by the helper: counted as usual.
+        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN), shell_prefix="ulimit -S -f 0; "),
+                         ("wrong allowed 3", hk.WRONG))
+        self.assertEqual(self.failures(), 2)
+
+    def test_closed_standard_descriptors_do_not_misdirect_the_verdict(self):
+        # stdout closed: the verdict must not land in a file the helper opened as fd 1.
+        done = self.sandbox.run(hk.as_user(self.user, "%s | %s verify %s >&-; echo rc=$?" % (
+            nul(WRONG_PATTERN), hk.HELPER_PATH, self.USER)))
+        self.assertEqual(hk.parse_call(done.stdout), ("", hk.WRONG))
+        done = self.sandbox.run(hk.as_user(self.user, "%s verify %s <&- 2>&-; echo rc=$?" % (hk.HELPER_PATH, self.USER)))
+        self.assertEqual(hk.parse_call(done.stdout), ("refused input", hk.REFUSED))
+        self.assertEqual(self.failures(), 1)
+
+    # --- signals and concurrency ----------------------------------------------------------------
+
+    def test_sigkill_at_random_points_never_gives_a_free_guess(self):
+        # cost 7: a hash of ~0.3 s, so kills land before, inside and after it.
+        done = self.sandbox.patternctl("set", "--cost", "7", self.USER,
+                                       stdin=("%s\n%s\n" % (PATTERN, PATTERN)).encode())
+        self.assertEqual(done.returncode, 0, done.stderr)
+        rng = random.Random(1234)
+        delays = [rng.uniform(0.0, 0.05) for _ in range(12)] + [rng.uniform(0.15, 0.25) for _ in range(8)]
+        job = {"kind": "kill", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
+               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "delays": delays,
+               "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex()}
+        # lock_after/deny: the defaults (5) would lock after 5 counted kills; reset between rounds instead.
+        counted = 0
+        for start in range(0, len(delays), 4):
+            self.assertEqual(self.sandbox.patternctl("reset", self.USER).returncode, 0)
+            results = hk.drive(self.sandbox, dict(job, delays=delays[start:start + 4]))
+            for delay, status, output, delta in results:
+                with self.subTest(delay=delay):
+                    # Each run counts at most once; a verdict the attacker saw was always counted.
+                    self.assertIn(delta, (0, 1))
+                    if output:
+                        self.assertEqual(delta, 1, (delay, status, output))
+                    # Killed well inside the hash: the failure was already on disk.
+                    if delay >= 0.15:
+                        self.assertEqual(delta, 1, (delay, status, output))
+                    counted += delta
+            # The state file is whole after every kill.
+            self.assertIn(self.sandbox.status(self.USER)["failures"], [str(n) for n in range(5)])
+        self.assertGreaterEqual(counted, 8)
+
+    def test_64_parallel_direct_calls_hash_exactly_deny_guesses(self):
+        job = {"kind": "parallel", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
+               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "count": 64}
+        results = hk.drive(self.sandbox, job)
+        verdicts = sorted((status, output.split(" ")[0]) for status, output in results)
+        wrong = [r for r in results if r[0] == hk.WRONG]
+        locked = [r for r in results if r[0] == hk.LOCKED]
+        self.assertEqual(len(wrong), 5, verdicts)  # deny=5: five hashed, counted guesses
+        self.assertEqual(len(locked), 59, verdicts)
+        self.assertEqual(sorted(o.strip() for _, o in wrong),
+                         ["wrong allowed 1", "wrong allowed 2", "wrong allowed 3", "wrong allowed 4", "wrong wait 60"])
+        self.assertEqual(self.failures(), 5)
+        # The right pattern is refused now too, without a hash or a count.
+        verdict, status = self.call("verify", self.USER, nul(PATTERN))
+        self.assertEqual(status, hk.LOCKED)
+        self.assertTrue(verdict.startswith("locked wait "), verdict)
+        self.assertEqual(self.failures(), 5)
+
+
+if __name__ == "__main__":
+    unittest.main()

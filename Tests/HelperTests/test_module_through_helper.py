@@ -1,0 +1,117 @@
+"""pam_pattern.so run by an unprivileged process (as a screen locker runs it) goes through
+pam_pattern_helper, and gives the same PAM codes and messages as the same module run by root
+(in-process), for the same store and state. Also: the module's own throttle arguments do not reach the
+helper, SIGCHLD ignored by the host does not break it, no descriptor leaks into or out of the call, and a
+missing or non-setuid helper fails closed (PAM_AUTHINFO_UNAVAIL).
+
+Root only: the real libpam through pamharness, inside helperkit's namespace.
+"""
+import os
+import re
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import helperkit as hk  # noqa: E402
+from helperkit import PATTERN, WRONG_PATTERN  # noqa: E402
+
+
+def setUpModule():
+    hk.take_run_lock()
+
+
+def tearDownModule():
+    hk.release_run_lock()
+
+
+def normalised(report):
+    """(code, messages) per call, with durations made comparable ("1 minute" vs "59 seconds")."""
+    out = []
+    for result in report["results"]:
+        messages = [(style, re.sub(r"\d+ (seconds?|minutes?|hours?)( \d+ (seconds?|minutes?))?", "<duration>", text))
+                    for style, text in result["messages"]]
+        out.append((result["code"], messages, result["unexpected_prompts"]))
+    return out
+
+
+class ModuleThroughHelperTest(unittest.TestCase):
+    USER = "pphmod1"
+    # right, not a pattern, Enter, five wrong (the fifth starts a wait), then the right one while locked.
+    ANSWERS = [PATTERN, "12a4", "", WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN,
+               PATTERN]
+
+    def setUp(self):
+        self.user = hk.TestUser(self.USER)
+        self.addCleanup(self.user.remove)
+
+    def sandbox(self, **kwargs):
+        sandbox = hk.Sandbox(self, **kwargs)
+        sandbox.enrol(self.USER)
+        return sandbox
+
+    def test_same_codes_and_messages_as_in_process(self):
+        sandbox = self.sandbox()
+        as_root = hk.drive_module(sandbox, self.user, self.ANSWERS, options="show_grid", as_root=True)
+        self.assertEqual(sandbox.failures(self.USER), 5)
+        self.assertEqual(sandbox.patternctl("reset", self.USER).returncode, 0)
+        as_user = hk.drive_module(sandbox, self.user, self.ANSWERS, options="show_grid")
+        self.assertEqual(sandbox.failures(self.USER), 5)
+        self.assertEqual(normalised(as_user), normalised(as_root))
+        codes = [r["code"] for r in as_user["results"]]
+        self.assertEqual(codes, ["PAM_SUCCESS", "PAM_AUTH_ERR", "PAM_IGNORE"] + ["PAM_AUTH_ERR"] * 6)
+        texts = [" ".join(m for _, m in r["messages"]) for r in as_user["results"]]
+        self.assertIn("Not a pattern", texts[1])
+        self.assertIn("4 tries left", texts[3])
+        self.assertIn("Too many wrong patterns", texts[8])
+        # Locked: no prompt at all for the last one.
+        self.assertNotIn("Pattern: ", texts[8])
+
+    def test_not_enrolled_and_nullok_match_in_process(self):
+        sandbox = hk.Sandbox(self)
+        for options, code in (("", "PAM_USER_UNKNOWN"), ("nullok", "PAM_IGNORE")):
+            with self.subTest(options=options):
+                as_root = hk.drive_module(sandbox, self.user, [PATTERN], options=options, as_root=True)
+                as_user = hk.drive_module(sandbox, self.user, [PATTERN], options=options)
+                self.assertEqual(normalised(as_user), normalised(as_root))
+                self.assertEqual(as_user["results"][0]["code"], code)
+
+    def test_module_throttle_arguments_do_not_reach_the_helper(self):
+        sandbox = self.sandbox()
+        # deny=1 and another store on the locker's pam.d line: run by root they apply, run by the user they do not.
+        options = "deny=1 lock_after=1 store=/nonexistent/patterns state=/nonexistent minlen=4"
+        report = hk.drive_module(sandbox, self.user, [WRONG_PATTERN, PATTERN], options=options)
+        self.assertEqual([r["code"] for r in report["results"]], ["PAM_AUTH_ERR", "PAM_SUCCESS"])
+        self.assertIn("4 tries left", " ".join(m for _, m in report["results"][0]["messages"]))
+        self.assertEqual(sandbox.failures(self.USER), 0)
+
+    def test_host_ignoring_sigchld_and_descriptor_hygiene(self):
+        sandbox = self.sandbox()
+        report = hk.drive_module(sandbox, self.user, [PATTERN, WRONG_PATTERN, PATTERN] * 3, ignore_sigchld=True)
+        self.assertEqual([r["code"] for r in report["results"]], ["PAM_SUCCESS", "PAM_AUTH_ERR", "PAM_SUCCESS"] * 3)
+        # Nine calls, each with two pipes and a child: the host ends with the descriptors it started with.
+        self.assertEqual(report["fds_after"], report["fds_before"])
+
+    def test_missing_helper_fails_closed(self):
+        sandbox = self.sandbox(helper_mode=None)
+        report = hk.drive_module(sandbox, self.user, [PATTERN])
+        self.assertEqual(report["results"][0]["code"], "PAM_AUTHINFO_UNAVAIL")
+        self.assertEqual(report["results"][0]["unexpected_prompts"], 0)
+
+    def test_helper_without_setuid_fails_closed(self):
+        sandbox = self.sandbox(helper_mode=0o755)
+        report = hk.drive_module(sandbox, self.user, [PATTERN])
+        self.assertEqual(report["results"][0]["code"], "PAM_AUTHINFO_UNAVAIL")
+        self.assertEqual(sandbox.failures(self.USER), 0)
+
+    def test_another_users_pattern_cannot_be_tried_through_the_module(self):
+        # xscreensaver also tries root's password: the user's process asking about root gets no verdict.
+        sandbox = self.sandbox()
+        sandbox.enrol("root")
+        report = hk.drive_module(sandbox, self.user, [PATTERN], target="root")
+        self.assertEqual(report["results"][0]["code"], "PAM_AUTHINFO_UNAVAIL")
+        self.assertEqual(report["results"][0]["unexpected_prompts"], 0)
+        self.assertEqual(sandbox.failures("root"), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
