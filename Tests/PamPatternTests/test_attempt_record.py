@@ -139,37 +139,34 @@ class AttemptRecordTest(unittest.TestCase):
         self.assertEqual(read_record(self.fixture.state_dir)[0], 1)
 
     def test_file_size_limit_cannot_tear_the_record(self):
+        self.fixture.service("deny=100 lock_after=0", name="pattern-record")
         self.auth(WRONG)  # state (31 bytes) and record exist
         path = record_path(self.fixture.state_dir)
         with open(path, "rb") as f:
             before = f.read()
 
-        def limited(ignore_signal):
+        def limited(soft, hard, xfsz):
             def run():
-                # Python itself starts with SIGXFSZ ignored; a C host such as su has the default (die).
-                signal.signal(signal.SIGXFSZ, signal.SIG_IGN if ignore_signal else signal.SIG_DFL)
-                resource.setrlimit(resource.RLIMIT_FSIZE, (len(before) - 1, len(before) - 1))
+                # Python starts with SIGXFSZ ignored; su has the default action (die).
+                signal.signal(signal.SIGXFSZ, xfsz)
+                resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
                 return summary(self.auth(WRONG, write_service=False))
             return run
 
-        # SIGXFSZ ignored: the write fails with EFBIG, the guess is refused (fail closed), nothing torn.
-        result = in_child(limited(True))
-        self.assertEqual(code_name(result["code"]), code_name(PAM_AUTHINFO_UNAVAIL), result)
-        with open(path, "rb") as f:
-            self.assertEqual(f.read(), before)
-        self.assertEqual(failures(self.fixture.state_dir, USER), 1)  # refused before it was counted or hashed
-        self.assertEqual([n for n in os.listdir(self.fixture.state_dir) if ".tmp." in n], [])
-        # SIGXFSZ default: the host dies mid-write; the record is still whole and the next writer sweeps.
-        with self.assertRaisesRegex(AssertionError, "SIGXFSZ"):
-            in_child(limited(False))
-        with open(path, "rb") as f:
-            self.assertEqual(f.read(), before)
-        self.assertCode(self.auth(WRONG), PAM_AUTH_ERR)
-        # Neither limited guess was listed, counted or hashed; the record and the count agree.
+        # A hard limit below the record: nothing is written, the guess is refused before it is counted or
+        # hashed (fail closed), whether SIGXFSZ would kill the host or not; nothing torn, no temp file left.
+        for xfsz in (signal.SIG_DFL, signal.SIG_IGN):
+            result = in_child(limited(len(before) - 1, len(before) - 1, xfsz))
+            self.assertEqual(code_name(result["code"]), code_name(PAM_AUTHINFO_UNAVAIL), result)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(), before)
+            self.assertEqual(failures(self.fixture.state_dir, USER), 1)
+            self.assertEqual([n for n in os.listdir(self.fixture.state_dir) if ".tmp." in n], [])
+        # Only the soft limit low: raised for the write (FileSizeRoom), so the guess is listed and counted.
+        result = in_child(limited(5, resource.RLIM_INFINITY, signal.SIG_DFL))
+        self.assertEqual(code_name(result["code"]), code_name(PAM_AUTH_ERR), result)
         self.assertEqual(failures(self.fixture.state_dir, USER), 2)
         self.assertEqual(read_record(self.fixture.state_dir)[0], 2)
-        self.assertEqual([n for n in os.listdir(self.fixture.state_dir) if ".tmp." in n], [])
-
 
 if __name__ == "__main__":
     unittest.main()
