@@ -110,6 +110,37 @@ if command -v swtpm >/dev/null && [ -x "$build/tpm-driver" ]; then
     tpm_row="| TPM mode check on swtpm (a process: 6 TPM commands) vs yescrypt cost $cost verification | $(ms "$t_us") (process alone: $(ms "$t0_us")) | pam_pattern yescrypt: $(ms "$p_us") | $(ratio "$t_us" "$p_us") | |"
 fi
 
+# Through the setuid helper: the same module, store and cost, run by the bench user instead of root, so every
+# check forks and execs /usr/sbin/pam_pattern_helper (put there in this namespace by an overlay whose upper layer
+# is in $work: never a bind mount of the real /usr/sbin, which the EXIT trap's rm -rf would reach). The helper
+# takes its paths from pam_pattern.conf, which names the same store and state. Runs alternate (user, root) in
+# rounds so both see the same machine state.
+helper_row=""
+if [ -x "$build/pam_pattern_helper" ]; then
+    chmod 0755 "$work" "$work/pam.d"  # the bench user reads the bench program and its service files
+    printf 'store = %s\nstate = %s\n' "$work/store/patterns" "$work/state" >"$work/etc/security/pam_pattern.conf"
+    chmod 0644 "$work/etc/security/pam_pattern.conf"
+    mkdir -p "$work/sbin/up" "$work/sbin/work"
+    chmod 0755 "$work/sbin/up"
+    mount -t overlay overlay -o lowerdir=/usr/sbin,upperdir="$work/sbin/up",workdir="$work/sbin/work" /usr/sbin
+    install -m 4755 "$build/pam_pattern_helper" /usr/sbin/pam_pattern_helper
+    bench_uid=$(id -u "$user")
+    rounds=6; per_round=$(( (iterations + rounds - 1) / rounds ))
+    : >"$work/rounds-helper"; : >"$work/rounds-root"
+    for _ in $(seq "$rounds"); do
+        h=$(setpriv --reuid="$bench_uid" --regid="$bench_uid" --clear-groups \
+            "$work/pam_bench" "$work/pam.d" "$user" "$per_round" "pattern=$secret")
+        r=$("$work/pam_bench" "$work/pam.d" "$user" "$per_round" "pattern=$secret")
+        if [ "$(awk '{print $4}' <<<"$h")" != success ] || [ "$(awk '{print $4}' <<<"$r")" != success ]; then
+            echo "bench: authentication through the helper did not succeed: $h / $r" >&2; exit 1
+        fi
+        awk '{print $2}' <<<"$h" >>"$work/rounds-helper"; awk '{print $2}' <<<"$r" >>"$work/rounds-root"
+    done
+    h_us=$(median <"$work/rounds-helper"); i_us=$(median <"$work/rounds-root")
+    h_ratio=$(ratio "$h_us" "$i_us")
+    helper_row="| authentication through pam_pattern_helper (run as the user) vs in-process (root), same store and cost | $(ms "$h_us") | in-process: $(ms "$i_us") | $h_ratio | <= 1.10 ($(verdict "$h_ratio" 1.10)) |"
+fi
+
 auth_ratio=$(ratio "$p_us" "$u_us")
 echo "pam_pattern benchmark: $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -r), yescrypt cost $cost, median of $iterations (auth) / $loads (load)"
 echo
@@ -120,4 +151,5 @@ echo "| module load (dlopen+dlsym, fresh process) | $lp us | $lu us | $(ratio "$
 echo "| RSS added by the load | $rp KB | $ru KB | $(ratio "$rp" "$ru") | |"
 echo "| stripped module size | $((size / 1024)) KB | $((usize / 1024)) KB | $(ratio "$size" "$usize") | < 256 KB |"
 echo "| lookup, 100,000-user store (no hash) | $(ms "$big_us") | 1-user store: $(ms "$small_us") | | < 5 ms ($(verdict "$big_us" 5000)) |"
+[ -z "$helper_row" ] || echo "$helper_row"
 [ -z "$tpm_row" ] || echo "$tpm_row"

@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
         *) TARGETS+=("$1"); shift ;;
     esac
 done
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(pattern store state options conf pam)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(pattern store state options conf helper pam)
 case "$SCRATCH" in /*) ;; *) SCRATCH="$ROOT/$SCRATCH" ;; esac
 mkdir -p "$SCRATCH"
 
@@ -146,10 +146,10 @@ IS_ROOT=0
 need_swift=0 need_pam=0
 for t in "${TARGETS[@]}"; do
     case "$t" in
-        pattern|options|conf) need_swift=1 ;;
+        pattern|options|conf|helper) need_swift=1 ;;
         store|state) [ $IS_ROOT = 1 ] && need_swift=1 ;;
         pam) [ $IS_ROOT = 1 ] && need_pam=1 ;;
-        *) fail "unknown target '$t' (pattern store state options conf pam)" ;;
+        *) fail "unknown target '$t' (pattern store state options conf helper pam)" ;;
     esac
 done
 [ $need_swift = 1 ] && build_swift

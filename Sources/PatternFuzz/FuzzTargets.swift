@@ -5,7 +5,7 @@ import PatternCore
 /// The libFuzzer targets over PatternCore's parsers. Each takes the raw input bytes, must never trap on them,
 /// and checks properties that must hold for every input (a broken property aborts, which libFuzzer reports).
 ///
-/// Chosen with PATTERN_FUZZ_TARGET (pattern, store, state, options, conf); see fuzz/README.md.
+/// Chosen with PATTERN_FUZZ_TARGET (pattern, store, state, options, conf, helper); see fuzz/README.md.
 enum FuzzTarget: CaseIterable {
     /// Pattern.parse on typed bytes, both layouts, any minimum length.
     case pattern
@@ -17,6 +17,8 @@ enum FuzzTarget: CaseIterable {
     case options
     /// ConfFile.parse on a configuration file.
     case conf
+    /// pam_pattern_helper's stdin framing, argv and verdict line (FuzzHelper.swift).
+    case helper
 
     /// The name used in PATTERN_FUZZ_TARGET and fuzz/corpus/<name>.
     var name: String {
@@ -26,6 +28,7 @@ enum FuzzTarget: CaseIterable {
         case .state: return "state"
         case .options: return "options"
         case .conf: return "conf"
+        case .helper: return "helper"
         }
     }
 
@@ -44,6 +47,7 @@ enum FuzzTarget: CaseIterable {
         case .state: FuzzState.run(data)
         case .options: FuzzOptions.run(data)
         case .conf: FuzzConf.run(data)
+        case .helper: FuzzHelper.run(data)
         }
     }
 }

@@ -4,12 +4,13 @@ path with the store and state at their default paths, none of it visible
 outside.
 
 How the namespace is built (unshare --mount --propagation private, as root):
-/usr/sbin, /var/lib and /etc/security are each "grafted": the real directory
-is bind-mounted aside, a tmpfs goes over it, and the tmpfs is filled with
-symlinks to every real entry (so unix_chkpwd and friends still work) plus our
-own entries: /usr/sbin/pam_pattern_helper (a copy, root 4755),
-/var/lib/pam_pattern and /etc/security/pam_pattern (bind mounts of the
-test's own root-only directories, so the test reads them from outside).
+/usr/sbin, /var/lib and /etc/security each get an overlay mount whose lower
+layer is the real directory and whose upper layer is a directory of the test
+(so unix_chkpwd and friends are still there). In the upper layers: a copy of
+the built helper at /usr/sbin/pam_pattern_helper (root 4755), and the test's
+root-only /var/lib/pam_pattern and /etc/security/pam_pattern, which the test
+also reads from outside. Overlays, not bind mounts of the real directories:
+removing the test's directory can then never reach a real file.
 A test PAM service file is bind-mounted over /etc/pam.d/<service> when given.
 Nothing outside the namespace changes; users are made with useradd under the
 real-client flock and removed with userdel -r even when a test fails.
@@ -107,9 +108,13 @@ class Sandbox:
         self.test = test
         self.root = tempfile.mkdtemp(prefix="pam-pattern-helper-")
         test.addCleanup(shutil.rmtree, self.root, True)
-        os.chmod(self.root, 0o755)  # the user follows the grafted symlinks through here
-        self.store_dir = os.path.join(self.root, "store")
-        self.state_dir = os.path.join(self.root, "state")
+        os.chmod(self.root, 0o755)  # the user reads the drivers and service files kept here
+        self.overlays = {"/usr/sbin": "usr_sbin", "/var/lib": "var_lib", "/etc/security": "etc_security"}
+        for name in self.overlays.values():
+            for layer in ("up", "work"):
+                os.makedirs(os.path.join(self.root, "overlay", name, layer))
+        self.store_dir = os.path.join(self.root, "overlay", "etc_security", "up", "pam_pattern")
+        self.state_dir = os.path.join(self.root, "overlay", "var_lib", "up", "pam_pattern")
         os.mkdir(self.store_dir, 0o700)
         os.mkdir(self.state_dir, 0o700)
         self.store = os.path.join(self.store_dir, "patterns")
@@ -150,23 +155,13 @@ class Sandbox:
 
     def setup_script(self):
         q = shlex.quote
-        lines = [
-            "set -e",
-            "graft() {",
-            '  real=%s/real$(echo "$1" | tr / _)' % q(self.root),
-            '  mkdir -p "$real" && mount --bind "$1" "$real" && mount -t tmpfs -o mode=0755 tmpfs "$1"',
-            '  for e in "$real"/* "$real"/.[!.]*; do if [ -e "$e" ] || [ -L "$e" ]; then ln -s "$e" "$1/"; fi; done',
-            "}",
-            "graft /usr/sbin",
-        ]
+        lines = ["set -e"]
+        for directory, name in self.overlays.items():
+            layers = os.path.join(self.root, "overlay", name)
+            lines.append("mount -t overlay overlay -o lowerdir=%s,upperdir=%s,workdir=%s %s" % (
+                directory, q(os.path.join(layers, "up")), q(os.path.join(layers, "work")), directory))
         if self.helper_mode is not None:
             lines.append("cp %s %s && chmod %o %s" % (q(self.helper), HELPER_PATH, self.helper_mode, HELPER_PATH))
-        lines += [
-            "graft /var/lib",
-            "mkdir -m 0700 /var/lib/pam_pattern && mount --bind %s /var/lib/pam_pattern" % q(self.state_dir),
-            "graft /etc/security",
-            "mkdir -m 0700 /etc/security/pam_pattern && mount --bind %s /etc/security/pam_pattern" % q(self.store_dir),
-        ]
         if self.pam_file is not None:
             target = "/etc/pam.d/" + self.service
             lines.append("[ -e %s ] || { echo 'no %s to bind over' >&2; exit 99; }" % (target, target))
