@@ -13,6 +13,8 @@ MANDIR       ?= $(PREFIX)/share/man
 # The setuid helper's path is compiled into the module (HelperRequest.installedPath), so it is not under PREFIX.
 HELPER       := /usr/sbin/pam_pattern_helper
 PAMCONFIGDIR ?= /usr/share/pam-configs
+# bash-completion loads completions on demand from here (also under /usr/local/share).
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 SECURITYDIR  ?= /etc/security
 DOCDIR       ?= $(PREFIX)/share/doc/pam_pattern
 # gettext catalogues: where glibc looks by default (the module has no other way to find them).
@@ -37,7 +39,7 @@ endif
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 libtss2-dev swtpm swtpm-tools tpm2-tools \
-                xvfb i3lock xdotool dpkg-dev lintian apt gettext locales
+                xvfb i3lock xdotool dpkg-dev lintian apt libbsd-dev gettext locales
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath

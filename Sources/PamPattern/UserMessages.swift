@@ -50,8 +50,13 @@ enum UserMessages {
         }
     }
 
+    /// Shown for an empty answer with `empty_fails`: the pattern is required here, not optional.
+    static var emptyRefused: [UInt8] { localized("A pattern is required.") }
+
     /// Shown when the pattern was changed or removed while it was being checked.
-    static let revoked = "Pattern not accepted: it was changed or removed just now. Your password still works."
+    static var revoked: [UInt8] {
+        localized("Pattern not accepted: it was changed or removed just now. Your password still works.")
+    }
 
     /// Shown after a wrong pattern.
     static func wrong(_ verdictAfter: ThrottleVerdict) -> [UInt8] {
@@ -68,9 +73,12 @@ enum UserMessages {
         }
     }
 
-    /// Shown for an answer that is not a pattern; a dot is named by the key of layout=.
-    static func malformed(_ error: PatternError, layout: KeypadLayout) -> [UInt8] {
-        return localized("Not a pattern: %s", Array(error.message(layout: layout).utf8))
+    /// Shown for any answer that is not a pattern (a wrong character, a dot used twice, too few or too many
+    /// dots). One fixed sentence that never depends on what was typed: a password typed out of habit must
+    /// not be quoted back, not even one character, position or dot number. `patternctl show`, run on
+    /// purpose, explains an answer in detail.
+    static var malformed: [UInt8] {
+        localized("Not a pattern: type the dots of your pattern as digits 1-9, each dot once.")
     }
 
     /// After a success: the failures since the person's last success, as login tells of failed logins.
