@@ -94,7 +94,7 @@ let package = Package(
         // The setuid helper's logic: Embedded Swift like the module, so no Swift runtime runs setuid.
         .target(
             name: "PatternHelper",
-            dependencies: ["PatternCoreEmbedded", "CPatternHelper", "CPatternSystem"],
+            dependencies: ["PatternCoreEmbedded", "CPatternHelper", "CPatternSystem", "PatternTPM"],
             swiftSettings: embedded
         ),
         // The setuid-root helper for callers that do not run as root (screen lockers): a C main (Embedded
