@@ -33,6 +33,21 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
     /// itself as root, as a guess through the same throttle (recorded before PAM runs, reset on success).
     /// Verdicts: accepted, malformed, weak, wrong, locked, refused.
     case enroll
+    /// Root only: enrol USER's pattern (one field, as for verify) in the TPM: a new PIN Fail index whose limit is
+    /// lock_after, the store line becoming a "$tpm2$" record (an earlier index of USER's is deleted after).
+    /// Verdicts: accepted (done), malformed, unavailable (no TPM, NV full, ...: nothing changed).
+    case tpmEnroll
+    /// Root only: delete USER's TPM index and store line. Verdicts: accepted, not-enrolled (no TPM record),
+    /// unavailable.
+    case tpmRemove
+
+    /// Operations only root may call (the store changes; self-service goes through patternctl's own checks).
+    public var isRootOnly: Bool {
+        switch self {
+        case .check, .verify, .status, .set, .remove, .enroll: return false
+        case .tpmEnroll, .tpmRemove: return true
+        }
+    }
 
     /// The argv word.
     public var word: [UInt8] {
@@ -43,6 +58,8 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
         case .set: return Array("set".utf8)
         case .remove: return Array("remove".utf8)
         case .enroll: return Array("enroll".utf8)
+        case .tpmEnroll: return Array("tpm-enroll".utf8)
+        case .tpmRemove: return Array("tpm-remove".utf8)
         }
     }
 
@@ -56,8 +73,8 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
         // case's literal (verify got enroll's limits; seen with the helper, fine in normal Swift).
         let count: Int
         switch self {
-        case .check, .status: count = 0
-        case .verify, .remove: count = 1
+        case .check, .status, .tpmRemove: count = 0
+        case .verify, .remove, .tpmEnroll: count = 1
         case .set, .enroll: count = 2
         }
         var limits = [Int](repeating: HelperRequest.maximumFieldBytes, count: count)
@@ -72,6 +89,8 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
         else if word == Array("set".utf8) { self = .set }
         else if word == Array("remove".utf8) { self = .remove }
         else if word == Array("enroll".utf8) { self = .enroll }
+        else if word == Array("tpm-enroll".utf8) { self = .tpmEnroll }
+        else if word == Array("tpm-remove".utf8) { self = .tpmRemove }
         else { return nil }
     }
 }

@@ -14,15 +14,15 @@ import PatternCoreEmbedded
 /// Typing the new pattern twice is patternctl's typo guard, not a rule: a direct caller sends it once.
 struct SelfService {
     let options: ModuleOptions
+    /// HelperService's gate (its TPM check included, so a pattern held by the TPM opens a change too).
+    let gate: GuessGate
     let now: () -> Int64
 
     func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) throws(StoreError) -> HelperVerdict {
-        let store = PatternStore(path: options.storePath)
-        let throttle = ThrottleStore(directory: options.stateDirectory)
-        var gate = GuessGate(store: store, throttle: throttle, settings: options.throttle)
-        gate.dummyHashCost = nil
+        let store = gate.store
+        let throttle = gate.throttle
         switch operation {
-        case .check, .verify:
+        case .check, .verify, .tpmEnroll, .tpmRemove:
             return .refused(.usage)  // HelperService serves these
         case .status:
             let record = try store.record(for: user)
