@@ -104,6 +104,31 @@ long long pattern_offset(int fd) {
     return offset < 0 ? -1 : (long long)offset;
 }
 
+int pattern_account_uid(const char *name, uid_t *uid) {
+    size_t size = 4096;
+    while (size <= (1u << 20)) {
+        char *buffer = malloc(size);
+        if (buffer == NULL) return -1;
+        struct passwd entry, *found = NULL;
+        int status = getpwnam_r(name, &entry, buffer, size, &found);
+        if (status == 0 && found != NULL) *uid = found->pw_uid;
+        /* The entry holds the password field: nothing of it stays in the freed buffer. */
+        explicit_bzero(buffer, size);
+        free(buffer);
+        if (status == ERANGE) {
+            size *= 4;
+            continue;
+        }
+        if (status == 0) return found != NULL ? 0 : 1;
+        /* ENOENT, ESRCH, EBADF, EPERM: documented as "name not found" by some NSS modules. */
+        if (status == ENOENT || status == ESRCH || status == EBADF || status == EPERM) return 1;
+        errno = status;
+        return -1;
+    }
+    errno = ERANGE;
+    return -1;
+}
+
 const char *pattern_dirent_name(const struct dirent *entry) {
     return entry->d_name;
 }

@@ -43,7 +43,7 @@ public struct GuessGate {
     public func attempt(user: [UInt8], pattern: Pattern, now: Int64) throws(StoreError) -> GuessOutcome {
         // Enrollment first, unlocked: an unknown name must not create a state file (no files for arbitrary
         // names). The record that is verified is read again under the lock below.
-        guard try store.record(for: user) != nil else {
+        guard try store.boundRecord(for: user) != nil else {
             if let cost = dummyHashCost { PatternHash.dummyVerify(cost: cost) }
             return .notEnrolled
         }
@@ -58,7 +58,7 @@ public struct GuessGate {
         do {
             guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
             defer { locked.close() }
-            guard let current = try store.record(for: user) else { return .notEnrolled }
+            guard let current = try store.boundRecord(for: user) else { return .notEnrolled }
             record = current
             let state = try locked.read(normalisedAt: now)
             let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)

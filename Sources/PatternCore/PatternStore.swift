@@ -1,6 +1,7 @@
 import CPatternSystem
 
-/// The pattern store: one root-only file of `user:hash:setAt` lines (FILEFORMAT.md).
+/// The pattern store: one root-only file of `user:uid:hash:setAt` lines (legacy `user:hash:setAt` lines are
+/// still read; FILEFORMAT.md).
 ///
 /// Reads take no lock: writers replace the file with rename(2), so a reader sees the old or the new file,
 /// whole. Writes take an exclusive flock on `.<name>.lock` in the same directory, write a temp file
@@ -43,6 +44,15 @@ public struct PatternStore: Sendable {
         return try StoreLookup.find(user, readingFrom: fd, limit: PatternStore.maximumFileBytes)
     }
 
+    /// The user's record, only if it belongs to the account that has this name now (`requireAccount`): a
+    /// record of a deleted account throws `accountMismatch`, never "enrolled". What the module and the helper
+    /// use before prompting and when checking a guess.
+    public func boundRecord(for user: [UInt8]) throws(StoreError) -> StoreRecord? {
+        guard let record = try record(for: user) else { return nil }
+        try record.requireAccount()
+        return record
+    }
+
     /// Adds the record, or replaces the user's existing one in place. Locked, atomic.
     public func save(_ record: StoreRecord) throws(StoreError) {
         guard StoreRecord.isValidUserName(record.user) else { throw .invalidUserName }
@@ -65,6 +75,19 @@ public struct PatternStore: Sendable {
             records.removeAll { $0.user == user }
             return records.count != before
         }
+    }
+
+    /// Removes exactly these records (a user whose line changed since they were read keeps it). Returns how
+    /// many were removed; the file is rewritten only if that is more than zero.
+    public func remove(records doomed: [StoreRecord]) throws(StoreError) -> Int {
+        var removed = 0
+        _ = try update { (records: inout [StoreRecord]) -> Bool in
+            let before = records.count
+            records.removeAll { record in doomed.contains(record) }
+            removed = before - records.count
+            return removed > 0
+        }
+        return removed
     }
 
     // MARK: - Reading
@@ -140,6 +163,11 @@ public struct PatternStore: Sendable {
 
         var records = try read(in: directory, location) ?? []
         guard change(&records) else { return false }
+        // Records written before they carried a uid are bound, at this write, to the account their name has
+        // now; a name without an account stays unbound (and `patternctl prune` can remove it).
+        for index in records.indices where records[index].uid == nil {
+            if let uid = try Account.uid(of: records[index].user) { records[index].uid = uid }
+        }
         try replace(in: directory, location, with: StoreRecord.encodeStore(records))
         return true
     }

@@ -13,18 +13,21 @@ public enum LineProblem: Error, Equatable, Sendable {
     case badHash
     /// The time is not a non-negative decimal number that fits 64 bits, without leading zeros.
     case badTime
+    /// The uid is not a decimal number 0...4294967294 without leading zeros.
+    case badUid
 
     /// A sentence for the administrator.
     public var message: String {
         switch self {
         case .missingNewline: return "the last line does not end with a newline (torn or hand-edited file)"
         case .emptyLine: return "the line is empty"
-        case .wrongFieldCount(let count): return "expected 3 fields separated by ':', found \(count)"
+        case .wrongFieldCount(let count): return "expected 3 or 4 fields separated by ':', found \(count)"
         case .badUserName:
             return "the user name is empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
                 + "or contains ':', whitespace or a control character"
         case .badHash: return "the hash is not a yescrypt \"$y$\" crypt string"
         case .badTime: return "the time is not a non-negative decimal number of seconds"
+        case .badUid: return "the uid is not a decimal number from 0 to 4294967294"
         }
     }
 }
@@ -60,6 +63,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case malformedLine(lineNumber: Int, reason: LineProblem)
     /// A user appears twice; which entry counts would be a guess.
     case duplicateUser(lineNumber: Int, firstLineNumber: Int)
+    /// The record was made for the account with uid `recordUid`, but the account with that name now has
+    /// another uid, or (nil) no longer exists: the pattern belongs to a deleted account and is not used.
+    case accountMismatch(recordUid: UInt32, accountUid: UInt32?)
     /// A throttle state file's content is not a valid record.
     case malformedState
     /// A user name that can never be stored (empty, too long, ':', whitespace, control bytes).
@@ -102,6 +108,9 @@ public enum StoreError: Error, Equatable, Sendable {
         case .tooLarge(let bytes, let limit): return "the file is \(bytes) bytes, more than the limit of \(limit)"
         case .malformedLine(let line, let reason): return "line \(line) is malformed: \(reason.message)"
         case .duplicateUser(let line, let first): return "line \(line) repeats the user of line \(first)"
+        case .accountMismatch(let recorded, let current):
+            let now = current.map { "the account with this name now has uid \($0)" } ?? "no account has this name now"
+            return "the pattern was set for uid \(recorded), but \(now): refused (patternctl prune removes it)"
         case .malformedState: return "the throttle state file is malformed (reset it with patternctl)"
         case .invalidUserName:
             return "invalid user name (empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "

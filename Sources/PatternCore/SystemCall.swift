@@ -3,7 +3,7 @@ import CPatternSystem
 /// Which system call failed, carried by `StoreError.system`.
 public enum SystemOperation: Equatable, Sendable {
     case open, openDirectory, makeDirectory, stat, read, write, fsync, rename, unlink, lock, truncate, chmod,
-        listDirectory, crypt
+        listDirectory, crypt, accountLookup
 
     /// The C name, for messages.
     public var name: String {
@@ -22,6 +22,7 @@ public enum SystemOperation: Equatable, Sendable {
         case .chmod: return "fchmod"
         case .listDirectory: return "readdir"
         case .crypt: return "crypt"
+        case .accountLookup: return "getpwnam_r"
         }
     }
 }

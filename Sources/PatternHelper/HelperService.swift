@@ -14,7 +14,7 @@ struct HelperService {
         do throws(StoreError) {
             switch operation {
             case .check:
-                guard try store.record(for: user) != nil else { return .notEnrolled }
+                guard try store.boundRecord(for: user) != nil else { return .notEnrolled }
                 let verdict = try gate.check(user: user, now: now())
                 if case .allowed(let left) = verdict { return .allowed(freeAttemptsLeft: left) }
                 return .locked(verdict)

@@ -26,7 +26,7 @@ struct ListCommand: Subcommand {
             return .failure
         }
         let now = Timestamp.now()
-        var rows: [[String]] = [["USER", "SET", "COST", "FAILURES", "LOCKED"]]
+        var rows: [[String]] = [["USER", "SET", "COST", "FAILURES", "LOCKED", "ACCOUNT"]]
         var objects: [JSON] = []
         var status = ExitStatus.success
         for record in records {
@@ -34,16 +34,17 @@ struct ListCommand: Subcommand {
             do {
                 let facts = try UserFacts(user: name, record: record, throttle: global.throttleStore,
                                           settings: global.throttle, now: now)
-                rows.append([name, facts.setAt, facts.cost, "\(facts.state.failures)", facts.locked])
+                rows.append([name, facts.setAt, facts.cost, "\(facts.state.failures)", facts.locked, facts.accountWord])
                 objects.append(facts.json)
             } catch {
                 Output.error("cannot read the throttle state of \(name): \(error.message)")
-                rows.append([name, Timestamp.format(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?"])
+                rows.append([name, Timestamp.format(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?", "?"])
                 // The throttle facts are unknown: null, as "?" in the table.
                 objects.append(.object([
                     ("user", .string(name)), ("enrolled", .bool(true)),
                     ("set", .string(Timestamp.format(record.setAt))), ("cost", .optional(record.cost.map { Int64($0) })),
                     ("failures", .null), ("locked", .null), ("locked_until", .null), ("wait_seconds", .null),
+                    ("uid", .optional(record.uid.map { Int64($0) })), ("account", .null),
                 ]))
                 status = .failure
             }

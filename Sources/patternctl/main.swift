@@ -6,7 +6,7 @@ enum Patternctl {
     /// The commands, in the order the overview lists them.
     static var commands: [any Subcommand.Type] {
         [SetCommand.self, RemoveCommand.self, ResetCommand.self, StatusCommand.self,
-         ListCommand.self, ShowCommand.self, BenchCommand.self]
+         ListCommand.self, PruneCommand.self, ShowCommand.self, BenchCommand.self]
     }
 
     /// Parses the command line, checks root where needed, runs the command.

@@ -9,6 +9,27 @@ struct StoreLookupTests {
 
     func line(_ user: String, _ time: String = "1") -> [UInt8] { ascii(user + ":") + hash + ascii(":" + time + "\n") }
 
+    @Test func linesWithAUidAndWithoutAgreeWithTheFullParser() throws {
+        let bound: (String, String) -> [UInt8] = { user, uid in ascii(user + ":" + uid + ":") + self.hash + ascii(":7\n") }
+        let store = line("alice") + bound("bob", "1000") + bound("carol", "0") + bound("dave", "4294967294")
+            + line("erin") + bound("frank", "123456789")
+        let records = try StoreRecord.parseStore(store)
+        #expect(records.map { $0.uid } == [nil, 1000, 0, 4_294_967_294, nil, 123_456_789])
+        for name in ["alice", "bob", "carol", "dave", "erin", "frank", "1000", "nobody"] {
+            let expected = records.first { $0.user == ascii(name) }
+            #expect(try StoreLookup.find(ascii(name), in: store) == expected, "\(name)")
+        }
+        // The looked-up user's uid gets the full parse; a bad one is an error naming the line.
+        for uid in ["", "01", "4294967295", "-1", "12a", "99999999999"] {
+            let bad = line("alice") + bound("bob", uid)
+            #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: .badUid)) {
+                try StoreRecord.parseStore(bad)
+            }
+        }
+        // The round trip keeps the form each line had.
+        #expect(StoreRecord.encodeStore(records) == store)
+    }
+
     @Test func agreesWithTheFullParserOnValidStores() throws {
         let store = line("alice") + line("bob", "1764460000") + line("carol") + line("b") + line("bobby")
         let records = try StoreRecord.parseStore(store)

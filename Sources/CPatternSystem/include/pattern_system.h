@@ -89,6 +89,10 @@ void pattern_file_size_restore(const struct rlimit *saved, int raised);
 /* The current file offset (lseek(fd, 0, SEEK_CUR)), or -1 with errno. */
 long long pattern_offset(int fd);
 
+/* The uid of the account named `name` (getpwnam_r, through NSS). Returns 0 and sets *uid when the account
+ * exists, 1 when there is no such account, -1 with errno when the lookup itself failed. */
+int pattern_account_uid(const char *name, uid_t *uid);
+
 /* The bytes of a directory entry's name (d_name is a fixed char array that
  * Swift imports as a 256-element tuple). */
 const char *pattern_dirent_name(const struct dirent *entry);
