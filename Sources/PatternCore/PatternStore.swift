@@ -77,19 +77,6 @@ public struct PatternStore: Sendable {
         }
     }
 
-    /// Removes exactly these records (a user whose line changed since they were read keeps it). Returns how
-    /// many were removed; the file is rewritten only if that is more than zero.
-    public func remove(records doomed: [StoreRecord]) throws(StoreError) -> Int {
-        var removed = 0
-        _ = try update { (records: inout [StoreRecord]) -> Bool in
-            let before = records.count
-            records.removeAll { record in doomed.contains(record) }
-            removed = before - records.count
-            return removed > 0
-        }
-        return removed
-    }
-
     // MARK: - Reading
 
     /// Reads and parses the whole store through `directory` (patternctl and writers; the module uses
@@ -163,13 +150,19 @@ public struct PatternStore: Sendable {
 
         var records = try read(in: directory, location) ?? []
         guard change(&records) else { return false }
-        // Records written before they carried a uid are bound, at this write, to the account their name has
-        // now; a name without an account stays unbound (and `patternctl prune` can remove it).
+        try PatternStore.bindAccounts(&records)
+        try replace(in: directory, location, with: StoreRecord.encodeStore(records))
+        return true
+    }
+
+    /// Records written before they carried a uid are bound, at each write, to the account their name has now;
+    /// a name without an account stays unbound (and `patternctl prune` can remove it). Not inlined: one copy
+    /// for every kind of change.
+    @inline(never)
+    static func bindAccounts(_ records: inout [StoreRecord]) throws(StoreError) {
         for index in records.indices where records[index].uid == nil {
             if let uid = try Account.uid(of: records[index].user) { records[index].uid = uid }
         }
-        try replace(in: directory, location, with: StoreRecord.encodeStore(records))
-        return true
     }
 
     /// Opens (creating 0600) and exclusively flocks ".<name>.lock".

@@ -108,9 +108,8 @@ public enum StoreError: Error, Equatable, Sendable {
         case .tooLarge(let bytes, let limit): return "the file is \(bytes) bytes, more than the limit of \(limit)"
         case .malformedLine(let line, let reason): return "line \(line) is malformed: \(reason.message)"
         case .duplicateUser(let line, let first): return "line \(line) repeats the user of line \(first)"
-        case .accountMismatch(let recorded, let current):
-            let now = current.map { "the account with this name now has uid \($0)" } ?? "no account has this name now"
-            return "the pattern was set for uid \(recorded), but \(now): refused (patternctl prune removes it)"
+        case .accountMismatch(let recorded, _):
+            return "the pattern was set for uid \(recorded), which this name no longer has: refused (patternctl prune removes it)"
         case .malformedState: return "the throttle state file is malformed (reset it with patternctl)"
         case .invalidUserName:
             return "invalid user name (empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
@@ -122,9 +121,9 @@ public enum StoreError: Error, Equatable, Sendable {
         case .hashFailed(let code): return "libcrypt could not hash (errno \(code))"
         case .system(let operation, let code): return "\(operation.name) failed (errno \(code))"
         case .lockBusy(let seconds):
-            return "another process holds the lock (waited \(seconds) s: a stopped or stuck su, sudo or patternctl); nothing was changed, try again"
+            return "another process holds the lock (waited \(seconds) s); nothing was changed, try again"
         case .fileSizeLimit(let bytes):
-            return "the file-size limit (ulimit -f) of this process is below the \(bytes) bytes to write; nothing was written"
+            return "the file-size limit (ulimit -f) is below the \(bytes) bytes to write; nothing was written"
         }
     }
 }

@@ -44,7 +44,6 @@ struct ListCommand: Subcommand {
                     ("user", .string(name)), ("enrolled", .bool(true)),
                     ("set", .string(Timestamp.format(record.setAt))), ("cost", .optional(record.cost.map { Int64($0) })),
                     ("failures", .null), ("locked", .null), ("locked_until", .null), ("wait_seconds", .null),
-                    ("uid", .optional(record.uid.map { Int64($0) })), ("account", .null),
                 ]))
                 status = .failure
             }

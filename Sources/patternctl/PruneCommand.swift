@@ -33,8 +33,12 @@ struct PruneCommand: Subcommand {
                 Output.line("Every pattern belongs to an existing account; nothing was changed.")
                 return .success
             }
-            let removed = try global.store.remove(records: doomed)
+            var removed = 0
             for record in doomed {
+                // Only if it is still the same line: a pattern set for the new account meanwhile stays.
+                guard try global.store.record(for: record.user) == record else { continue }
+                guard try global.store.remove(user: record.user) else { continue }
+                removed += 1
                 let facts = UserFacts.binding(of: record)
                 let name = String(decoding: record.user, as: UTF8.self)
                 switch facts {

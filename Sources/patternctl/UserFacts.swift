@@ -98,8 +98,6 @@ struct UserFacts {
             ("locked", .string(lockState)),
             ("locked_until", .optional(waitSeconds.map { Timestamp.format(now + $0) })),
             ("wait_seconds", .optional(waitSeconds)),
-            ("uid", .optional(record?.uid.map { Int64($0) })),
-            ("account", .string(accountWord)),
         ])
     }
 

@@ -10,7 +10,7 @@ from ctltest import USER_A, USER_B
 from test_set_status import SandboxTest, write_state, state_file
 
 # patternctl(8), JSON OUTPUT: the fields, in this order; scripts rely on them.
-FIELDS = ["user", "enrolled", "set", "cost", "failures", "locked", "locked_until", "wait_seconds", "uid", "account"]
+FIELDS = ["user", "enrolled", "set", "cost", "failures", "locked", "locked_until", "wait_seconds"]
 
 
 def expected_from_text(facts):
