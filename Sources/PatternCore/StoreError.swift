@@ -68,6 +68,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case accountMismatch(recordUid: UInt32, accountUid: UInt32?)
     /// A throttle state file's content is not a valid record.
     case malformedState
+    /// A user's attempt record is not in the documented format (FILEFORMAT.md, "Attempt record").
+    case malformedAttemptRecord
     /// A user name that can never be stored (empty, too long, ':', whitespace, control bytes).
     case invalidUserName
     /// A path that contains a NUL byte, is empty, or ends in '/'.
@@ -111,6 +113,7 @@ public enum StoreError: Error, Equatable, Sendable {
         case .accountMismatch(let recorded, _):
             return "the pattern was set for uid \(recorded), which this name no longer has: refused (patternctl prune removes it)"
         case .malformedState: return "the throttle state file is malformed (reset it with patternctl)"
+        case .malformedAttemptRecord: return "the attempt record is malformed (reset it with patternctl)"
         case .invalidUserName:
             return "invalid user name (empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
                 + "or containing ':', whitespace or a control character)"

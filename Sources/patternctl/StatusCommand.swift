@@ -48,6 +48,7 @@ struct StatusCommand: Subcommand {
         Output.line("failures: \(facts.state.failures)")
         Output.line("locked: \(facts.locked)")
         Output.line("account: \(facts.account)")
+        for line in AttemptReport.lines(for: name, throttle: global.throttleStore) { Output.line(line) }
         return .success
     }
 }
