@@ -26,7 +26,7 @@ struct ListCommand: Subcommand {
             return .failure
         }
         let now = Timestamp.now()
-        var rows: [[String]] = [["USER", "SET", "COST", "FAILURES", "LOCKED", "ACCOUNT"]]
+        var rows: [[String]] = [["USER", "SET", "COST", "FAILURES", "LOCKED"]]
         var objects: [JSON] = []
         var status = ExitStatus.success
         for record in records {
@@ -34,11 +34,14 @@ struct ListCommand: Subcommand {
             do {
                 let facts = try UserFacts(user: name, record: record, throttle: global.throttleStore,
                                           settings: global.throttle, now: now)
-                rows.append([name, facts.setAt, facts.cost, "\(facts.state.failures)", facts.locked, facts.accountWord])
+                rows.append([name, facts.setAt, facts.cost, "\(facts.state.failures)", facts.locked])
+                // A record that does not belong to the account with this name now is flagged (stderr, so the
+                // table's columns stay what scripts parse).
+                if facts.accountFlagged { Output.error("note: \(name): account \(facts.account)") }
                 objects.append(facts.json)
             } catch {
                 Output.error("cannot read the throttle state of \(name): \(error.message)")
-                rows.append([name, Timestamp.format(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?", "?"])
+                rows.append([name, Timestamp.format(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?"])
                 // The throttle facts are unknown: null, as "?" in the table.
                 objects.append(.object([
                     ("user", .string(name)), ("enrolled", .bool(true)),

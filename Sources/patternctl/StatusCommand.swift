@@ -47,7 +47,8 @@ struct StatusCommand: Subcommand {
         Output.line("cost: \(facts.cost)")
         Output.line("failures: \(facts.state.failures)")
         Output.line("locked: \(facts.locked)")
-        Output.line("account: \(facts.account)")
+        // Only said when the record is not simply bound to this account (unbound, or a MISMATCH).
+        if facts.accountFlagged { Output.line("account: \(facts.account)") }
         for line in AttemptReport.lines(for: name, throttle: global.throttleStore) { Output.line(line) }
         return .success
     }

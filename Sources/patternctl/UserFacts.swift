@@ -62,6 +62,14 @@ struct UserFacts {
         }
     }
 
+    /// True unless the record is bound to the account that has the name now (or there is no record).
+    var accountFlagged: Bool {
+        switch binding {
+        case .none, .bound: return false
+        default: return true
+        }
+    }
+
     /// One word for tables and JSON: "-", "bound", "unbound", "mismatch", "unknown".
     var accountWord: String {
         switch binding {

@@ -83,7 +83,8 @@ class ModuleAgreesTests(unittest.TestCase):
         self.assertEqual(self.attempt(numpad, canonical).code, PAM_SUCCESS)
 
     def test_module_names_dots_by_the_numpad_keys(self):
-        # On a numpad, 1471 reaches key 1 (bottom left) twice: the message says "Dot 1", not the phone's 7.
+        # On a numpad, 1471 reaches key 1 (bottom left) twice. The module's message names no dot (it never
+        # depends on what was typed); `patternctl show` names it by the numpad's key.
         made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
         self.assertEqual(made.code, 0, made)
         for options, name, key in (("layout=numpad", "pattern-numpad", "1"), ("", "pattern-phone", "7")):
@@ -93,7 +94,9 @@ class ModuleAgreesTests(unittest.TestCase):
                 result = self.attempt(service, typed)
                 self.assertNotEqual(result.code, PAM_SUCCESS, result)
                 texts = b"".join(m for _, m in result.conversation.messages)
-                self.assertIn(b"Dot %s (bottom left) is used twice" % key.encode(), texts)
+                self.assertEqual(texts, b"Pattern: Not a pattern: type the dots of your pattern as digits 1-9, each dot once.")
+                shown = self.ctl("show", "--layout", "numpad" if options else "phone", typed)
+                self.assertIn("Dot %s (bottom left) is used twice" % key, shown.out + shown.err)
 
     def test_reset_clears_a_lock_made_through_the_module(self):
         made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))

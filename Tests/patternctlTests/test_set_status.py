@@ -189,7 +189,7 @@ class StatusListTests(SandboxTest):
         self.assertIn("enrolled: no\n", result.out)
         self.assertIn("does not exist yet", result.err)
         result = run("list", *missing)
-        self.assertEqual((result.code, result.out), (0, "USER  SET  COST  FAILURES  LOCKED  ACCOUNT\n"), result)
+        self.assertEqual((result.code, result.out), (0, "USER  SET  COST  FAILURES  LOCKED\n"), result)
         result = run("remove", *missing, USER_A)
         self.assertEqual(result.code, 1, result)
         self.assertFalse(os.path.exists(os.path.join(self.box.directory, "absent")), "remove created nothing")
@@ -229,14 +229,14 @@ class StatusListTests(SandboxTest):
 
     def test_list(self):
         empty = self.ctl("list")
-        self.assertEqual((empty.code, empty.out), (0, "USER  SET  COST  FAILURES  LOCKED  ACCOUNT\n"), empty)
+        self.assertEqual((empty.code, empty.out), (0, "USER  SET  COST  FAILURES  LOCKED\n"), empty)
         self.set_pattern(USER_A, cost="2")
         self.set_pattern(USER_B, cost="1")
         write_state(self.box, USER_B, 20, int(time.time()))
         result = self.ctl("list")
         self.assertEqual(result.code, 0, result)
         lines = result.out.splitlines()
-        self.assertEqual(lines[0].split(), ["USER", "SET", "COST", "FAILURES", "LOCKED", "ACCOUNT"])
+        self.assertEqual(lines[0].split(), ["USER", "SET", "COST", "FAILURES", "LOCKED"])
         rows = {line.split()[0]: line.split(None, 4) for line in lines[1:]}
         self.assertEqual(sorted(rows), sorted([USER_A, USER_B]))
         self.assertRegex(rows[USER_A][1], ISO_UTC)

@@ -175,8 +175,9 @@ enum Help {
         Usage: patternctl list [OPTIONS]
 
         Show every enrolled user, one line each, under a header line:
-        USER, SET (UTC), COST, FAILURES, LOCKED and ACCOUNT (bound, unbound or
-        mismatch), with the meaning of status.
+        USER, SET (UTC), COST, FAILURES and LOCKED, with the meaning of status.
+        A pattern that does not belong to the account with its name now is
+        flagged on stderr (see prune).
         Needs root.
 
         Options:
