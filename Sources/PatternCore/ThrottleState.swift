@@ -157,8 +157,8 @@ public struct ThrottleStore: Sendable {
         guard let path = SystemCall.cString(directory) else { throw .invalidPath }
         guard let directoryFD = try SafeFile.openDirectory(path, create: create) else { return nil }
         defer { SystemCall.close(directoryFD) }
-        let flags = pattern_o_rdwr() | pattern_o_nofollow() | pattern_o_cloexec() | pattern_o_noctty()
-            | pattern_o_nonblock()
+        let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY
+            | O_NONBLOCK
         var fd: Int32 = -1
         while fd < 0 {
             do {
@@ -168,7 +168,7 @@ public struct ThrottleStore: Sendable {
                 if !create { return nil }
                 do {
                     fd = try SystemCall.openat(
-                        directoryFD, cName, flags | pattern_o_creat() | pattern_o_excl(), 0o600)
+                        directoryFD, cName, flags | O_CREAT | O_EXCL, 0o600)
                 } catch {
                     // EEXIST: another attempt created it first; open theirs.
                     if error.code != EEXIST { throw SafeFile.fileOpenError(error) }
@@ -221,29 +221,19 @@ struct LockedThrottleState {
     }
 
     static func read(_ fd: Int32) throws(StoreError) -> ThrottleState {
-        var bytes = [UInt8](repeating: 0, count: Int(ThrottleStore.maximumFileBytes) + 1)
-        var total = 0
-        while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return -1 }
-                return pread(fd, base + total, buffer.count - total, off_t(total))
-            }
-            if count < 0 {
-                let code = pattern_errno()
-                if code == EINTR { continue }
-                throw .system(operation: .read, errno: code)
-            }
-            if count == 0 { break }
-            total += count
+        let read: [UInt8]?
+        do { read = try SystemCall.readAll(fd, limit: Int(ThrottleStore.maximumFileBytes), at: 0) } catch {
+            throw .system(operation: .read, errno: error.code)
         }
-        guard let state = ThrottleState.parse(Array(bytes[0..<total])) else { throw .malformedState }
+        guard let bytes = read else { throw .malformedState }
+        guard let state = ThrottleState.parse(bytes) else { throw .malformedState }
         return state
     }
 
     /// Writes the record in place and fsyncs it: when this returns, the count survives a crash or a SIGKILL.
     func write(_ state: ThrottleState) throws(StoreError) {
         let bytes = state.encoded()
-        do { try SystemCall.pwriteAll(fd, bytes, at: 0) } catch {
+        do { try SystemCall.writeAll(fd, bytes, at: 0) } catch {
             if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(bytes.count)) }
             throw .system(operation: .write, errno: error.code)
         }
