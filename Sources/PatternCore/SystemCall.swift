@@ -1,41 +1,9 @@
 import CPatternSystem
 
-/// Which system call failed, carried by `StoreError.system`.
-public enum SystemOperation: Equatable, Sendable {
-    case open, openDirectory, makeDirectory, stat, read, write, fsync, rename, unlink, lock, truncate, chmod,
-        listDirectory, crypt
-
-    /// The C name, for messages.
-    public var name: String {
-        switch self {
-        case .open: return "open"
-        case .openDirectory: return "open (directory)"
-        case .makeDirectory: return "mkdir"
-        case .stat: return "fstat"
-        case .read: return "read"
-        case .write: return "write"
-        case .fsync: return "fsync"
-        case .rename: return "rename"
-        case .unlink: return "unlink"
-        case .lock: return "flock"
-        case .truncate: return "ftruncate"
-        case .chmod: return "fchmod"
-        case .listDirectory: return "readdir"
-        case .crypt: return "crypt"
-        }
-    }
-}
-
-/// A failed system call's errno, before the caller gives it a meaning.
-struct Errno: Error, Equatable {
-    var code: Int32
-    static var current: Errno { Errno(code: pattern_errno()) }
-}
-
 /// Every system call the store and the throttle make, in one place: EINTR is retried here (`valueOrErrno`),
 /// -1 becomes a thrown `Errno`, and paths are bytes turned into NUL-terminated C strings here.
 /// (Model: apple/swift-system, `valueOrErrno(retryOnInterrupt:)` and its syscall wrappers.)
-enum SystemCall {
+public enum SystemCall {
     /// Runs `call` until it returns something other than -1 with EINTR; -1 with any other errno is thrown.
     /// The one retry loop: a signal arriving during a system call must not turn into a failed login.
     static func valueOrErrno<I: FixedWidthInteger>(
@@ -50,7 +18,7 @@ enum SystemCall {
     }
 
     /// Bytes plus a NUL, or nil if the bytes already contain a NUL (the C call would see a shorter path).
-    static func cString(_ bytes: [UInt8]) -> [CChar]? {
+    public static func cString(_ bytes: [UInt8]) -> [CChar]? {
         var result: [CChar] = []
         result.reserveCapacity(bytes.count + 1)
         for byte in bytes {
