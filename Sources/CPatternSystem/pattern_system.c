@@ -91,6 +91,11 @@ void pattern_file_size_restore(const struct rlimit *saved, int raised) {
     }
 }
 
+long long pattern_offset(int fd) {
+    off_t offset = lseek(fd, 0, SEEK_CUR);
+    return offset < 0 ? -1 : (long long)offset;
+}
+
 const char *pattern_dirent_name(const struct dirent *entry) {
     return entry->d_name;
 }

@@ -149,8 +149,8 @@ public struct PatternStore: Sendable {
         guard let lockName = SystemCall.cString([0x2E] + location.nameBytes + Array(".lock".utf8)) else {
             throw .invalidPath
         }
-        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC
-            | O_NOCTTY | O_NONBLOCK
+        let flags = pattern_o_rdwr() | pattern_o_creat() | pattern_o_nofollow() | pattern_o_cloexec()
+            | pattern_o_noctty() | pattern_o_nonblock()
         let fd: Int32
         do { fd = try SystemCall.openat(directory, lockName, flags, 0o600) } catch {
             throw SafeFile.fileOpenError(error)
@@ -178,8 +178,8 @@ public struct PatternStore: Sendable {
     /// Writes `bytes` to a fresh temp file, fsyncs it, renames it over the store and fsyncs the directory.
     /// On any failure the temp file is removed and the old store is untouched.
     private func replace(in directory: Int32, _ location: SafeFile.Location, with bytes: [UInt8]) throws(StoreError) {
-        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW
-            | O_CLOEXEC | O_NOCTTY
+        let flags = pattern_o_wronly() | pattern_o_creat() | pattern_o_excl() | pattern_o_nofollow()
+            | pattern_o_cloexec() | pattern_o_noctty()
         let pid = StoreRecord.decimal(Int64(getpid()))
         var attempt: Int64 = 0
         var tempName: [CChar] = []

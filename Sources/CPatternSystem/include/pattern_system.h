@@ -88,6 +88,9 @@ int pattern_file_size_room(long long end, struct rlimit *saved, int *raised);
 /* Puts back the limits saved by pattern_file_size_room (when it raised them). */
 void pattern_file_size_restore(const struct rlimit *saved, int raised);
 
+/* The current file offset (lseek(fd, 0, SEEK_CUR)), or -1 with errno. */
+long long pattern_offset(int fd);
+
 /* The bytes of a directory entry's name (d_name is a fixed char array that
  * Swift imports as a 256-element tuple). */
 const char *pattern_dirent_name(const struct dirent *entry);
