@@ -88,6 +88,11 @@ struct Authenticator {
         // 6. Enter alone: skip to the next module, not counted.
         if answer.isEmpty {
             log.debug(logLine("empty answer from user ", user))
+            if options.emptyFails {
+                conversation.error(UserMessages.emptyRefused)
+                log.notice(logLine("empty answer from user ", user, " refused (empty_fails)"))
+                return .emptyAnswerRefused
+            }
             return .emptyAnswer
         }
 
@@ -146,7 +151,7 @@ struct Authenticator {
     /// Step 7's refusal: not a pattern, not counted (with forward_pass: handed on as a password).
     func malformed(_ error: PatternError, answer: Answer, user: [UInt8]) -> AuthOutcome {
         if options.forwardPass { return forward(answer, user: user, counted: nil) }
-        conversation.error(UserMessages.malformed(error, layout: options.layout))
+        conversation.error(UserMessages.malformed)
         log.notice(logLine("malformed pattern from user ", user, " (not counted)"))
         return .malformed(error)
     }

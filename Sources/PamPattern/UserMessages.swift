@@ -30,6 +30,9 @@ enum UserMessages {
         }
     }
 
+    /// Shown for an empty answer with `empty_fails`: the pattern is required here, not optional.
+    static let emptyRefused = "A pattern is required."
+
     /// Shown when the pattern was changed or removed while it was being checked.
     static let revoked = "Pattern not accepted: it was changed or removed just now. Your password still works."
 
@@ -47,8 +50,9 @@ enum UserMessages {
         }
     }
 
-    /// Shown for an answer that is not a pattern; a dot is named by the key of layout=.
-    static func malformed(_ error: PatternError, layout: KeypadLayout) -> String {
-        return "Not a pattern: \(error.message(layout: layout))"
-    }
+    /// Shown for any answer that is not a pattern (a wrong character, a dot used twice, too few or too many
+    /// dots). One fixed sentence that never depends on what was typed: a password typed out of habit must
+    /// not be quoted back, not even one character, position or dot number. `patternctl show`, run on
+    /// purpose, explains an answer in detail.
+    static let malformed = "Not a pattern: type the dots of your pattern as digits 1-9, each dot once."
 }

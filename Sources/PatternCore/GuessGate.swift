@@ -48,6 +48,10 @@ public struct GuessGate {
             return .notEnrolled
         }
 
+        // A guess that could not be counted is not verified: refused before any file is created or written
+        // when the caller's hard file-size limit leaves no room for a state record.
+        try ThrottleStore.requireRoomForRecord()
+
         // 1. Under the lock: the record as the store holds it now, the verdict, the failure counted.
         let record: StoreRecord
         let counted: ThrottleState

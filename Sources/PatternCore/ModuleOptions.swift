@@ -32,6 +32,9 @@ public struct ModuleOptions: Equatable, Sendable {
     public var forwardPass = false
     /// `allow_remote`: also accept a pattern when PAM_RHOST names a remote host.
     public var allowRemote = false
+    /// `empty_fails`: an empty answer is PAM_AUTH_ERR instead of PAM_IGNORE, so that `auth required
+    /// pam_pattern.so` in front of the password really demands both (pressing Enter must not skip a factor).
+    public var emptyFails = false
     /// `debug`: log each decision (never the digits) at LOG_DEBUG.
     public var debug = false
     /// `cost=N`: the yescrypt cost of newly set patterns (patternctl and the helper; the module only verifies).
@@ -158,6 +161,7 @@ public struct ModuleOptions: Equatable, Sendable {
         case (.showGrid, .on): showGrid = true
         case (.prompt, .bytes(let text)): prompt = text
         case (.forwardPass, .on): forwardPass = true
+        case (.emptyFails, .on): emptyFails = true
         case (.allowRemote, .on): allowRemote = true
         case (.debug, .on): debug = true
         default: break
@@ -182,6 +186,7 @@ public struct ModuleOptions: Equatable, Sendable {
         case .showGrid: return .yes(showGrid)
         case .prompt: return .bytes(prompt)
         case .forwardPass: return .yes(forwardPass)
+        case .emptyFails: return .yes(emptyFails)
         case .allowRemote: return .yes(allowRemote)
         case .debug: return .yes(debug)
         }

@@ -45,6 +45,7 @@ public struct PatternOption: Sendable {
         PatternOption(.showGrid, "show_grid", .flag, .argument, "show the empty grid before the prompt"),
         PatternOption(.prompt, "prompt", .text(maximumBytes: ModuleOptions.maximumPromptBytes), .argument, "the prompt text"),
         PatternOption(.forwardPass, "forward_pass", .flag, .argument, "one prompt for pattern or password; a non-pattern is handed on as the password"),
+        PatternOption(.emptyFails, "empty_fails", .flag, .argument, "an empty answer fails (PAM_AUTH_ERR) instead of skipping (PAM_IGNORE), for `auth required` as a second factor"),
         PatternOption(.allowRemote, "allow_remote", .flag, .argument, "also accept a pattern when PAM_RHOST names a remote host"),
         PatternOption(.debug, "debug", .flag, .argument, "log each decision (never the pattern) at LOG_DEBUG"),
     ]
@@ -83,7 +84,7 @@ public struct PatternOption: Sendable {
 /// The settings pam_pattern knows, one per row of `PatternOption.table`.
 public enum OptionKey: Equatable, Sendable, CaseIterable {
     case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, selfEnroll
-    case nullok, showGrid, prompt, forwardPass, allowRemote, debug
+    case nullok, showGrid, prompt, forwardPass, emptyFails, allowRemote, debug
 }
 
 /// What an option's value looks like.
