@@ -58,11 +58,16 @@ enum GuessService {
         }
     }
 
-    func attempt(user: [UInt8], pattern: Pattern, now: Int64) throws(Failure) -> Judgement {
+    /// `origin`, `markSeen`, `unseen`: the attempt record (GuessGate.attempt). The helper keeps the record
+    /// itself and tells no unseen failures, so `unseen` stays nil there.
+    func attempt(user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin, markSeen: Bool,
+                 unseen: inout (count: Int, last: FailedAttempt)?) throws(Failure) -> Judgement {
+        unseen = nil
         switch self {
         case .inProcess(_, let gate):
             do throws(StoreError) {
-                return .judged(try gate.attempt(user: user, pattern: pattern, now: now))
+                return .judged(try gate.attempt(user: user, pattern: pattern, now: now, origin: origin,
+                                                markSeen: markSeen, unseen: &unseen))
             } catch { throw .store(error) }
         case .helper(let client):
             var digits = pattern.digits

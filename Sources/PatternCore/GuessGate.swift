@@ -41,6 +41,17 @@ public struct GuessGate {
 
     /// Checks one guess: count under the lock, hash without it, accept under the lock (see the type).
     public func attempt(user: [UInt8], pattern: Pattern, now: Int64) throws(StoreError) -> GuessOutcome {
+        var unseen: (count: Int, last: FailedAttempt)? = nil
+        return try attempt(user: user, pattern: pattern, now: now, origin: nil, markSeen: false, unseen: &unseen)
+    }
+
+    /// `attempt`, also keeping the user's attempt record: with an `origin`, the guess is listed in the record
+    /// in step 1, under the lock, just before it is counted. On a match (step 3) this guess's entry is taken
+    /// out again, `unseen` receives the failures the person has not been told about (nil if none), and with
+    /// `markSeen` they are marked seen.
+    public func attempt(user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
+                        unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) -> GuessOutcome {
+        unseen = nil
         // Enrollment first, unlocked: an unknown name must not create a state file (no files for arbitrary
         // names). The record that is verified is read again under the lock below.
         guard try store.record(for: user) != nil else {
@@ -63,6 +74,13 @@ public struct GuessGate {
             let state = try locked.read(normalisedAt: now)
             let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
             guard case .allowed = verdict else { return .refused(verdict) }
+            // List the guess first: a write the caller's limits cut short (file size, full disk) then refuses
+            // the guess before it is counted or hashed, so nobody can guess unlisted.
+            if let origin {
+                var attempts = try recordedAttempts(user: user)
+                attempts.add(origin.failure(at: max(now, 0)))
+                try throttle.replaceAttempts(attempts, for: user)
+            }
             // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
             var failed = state
             failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
@@ -88,7 +106,26 @@ public struct GuessGate {
         } else {
             try locked.write(ThrottleState(failures: max(state.failures - 1, 0), lastFailure: state.lastFailure))
         }
+        if let origin {
+            // Not a failure after all: take this guess's entry out (others listed meanwhile stay), then tell.
+            var attempts = try recordedAttempts(user: user)
+            attempts.withdraw(origin.failure(at: max(now, 0)))
+            unseen = attempts.unseenSummary
+            if markSeen { attempts.unseen = 0 }
+            try throttle.replaceAttempts(attempts, for: user)
+        }
         return .accepted
+    }
+
+    /// The user's attempt record, read under the state lock. A malformed one is started afresh: it is history
+    /// for the person and the admin, and must not lock anyone out (an unsafe one still fails closed).
+    private func recordedAttempts(user: [UInt8]) throws(StoreError) -> AttemptRecord {
+        do {
+            return try throttle.attempts(for: user)
+        } catch {
+            if case .malformedAttemptRecord = error { return .empty }
+            throw error
+        }
     }
 
     /// The verdict for the user right now, without guessing (so a locked user is told before being prompted).

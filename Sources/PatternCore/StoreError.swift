@@ -62,6 +62,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case duplicateUser(lineNumber: Int, firstLineNumber: Int)
     /// A throttle state file's content is not a valid record.
     case malformedState
+    /// A user's attempt record is not in the documented format (FILEFORMAT.md, "Attempt record").
+    case malformedAttemptRecord
     /// A user name that can never be stored (empty, too long, ':', whitespace, control bytes).
     case invalidUserName
     /// A path that contains a NUL byte, is empty, or ends in '/'.
@@ -103,6 +105,7 @@ public enum StoreError: Error, Equatable, Sendable {
         case .malformedLine(let line, let reason): return "line \(line) is malformed: \(reason.message)"
         case .duplicateUser(let line, let first): return "line \(line) repeats the user of line \(first)"
         case .malformedState: return "the throttle state file is malformed (reset it with patternctl)"
+        case .malformedAttemptRecord: return "the attempt record is malformed (reset it with patternctl)"
         case .invalidUserName:
             return "invalid user name (empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
                 + "or containing ':', whitespace or a control character)"

@@ -7,6 +7,9 @@ struct HelperService {
     let options: ModuleOptions
     let now: () -> Int64
 
+    /// How the attempt record names a guess through the helper (its caller's PAM items do not reach it).
+    static let origin = AttemptOrigin(service: Array("pam_pattern_helper".utf8), tty: [], remoteHost: [])
+
     func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
         let gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
@@ -28,7 +31,11 @@ struct HelperService {
                 } catch {
                     return .malformed(minimumLength: minimum)
                 }
-                switch try gate.attempt(user: user, pattern: pattern, now: now()) {
+                // Listed in the user's attempt record like any failure; the caller (a screen locker) cannot
+                // pass on the "failures since" notice, so the failures stay unseen for the next su or login.
+                var unseen: (count: Int, last: FailedAttempt)? = nil
+                switch try gate.attempt(user: user, pattern: pattern, now: now(), origin: HelperService.origin,
+                                        markSeen: false, unseen: &unseen) {
                 case .accepted: return .accepted
                 case .rejected(let after):
                     HelperLog.notice(HelperLog.line("wrong pattern for user ", user))
