@@ -83,7 +83,7 @@ public struct StoreRecord: Equatable, Sendable {
     /// Decimal digits of a non-negative value (negative values are written as 0; the parser refuses signs).
     static func decimal(_ value: Int64) -> [UInt8] { TextCodec.decimal(value) }
 
-    /// A non-negative decimal without sign or leading zeros that fits Int64 (the store's one spelling).
+    /// Parses a non-negative decimal without sign or leading zeros that fits Int64; nil otherwise.
     static func parseDecimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
         TextCodec.parseDecimal(bytes, leadingZeros: false, maximumDigits: 19)
     }
