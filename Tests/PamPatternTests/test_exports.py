@@ -77,7 +77,10 @@ class ExportsTest(unittest.TestCase):
 
     def test_stripped_and_small(self):
         size = os.path.getsize(MODULE)
-        self.assertLess(size, 256 * 1024, "module is %d bytes" % size)
+        # A guard against the Swift runtime or Foundation sneaking in (megabytes), not a budget for features:
+        # 176 KB after -Osize, ~258 KB with the helper client, drawings and config, ~274 KB with gettext and
+        # the attempt record. Raise it only with a note of what grew.
+        self.assertLess(size, 320 * 1024, "module is %d bytes" % size)
         out = subprocess.run(["file", "-L", MODULE], stdout=subprocess.PIPE, text=True).stdout
         if out:
             self.assertIn("stripped", out)
