@@ -47,7 +47,7 @@ class ManPageTests(unittest.TestCase):
         rows = option_table()
         keys = {name for name, scope in rows.items() if scope != "argument"}
         self.assertEqual(keys, {"store", "state", "layout", "minlen", "deny", "unlock_time", "lock_after",
-                                "cost", "self_enroll"})
+                                "cost", "self_enroll", "tpm_tcti"})
         man = read("man", "pam_pattern.conf.5")
         options = man.split(".SH OPTIONS")[1].split(".SH EXAMPLES")[0]
         documented = set(re.findall(r"^\.TP\n\.B[RI]? ([a-z_]+)\b", options, re.M))
