@@ -35,7 +35,7 @@ endif
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 libtss2-dev swtpm swtpm-tools tpm2-tools \
-                xvfb i3lock xdotool dpkg-dev lintian apt
+                xvfb i3lock xdotool dpkg-dev lintian apt libbsd-dev
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath

@@ -112,9 +112,11 @@ let package = Package(
                 ])
             ]
         ),
+        // libbsd's readpassphrase(3) for patternctl's prompts; never a dependency of the module.
+        .systemLibrary(name: "CReadPassphrase", path: "Sources/CReadPassphrase"),
         .executableTarget(
             name: "patternctl",
-            dependencies: ["PatternCore", "CPatternSystem"]
+            dependencies: ["PatternCore", "CPatternSystem", "CReadPassphrase"]
         ),
         // Test helper, never installed: drives PatternStore/GuessGate from separate processes for the
         // fault-injection, kill -9 and concurrency tests in Tests/StoreTests.

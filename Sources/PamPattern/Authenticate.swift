@@ -2,7 +2,7 @@ import CPamShim
 import CPatternSystem
 import PatternCoreEmbedded
 
-/// The flow of pam_sm_authenticate (issue 4), one decision per step. Returns an
+/// The flow of pam_sm_authenticate, one decision per step. Returns an
 /// outcome; Entry.swift turns it into a PAM code (PamResult.swift).
 ///
 /// 1. user; 2. remote host refused unless allow_remote (no prompt);

@@ -4,7 +4,7 @@ import PatternCoreEmbedded
 
 /// pam_sm_authenticate (the C shim's trampoline) lands here. Parses the
 /// options, runs the flow, and returns the single mapped PAM code. Nothing in
-/// here may trap: a trap would kill sudo/login (see CONTRACT.md).
+/// here may trap: a trap would kill sudo/login.
 @_cdecl("pam_pattern_swift_authenticate")
 func pamPatternSwiftAuthenticate(
     _ pamh: OpaquePointer?, _ flags: Int32, _ argc: Int32,

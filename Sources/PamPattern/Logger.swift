@@ -28,7 +28,7 @@ struct ModuleLog {
     }
 }
 
-/// `text` + a log-safe user name, e.g. line("failed pattern for user ", user).
+/// `text` + a log-safe user name, e.g. logLine("failed pattern for user ", user).
 func logLine(_ text: String, _ user: [UInt8], _ tail: String = "") -> [UInt8] {
     var line = Array(text.utf8)
     line.append(contentsOf: CString.printable(user))

@@ -52,8 +52,8 @@ extension Pattern {
         return nil
     }
 
-    /// The most frequent patterns in published sets (pattern-rules.md: Aviv et
-    /// al., ACSAC 2015), as listed there: the Z, the M, two hooks, the L, the S,
+    /// The most frequent patterns in published sets (Aviv et al.,
+    /// ACSAC 2015): the Z, the M, two hooks, the L, the S,
     /// a diagonal-and-column triangle, and a box missing its last side.
     /// Kept short on purpose: the shape rules below catch the families.
     static let commonPatterns: [[UInt8]] = [

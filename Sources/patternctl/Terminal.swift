@@ -1,3 +1,4 @@
+import CReadPassphrase
 import Glibc
 
 /// The terminal, for reading patterns: echo off on a terminal, plain lines otherwise.
@@ -49,27 +50,35 @@ enum Terminal {
         return sawAnything ? line : nil
     }
 
-    /// Shows `prompt` on stderr and reads one line from the terminal with echo off.
-    /// Echo is restored afterwards, also when the user interrupts with a signal.
+    /// Shows `prompt` on the terminal and reads one line from it with echo off (libbsd's readpassphrase(3)).
+    /// Echo goes off before the prompt shows and is restored however the read ends: Enter, Ctrl-C, SIGTERM,
+    /// SIGHUP (the signal is re-raised after the restore, so patternctl still dies of it), and Ctrl-Z: after
+    /// `fg` echo goes off again and the prompt is shown anew. Reads the controlling terminal (/dev/tty), as
+    /// sudo and ssh do; nil, after saying why, when there is none.
     static func readSecret(prompt: String) -> [UInt8]? {
-        var original = termios()
-        guard tcgetattr(STDIN_FILENO, &original) == 0 else {
-            Output.errorText(prompt)
-            return readLine()
+        // One buffer for the C call, wiped before it is released; lineLimit bytes and the NUL.
+        var buffer = [CChar](repeating: 0, count: lineLimit + 1)
+        defer {
+            buffer.withUnsafeMutableBytes { raw in
+                if let base = raw.baseAddress { explicit_bzero(base, raw.count) }
+            }
         }
-        var quiet = original
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        savedTerminal = original
-        installRestoringHandlers()
-        // Echo goes off BEFORE the prompt shows: whatever is typed after seeing it is
-        // never echoed, and TCSAFLUSH only drops what was typed before (as getpass does).
-        _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
-        Output.errorText(prompt)
-        let line = readLine()
-        _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
-        savedTerminal = nil
-        // The Enter key was not echoed either.
-        Output.errorText("\n")
+        let read = buffer.withUnsafeMutableBufferPointer { chars -> Bool in
+            guard let base = chars.baseAddress else { return false }
+            return readpassphrase(prompt, base, chars.count, RPP_ECHO_OFF | RPP_REQUIRE_TTY) != nil
+        }
+        guard read else {
+            Output.error("cannot read from the terminal with echo off (errno \(errno)); "
+                + "run patternctl from a terminal, or give the pattern on standard input")
+            return nil
+        }
+        var line: [UInt8] = []
+        // Reserved up front so no reallocation leaves a copy of the digits behind.
+        line.reserveCapacity(lineLimit)
+        for char in buffer {
+            if char == 0 { break }
+            line.append(UInt8(bitPattern: char))
+        }
         return line
     }
 
@@ -79,25 +88,5 @@ enum Terminal {
             if let base = raw.baseAddress { explicit_bzero(base, raw.count) }
         }
         bytes.removeAll()
-    }
-
-    /// The terminal settings to restore if a signal arrives while echo is off.
-    nonisolated(unsafe) private static var savedTerminal: termios? = nil
-    nonisolated(unsafe) private static var handlersInstalled = false
-
-    /// Why: Ctrl-C at the prompt must not leave the user's terminal without echo.
-    private static func installRestoringHandlers() {
-        guard !handlersInstalled else { return }
-        handlersInstalled = true
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-            signal(signalNumber) { received in
-                if var saved = Terminal.savedTerminal {
-                    _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-                    _ = write(STDERR_FILENO, "\n", 1)
-                }
-                signal(received, SIG_DFL)
-                raise(received)
-            }
-        }
     }
 }

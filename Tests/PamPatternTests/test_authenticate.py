@@ -1,5 +1,5 @@
 """pam_sm_authenticate through the real libpam (pam_start_confdir, a private
-service dir, a temp store): every branch of the flow in issue 4.
+service dir, a temp store): every branch of the flow in Authenticate.swift.
 """
 import os
 import time

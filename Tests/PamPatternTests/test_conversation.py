@@ -1,4 +1,4 @@
-"""The conversation-failure matrix (pam-practice.md): each case returns a
+"""The conversation-failure matrix every PAM module must survive: each case returns a
 documented non-success code, counts nothing, and the host process survives.
 
 Every case runs in a forked child (harness in_child), so a crash fails the

@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func dotBetweenKnowsExactlyTheEightJumps() {
-        // The jumps that pass over a dot (pattern-rules.md), both directions.
+        // The jumps that pass over a dot (Android's rule), both directions.
         let jumps: [(UInt8, UInt8, UInt8)] = [
             (1, 3, 2), (4, 6, 5), (7, 9, 8), (1, 7, 4), (2, 8, 5), (3, 9, 6), (1, 9, 5), (3, 7, 5),
         ]

@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -119,6 +120,31 @@ def golden(test, name, actual):
         expected = handle.read()
     test.maxDiff = None
     test.assertEqual(actual, expected, "output differs from golden/%s" % name)
+
+
+# read(2)'s system call number, as /proc/PID/syscall shows it.
+READ_SYSCALL = {"x86_64": 0, "aarch64": 63}
+
+
+def wait_until_reading(pid, timeout=30):
+    """Waits until `pid` sleeps in read(2). readpassphrase(3) installs its signal handlers before the
+    prompt and reads after it: a signal sent in between is only acted on after the next line, so a test
+    that signals at the prompt must wait for the read."""
+    number = READ_SYSCALL.get(os.uname().machine)
+    if number is None:
+        raise unittest.SkipTest("read(2)'s number on %s is not known to the test" % os.uname().machine)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with open("/proc/%d/syscall" % pid) as handle:
+                fields = handle.read().split()
+        except FileNotFoundError:
+            fields = []
+        if fields[:1] == [str(number)]:
+            return
+        if time.monotonic() >= deadline:
+            raise AssertionError("process %d never blocked in read(2): %r" % (pid, fields))
+        time.sleep(0.02)
 
 
 def require_root(test):

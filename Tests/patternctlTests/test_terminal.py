@@ -1,8 +1,14 @@
-"""`patternctl set` on a terminal: asks twice with echo off, asks again after a mismatch (three rounds at most)."""
+"""`patternctl set` on a terminal: asks twice with echo off, asks again after a mismatch (three rounds at most).
+
+ShellJobControlTests drive a real interactive bash in tmux, as a person would:
+Ctrl-Z and `fg` at the prompt must not bring the echo back, and Ctrl-C,
+SIGHUP and SIGTERM must leave the shell's terminal with echo on.
+"""
 import fcntl
 import os
 import pty
 import select
+import shutil
 import signal
 import subprocess
 import termios
@@ -164,11 +170,143 @@ class TerminalSetTests(unittest.TestCase):
         session = TerminalSession.__new__(TerminalSession)
         session.master, session.output = master, b""
         session.read_until(b"Pattern: ")
+        ctltest.wait_until_reading(child.pid)
         self.assertFalse(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is off while typing")
         os.write(master, b"\x03")  # Ctrl-C: SIGINT from the terminal
         self.assertEqual(child.wait(timeout=30), -signal.SIGINT)
         self.assertTrue(termios.tcgetattr(slave)[3] & termios.ECHO, "echo was not restored")
         self.assertIsNone(self.box.store_bytes())
+
+
+class ShellJobControlTests(unittest.TestCase):
+    """patternctl run from an interactive bash in a private tmux server, the screen read with capture-pane."""
+
+    TIMEOUT = 20
+
+    @classmethod
+    def setUpClass(cls):
+        ctltest.require_binary()
+        if not shutil.which("tmux"):
+            raise unittest.SkipTest("tmux is not installed (make deps)")
+
+    def setUp(self):
+        ctltest.require_root(self)
+        self.box = Sandbox()
+        self.addCleanup(self.box.close)
+        # A server of our own (-L): never the user's sessions, no user config (-f /dev/null).
+        self.server = ["tmux", "-L", "pp-terminal-%d-%s" % (os.getpid(), self._testMethodName), "-f", "/dev/null"]
+        environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "TERM": "xterm",
+                       "HOME": self.box.directory}
+        subprocess.run(self.server + ["new-session", "-d", "-s", "t", "-x", "160", "-y", "50",
+                                      "bash --norc --noprofile -i"], env=environment, check=True, timeout=30)
+        socket = subprocess.run(self.server + ["display-message", "-p", "#{socket_path}"], capture_output=True,
+                                text=True, check=True, timeout=30).stdout.strip()
+        # tmux leaves its socket behind after kill-server: removed after it (cleanups run last-in first).
+        self.addCleanup(lambda: os.path.exists(socket) and os.unlink(socket))
+        self.addCleanup(subprocess.run, self.server + ["kill-server"], capture_output=True, timeout=30)
+        self.command = " ".join([ctltest.PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A])
+        self.type_line("echo SHELL-READY")
+        self.wait_for_line("SHELL-READY")
+
+    def keys(self, *keys):
+        subprocess.run(self.server + ["send-keys", "-t", "t"] + list(keys), check=True, timeout=30)
+
+    def type_line(self, text):
+        self.keys("-l", text)
+        self.keys("Enter")
+
+    def screen(self):
+        """Everything the pane shows, scrollback included, wrapped lines joined."""
+        return subprocess.run(self.server + ["capture-pane", "-p", "-J", "-t", "t", "-S", "-1000"],
+                              capture_output=True, text=True, check=True, timeout=30).stdout
+
+    def wait_for(self, found, what):
+        deadline = time.monotonic() + self.TIMEOUT
+        while True:
+            screen = self.screen()
+            if found(screen):
+                return screen
+            if time.monotonic() >= deadline:
+                raise AssertionError("timed out waiting for %s; screen:\n%s" % (what, screen))
+            time.sleep(0.1)
+
+    def wait_for_line(self, line):
+        """Waits until a whole line of the screen is `line` (command output, not the typed command)."""
+        return self.wait_for(lambda screen: line in screen.splitlines(), repr(line))
+
+    def wait_for_count(self, text, count):
+        return self.wait_for(lambda screen: screen.count(text) >= count, "%d x %r" % (count, text))
+
+    def echo_state(self):
+        """'echo' or '-echo', as `stty -a` in the shell reports it now."""
+        self.type_line("echo STTY-BEGIN; stty -a; echo STTY-END")
+        screen = self.wait_for_line("STTY-END")
+        lines = screen.splitlines()
+        start = max(index for index, line in enumerate(lines) if line == "STTY-BEGIN")
+        words = " ".join(lines[start:]).replace(";", " ").split()
+        states = [word for word in words if word in ("echo", "-echo")]
+        self.assertTrue(states, screen)
+        return states[0]
+
+    def patternctl_pid(self):
+        found = subprocess.run(["pgrep", "-f", "--", "^%s set --store %s " % (ctltest.PATTERNCTL, self.box.store)],
+                               capture_output=True, text=True, timeout=30)
+        pids = found.stdout.split()
+        self.assertEqual(len(pids), 1, found)
+        return int(pids[0])
+
+    def test_ctrl_z_then_fg_keeps_echo_off(self):
+        self.type_line(self.command)
+        self.wait_for_count("Pattern: ", 1)
+        ctltest.wait_until_reading(self.patternctl_pid())
+        self.keys("C-z")
+        self.wait_for(lambda screen: "Stopped" in screen, "the job to stop")
+        self.type_line("fg")
+        # Back in the foreground: echo goes off again and the prompt comes again.
+        self.wait_for_count("Pattern: ", 2)
+        self.type_line(GOOD)
+        self.wait_for_count("Again: ", 1)
+        self.type_line(GOOD)
+        self.wait_for(lambda screen: "Pattern set for" in screen, "the pattern to be set")
+        self.type_line("echo EXIT-$?")
+        screen = self.wait_for_line("EXIT-0")
+        self.assertNotIn(GOOD, screen, "the digits were shown")
+        for line in screen.splitlines():
+            if line.startswith(("Pattern: ", "Again: ")):
+                self.assertIn(line.strip(), ("Pattern:", "Again:"), "typed text shown: %r" % line)
+        self.assertIsNotNone(self.box.store_bytes())
+        self.assertEqual(self.echo_state(), "echo")
+
+    def assert_echo_survives(self, stop, status, wrapped=False):
+        # bash resets the terminal itself after a foreground job dies of a signal, which would hide a
+        # patternctl that left echo off: with job control on for every signal, with `set +m` for all but
+        # SIGINT. So: `set +m`, and for the other signals patternctl runs under sh, which touches no
+        # terminal settings and exits normally (bash then keeps what patternctl left).
+        self.type_line("set +m")
+        self.type_line("sh -c '%s; echo EXIT-$?'" % self.command if wrapped else self.command)
+        self.wait_for_count("Pattern: ", 1)
+        pid = self.patternctl_pid()
+        ctltest.wait_until_reading(pid)
+        stop()
+        # Keys typed before patternctl has restored the terminal would be flushed with its input (TCSAFLUSH).
+        self.wait_for(lambda screen: not os.path.exists("/proc/%d" % pid), "patternctl %d to end" % pid)
+        if not wrapped:
+            self.type_line("echo EXIT-$?")
+        self.wait_for_line("EXIT-%d" % status)
+        self.assertEqual(self.echo_state(), "echo")
+        self.assertIsNone(self.box.store_bytes())
+
+    def test_ctrl_c_leaves_echo_on(self):
+        self.assert_echo_survives(lambda: self.keys("C-c"), 128 + signal.SIGINT)
+
+    def test_hangup_leaves_echo_on(self):
+        self.assert_echo_survives(lambda: os.kill(self.patternctl_pid(), signal.SIGHUP), 128 + signal.SIGHUP,
+                                  wrapped=True)
+
+    def test_sigterm_leaves_echo_on(self):
+        self.assert_echo_survives(lambda: os.kill(self.patternctl_pid(), signal.SIGTERM), 128 + signal.SIGTERM,
+                                  wrapped=True)
+
 
 if __name__ == "__main__":
     unittest.main()
