@@ -220,6 +220,16 @@ class HelperAttackTest(unittest.TestCase):
             self.assertIn(self.sandbox.status(self.USER)["failures"], [str(n) for n in range(5)])
         self.assertGreaterEqual(counted, 8)
 
+    def test_job_control_and_terminal_signals_are_ignored(self):
+        names = ["SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGHUP", "SIGINT", "SIGQUIT", "SIGPIPE", "SIGXFSZ"]
+        job = {"kind": "signals", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
+               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "signals": names}
+        report = hk.drive(self.sandbox, job)
+        # Still running, not stopped ("T"), after each signal; then it answers and counts as usual.
+        self.assertEqual(report["states"], [[name, "S"] for name in names], report)
+        self.assertEqual((report["status"], report["output"]), (hk.WRONG, "wrong allowed 4\n"))
+        self.assertEqual(self.failures(), 1)
+
     def test_a_stopped_helper_does_not_freeze_the_users_other_checks(self):
         # SIGSTOP cannot be ignored: the user stops their own helper in the middle of a cost-7 hash. The state
         # lock is not held while hashing, so the next check (a sudo, another locker) goes ahead at once.
