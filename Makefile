@@ -13,6 +13,8 @@ MANDIR       ?= $(PREFIX)/share/man
 # The setuid helper's path is compiled into the module (HelperRequest.installedPath), so it is not under PREFIX.
 HELPER       := /usr/sbin/pam_pattern_helper
 PAMCONFIGDIR ?= /usr/share/pam-configs
+# bash-completion loads completions on demand from here (also under /usr/local/share).
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 SECURITYDIR  ?= /etc/security
 DOCDIR       ?= $(PREFIX)/share/doc/pam_pattern
 # Debian's places (make deb); Debian 12's libpam-modules keeps modules in /lib/<multiarch>/security too.
