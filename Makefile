@@ -17,6 +17,8 @@ PAMCONFIGDIR ?= /usr/share/pam-configs
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 SECURITYDIR  ?= /etc/security
 DOCDIR       ?= $(PREFIX)/share/doc/pam_pattern
+# gettext catalogues: where glibc looks by default (the module has no other way to find them).
+LOCALEDIR    ?= /usr/share/locale
 # Debian's places (make deb); Debian 12's libpam-modules keeps modules in /lib/<multiarch>/security too.
 ifeq ($(LAYOUT),debian)
 override PREFIX := /usr
@@ -37,12 +39,12 @@ endif
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 libtss2-dev swtpm swtpm-tools tpm2-tools \
-                xvfb i3lock xdotool dpkg-dev lintian apt libbsd-dev
+                xvfb i3lock xdotool dpkg-dev lintian apt libbsd-dev gettext locales
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
 
-.PHONY: all build deps toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
+.PHONY: all build deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-install-list deb bench fuzz clean
 
 all: build
@@ -123,7 +125,16 @@ build: deps toolchain build-owner
 	# the TPM layer's test driver (Tests/TPMTests), never installed
 	$(SWIFT_RELEASE) --product tpm-driver
 	cp $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver
+	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
+	for po in po/*.po; do \
+	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
+	  msgfmt -c -o $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo $$po || exit 1; \
+	done
 	@$(GIVE_BACK)
+
+# Regenerates po/pam_pattern.pot from the sources (Tests/LocaleTests checks it is current).
+pot:
+	$(PYTHON) po/extract-messages.py . > po/pam_pattern.pot
 
 test: build test-swift test-integration test-fuzz
 

@@ -1,7 +1,15 @@
 /* The PAM entry points and the libpam calls Swift cannot make (see header). */
 #include <stdlib.h>
 #include <string.h>
+#include <libintl.h>
 #include "pam_shim.h"
+
+/* Where `make install` puts pam_pattern.mo; fixed like the PAM module directory, since the module
+   cannot trust the environment of a setuid host to find it. */
+#ifndef PAM_PATTERN_LOCALEDIR
+#define PAM_PATTERN_LOCALEDIR "/usr/share/locale"
+#endif
+#define PAM_PATTERN_TEXTDOMAIN "pam_pattern"
 
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv) {
     return pam_pattern_swift_authenticate(pamh, flags, argc, argv);
@@ -79,4 +87,25 @@ void pam_pattern_free_answer(char *answer) {
 
 void pam_pattern_fail_delay(pam_handle_t *pamh, unsigned int micros) {
     (void)pam_fail_delay(pamh, micros);
+}
+
+void pam_pattern_bind_text_domain(void) {
+    /* As Linux-PAM's own modules: the module's domain, the application's locale (never setlocale here). */
+    (void)bindtextdomain(PAM_PATTERN_TEXTDOMAIN, PAM_PATTERN_LOCALEDIR);
+}
+
+const char *pam_pattern_gettext(const char *msgid) {
+    return dgettext(PAM_PATTERN_TEXTDOMAIN, msgid);
+}
+
+const char *pam_pattern_ngettext(const char *msgid, const char *msgid_plural, unsigned long count) {
+    return dngettext(PAM_PATTERN_TEXTDOMAIN, msgid, msgid_plural, count);
+}
+
+int pam_pattern_format_time(long long seconds, char *out, int out_size) {
+    time_t t = (time_t)seconds;
+    struct tm tm;
+    if (out == NULL || out_size <= 0 || localtime_r(&t, &tm) == NULL) return -1;
+    /* Numeric and the same in every language; the host's time zone, as login shows it. */
+    return strftime(out, (size_t)out_size, "%Y-%m-%d %H:%M %Z", &tm) > 0 ? 0 : -1;
 }

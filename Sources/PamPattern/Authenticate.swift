@@ -52,7 +52,7 @@ struct Authenticator {
                 case .allowed: break
                 case .wait, .disabled:
                     conversation.error(UserMessages.locked(verdict))
-                    log.notice(logLine("pattern locked for user ", user))
+                    logLocked(user, verdict)
                     return .locked(verdict)
                 }
             }
@@ -70,7 +70,7 @@ struct Authenticator {
         }
         let outcome: AuthOutcome
         do {
-            outcome = try conversation.prompt(options.effectivePrompt, viewLimit: Pattern.maximumInputBytes + 1) {
+            outcome = try conversation.prompt(promptText, viewLimit: Pattern.maximumInputBytes + 1) {
                 answer in judge(answer, user: user, service: service)
             }
         } catch {
@@ -88,6 +88,11 @@ struct Authenticator {
         // 6. Enter alone: skip to the next module, not counted.
         if answer.isEmpty {
             log.debug(logLine("empty answer from user ", user))
+            if options.emptyFails {
+                conversation.error(UserMessages.emptyRefused)
+                log.notice(logLine("empty answer from user ", user, " refused (empty_fails)"))
+                return .emptyAnswerRefused
+            }
             return .emptyAnswer
         }
 
@@ -104,8 +109,11 @@ struct Authenticator {
 
         // 8. Record, verify, reset.
         let outcome: GuessOutcome
+        var unseen: (count: Int, last: FailedAttempt)? = nil
         do {
-            switch try service.attempt(user: user, pattern: pattern, now: now()) {
+            // The failures are marked seen only when the notice below can be shown (not under PAM_SILENT).
+            switch try service.attempt(user: user, pattern: pattern, now: now(), origin: items.origin(),
+                                         markSeen: !conversation.silent, unseen: &unseen) {
             case .judged(let judged): outcome = judged
             case .tooShort(let minimum):
                 // The system's minlen (through the helper) is stricter than this module's.
@@ -118,6 +126,7 @@ struct Authenticator {
         switch outcome {
         case .accepted:
             log.debug(logLine("pattern accepted for user ", user))
+            if let unseen { tellFailuresSince(unseen.count, last: unseen.last) }
             return .accepted
         case .rejected(let verdictAfter):
             log.notice(logLine("wrong pattern for user ", user))
@@ -128,7 +137,7 @@ struct Authenticator {
             // Locked between check and attempt (a parallel login).
             if options.forwardPass { _ = items.setAuthToken(answer.cString) }
             conversation.error(UserMessages.locked(verdict))
-            log.notice(logLine("pattern locked for user ", user))
+            logLocked(user, verdict)
             return .locked(verdict)
         case .revoked:
             // The pattern matched, but the store no longer holds that record: removed or changed while hashing.
@@ -146,7 +155,7 @@ struct Authenticator {
     /// Step 7's refusal: not a pattern, not counted (with forward_pass: handed on as a password).
     func malformed(_ error: PatternError, answer: Answer, user: [UInt8]) -> AuthOutcome {
         if options.forwardPass { return forward(answer, user: user, counted: nil) }
-        conversation.error(UserMessages.malformed(error, layout: options.layout))
+        conversation.error(UserMessages.malformed)
         log.notice(logLine("malformed pattern from user ", user, " (not counted)"))
         return .malformed(error)
     }
@@ -172,6 +181,41 @@ struct Authenticator {
         case .wait, .disabled: conversation.error(UserMessages.wrong(verdictAfter))
         }
         return .forwardedAfterWrongPattern(verdictAfter: verdictAfter)
+    }
+
+    /// The prompt: `prompt=` as given, else the default in the application's language.
+    var promptText: [UInt8] {
+        if options.prompt == ModuleOptions.defaultPrompt {
+            return UserMessages.defaultPrompt(forwardPass: options.forwardPass)
+        }
+        return options.effectivePrompt
+    }
+
+    /// "N failed pattern attempts since your last success, the last from su on /dev/pts/1 at ...".
+    func tellFailuresSince(_ count: Int, last: FailedAttempt) {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let formatted = buffer.withUnsafeMutableBufferPointer { out -> Bool in
+            guard let base = out.baseAddress else { return false }
+            return pam_pattern_format_time(last.time, base, Int32(out.count)) == 0
+        }
+        let time = formatted ? CString.prefix(buffer, limit: buffer.count) : UserMessages.number(last.time)
+        conversation.info(UserMessages.failuresSince(count: count, last: last, time: time,
+                                                     wasLocked: count >= options.throttle.deny))
+    }
+
+    /// Every refusal by the throttle reaches syslog with the wait, so the admin can tell the person why
+    /// their pattern was refused even when the caller (sudo before 1.9.16) passed PAM_SILENT.
+    func logLocked(_ user: [UInt8], _ verdict: ThrottleVerdict) {
+        var line = logLine("pattern locked for user ", user)
+        switch verdict {
+        case .wait(let secondsLeft):
+            line += Array(" (too many wrong patterns; next try in ".utf8) + UserMessages.number(secondsLeft)
+                + Array(" s)".utf8)
+        case .disabled: line += Array(" (disabled after too many wrong patterns; patternctl reset re-enables it)".utf8)
+        case .allowed: break
+        }
+        if conversation.silent { line += Array("; not told (PAM_SILENT), the next success tells of the failures".utf8) }
+        log.notice(line)
     }
 
     func notEnrolled(_ user: [UInt8]) -> AuthOutcome {

@@ -11,6 +11,7 @@ func pamPatternSwiftAuthenticate(
     _ argv: UnsafeMutablePointer<UnsafePointer<CChar>?>?
 ) -> Int32 {
     guard let pamh else { return PAM_SYSTEM_ERR }
+    pam_pattern_bind_text_domain()
     let arguments = ModuleArguments.read(argc: argc, argv: argv)
     let outcome: AuthOutcome
     let log: ModuleLog

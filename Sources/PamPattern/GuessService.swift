@@ -58,12 +58,24 @@ enum GuessService {
         }
     }
 
-    func attempt(user: [UInt8], pattern: Pattern, now: Int64) throws(Failure) -> Judgement {
+    /// `origin`, `markSeen`, `unseen`: the attempt record (GuessGate.attempt). The helper keeps the record
+    /// itself and tells no unseen failures, so `unseen` stays nil there.
+    func attempt(user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin, markSeen: Bool,
+                 unseen: inout (count: Int, last: FailedAttempt)?) throws(Failure) -> Judgement {
+        unseen = nil
         switch self {
         case .inProcess(_, let gate):
             do throws(StoreError) {
-                return .judged(try gate.attempt(user: user, pattern: pattern, now: now))
-            } catch { throw .store(error) }
+                return .judged(try gate.attempt(user: user, pattern: pattern, now: now, origin: origin,
+                                                markSeen: markSeen, unseen: &unseen))
+            } catch {
+                // A pattern held by the TPM: only the setuid helper links the TPM stack (sudo and login never
+                // map libtss2), so root asks it too. Nothing was counted here.
+                guard error == .tpmUnavailable(code: 0) else { throw .store(error) }
+                return try GuessService.helper(HelperClient(path: HelperRequest.installedPath))
+                    .attempt(user: user, pattern: pattern, now: now, origin: origin, markSeen: markSeen,
+                             unseen: &unseen)
+            }
         case .helper(let client):
             var digits = pattern.digits
             defer { digits.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }

@@ -38,6 +38,16 @@ struct PamItems {
         return CString.length(host, limit: 1) > 0
     }
 
+    /// Service, terminal and remote host of this attempt, for the attempt record (each cut to the record's
+    /// field size; unset items are empty).
+    func origin() -> AttemptOrigin {
+        let limit = AttemptRecord.maximumFieldBytes
+        guard let handle else { return AttemptOrigin(service: [], tty: [], remoteHost: []) }
+        return AttemptOrigin(service: CString.prefix(pam_pattern_get_item_string(handle, PAM_SERVICE), limit: limit),
+                             tty: CString.prefix(pam_pattern_get_item_string(handle, PAM_TTY), limit: limit),
+                             remoteHost: CString.prefix(pam_pattern_get_item_string(handle, PAM_RHOST), limit: limit))
+    }
+
     /// Sets PAM_AUTHTOK (forward_pass only). libpam copies the string.
     func setAuthToken(_ token: UnsafePointer<CChar>) -> Int32 {
         guard let handle else { return PAM_SYSTEM_ERR }

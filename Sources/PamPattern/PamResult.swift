@@ -20,6 +20,8 @@ enum AuthOutcome {
     case locked(ThrottleVerdict)
     /// The person pressed Enter: skip to the next module. Not counted.
     case emptyAnswer
+    /// The person pressed Enter and `empty_fails` is set: a failure (not counted).
+    case emptyAnswerRefused
     /// The conversation failed, is missing, or returned no answer.
     case conversationFailed
     /// The answer is not a pattern (bad character, repeated dot, too short, too long). Not counted.
@@ -54,7 +56,7 @@ enum AuthOutcome {
             if code == PAM_CONV_AGAIN { return PAM_INCOMPLETE }
             if code == PAM_SUCCESS || code == PAM_IGNORE { return PAM_USER_UNKNOWN }  // never pass success on
             return code
-        case .remoteRefused, .locked, .malformed, .wrongPattern, .forwardedAfterWrongPattern, .revoked:
+        case .remoteRefused, .locked, .malformed, .emptyAnswerRefused, .wrongPattern, .forwardedAfterWrongPattern, .revoked:
             return PAM_AUTH_ERR
         case .conversationFailed: return PAM_CONV_ERR
         case .forwardFailed: return PAM_AUTH_ERR
@@ -79,6 +81,7 @@ enum AuthOutcome {
         case .notEnrolled: return "not enrolled"
         case .locked: return "locked by the throttle"
         case .emptyAnswer: return "empty answer, skipped"
+        case .emptyAnswerRefused: return "empty answer, refused (empty_fails)"
         case .conversationFailed: return "conversation failed"
         case .malformed: return "malformed answer"
         case .wrongPattern: return "wrong pattern"

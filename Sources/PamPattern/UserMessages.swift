@@ -1,54 +1,104 @@
 import PatternCoreEmbedded
 
-/// What the person at the prompt is told. Plain sentences, no secrets.
+/// What the person at the prompt is told. Plain sentences, no secrets, in the application's language
+/// (Localized.swift); every msgid here is in po/pam_pattern.pot.
 enum UserMessages {
     /// "45 seconds", "1 minute", "2 minutes 5 seconds", "3 hours 2 minutes".
-    static func duration(_ seconds: Int64) -> String {
+    static func duration(_ seconds: Int64) -> [UInt8] {
         let s = seconds < 1 ? 1 : seconds
-        if s < 60 { return plural(s, "second") }
+        if s < 60 { return secondsText(s) }
         if s < 3600 {
             let rest = s % 60
-            return rest == 0 ? plural(s / 60, "minute") : plural(s / 60, "minute") + " " + plural(rest, "second")
+            return rest == 0 ? minutesText(s / 60) : both(minutesText(s / 60), secondsText(rest))
         }
         let minutes = (s % 3600) / 60
-        return minutes == 0 ? plural(s / 3600, "hour") : plural(s / 3600, "hour") + " " + plural(minutes, "minute")
+        return minutes == 0 ? hoursText(s / 3600) : both(hoursText(s / 3600), minutesText(minutes))
     }
 
-    static func plural(_ count: Int64, _ word: String) -> String {
-        return count == 1 ? "1 \(word)" : "\(count) \(word)s"
+    static func secondsText(_ n: Int64) -> [UInt8] { localizedPlural("%s second", "%s seconds", n, number(n)) }
+    static func minutesText(_ n: Int64) -> [UInt8] { localizedPlural("%s minute", "%s minutes", n, number(n)) }
+    static func hoursText(_ n: Int64) -> [UInt8] { localizedPlural("%s hour", "%s hours", n, number(n)) }
+    /// Two parts of one duration ("2 minutes 5 seconds").
+    static func both(_ larger: [UInt8], _ smaller: [UInt8]) -> [UInt8] { localized("%1$s %2$s", larger, smaller) }
+
+    static func number(_ n: Int64) -> [UInt8] {
+        if n <= 0 { return [0x30] }
+        var digits: [UInt8] = []
+        var rest = n
+        while rest > 0 {
+            digits.append(UInt8(0x30 + rest % 10))
+            rest /= 10
+        }
+        return digits.reversed()
+    }
+
+    /// The echo-off prompt when pam.d sets no `prompt=`.
+    static func defaultPrompt(forwardPass: Bool) -> [UInt8] {
+        return forwardPass ? localized("Pattern or password: ") : localized("Pattern: ")
     }
 
     /// Shown instead of a prompt while the throttle refuses.
-    static func locked(_ verdict: ThrottleVerdict) -> String {
+    static func locked(_ verdict: ThrottleVerdict) -> [UInt8] {
         switch verdict {
         case .wait(let secondsLeft):
-            return "Too many wrong patterns: try again in \(duration(secondsLeft)). Your password still works."
+            return localized("Too many wrong patterns: try again in %s. Your password still works.",
+                             duration(secondsLeft))
         case .disabled:
-            return "Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works."
+            return localized("Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works.")
         case .allowed:
-            return "Your pattern cannot be used right now. Your password still works."
+            return localized("Your pattern cannot be used right now. Your password still works.")
         }
     }
+
+    /// Shown for an empty answer with `empty_fails`: the pattern is required here, not optional.
+    static var emptyRefused: [UInt8] { localized("A pattern is required.") }
 
     /// Shown when the pattern was changed or removed while it was being checked.
-    static let revoked = "Pattern not accepted: it was changed or removed just now. Your password still works."
+    static var revoked: [UInt8] {
+        localized("Pattern not accepted: it was changed or removed just now. Your password still works.")
+    }
 
     /// Shown after a wrong pattern.
-    static func wrong(_ verdictAfter: ThrottleVerdict) -> String {
+    static func wrong(_ verdictAfter: ThrottleVerdict) -> [UInt8] {
         switch verdictAfter {
         case .allowed(let left):
-            if left <= 0 { return "Wrong pattern." }
-            return left == 1 ? "Wrong pattern. 1 try left before a wait."
-                             : "Wrong pattern. \(left) tries left before a wait."
+            if left <= 0 { return localized("Wrong pattern.") }
+            return localizedPlural("Wrong pattern. %s try left before a wait.",
+                                   "Wrong pattern. %s tries left before a wait.", Int64(left), number(Int64(left)))
         case .wait(let secondsLeft):
-            return "Wrong pattern. Too many wrong patterns: the next try is possible in \(duration(secondsLeft)). Your password still works."
+            return localized("Wrong pattern. Too many wrong patterns: the next try is possible in %s. Your password still works.",
+                             duration(secondsLeft))
         case .disabled:
-            return "Wrong pattern. Your pattern is now disabled after too many wrong tries; an administrator can re-enable it. Your password still works."
+            return localized("Wrong pattern. Your pattern is now disabled after too many wrong tries; an administrator can re-enable it. Your password still works.")
         }
     }
 
-    /// Shown for an answer that is not a pattern; a dot is named by the key of layout=.
-    static func malformed(_ error: PatternError, layout: KeypadLayout) -> String {
-        return "Not a pattern: \(error.message(layout: layout))"
+    /// Shown for any answer that is not a pattern (a wrong character, a dot used twice, too few or too many
+    /// dots). One fixed sentence that never depends on what was typed: a password typed out of habit must
+    /// not be quoted back, not even one character, position or dot number. `patternctl show`, run on
+    /// purpose, explains an answer in detail.
+    static var malformed: [UInt8] {
+        localized("Not a pattern: type the dots of your pattern as digits 1-9, each dot once.")
+    }
+
+    /// After a success: the failures since the person's last success, as login tells of failed logins.
+    /// `time` is already formatted; `wasLocked` adds why the pattern may have stopped working meanwhile.
+    static func failuresSince(count: Int, last: FailedAttempt, time: [UInt8], wasLocked: Bool) -> [UInt8] {
+        let service = last.service.isEmpty ? localized("an unknown service") : last.service
+        let tty = last.tty.isEmpty ? localized("an unknown terminal") : last.tty
+        var text: [UInt8]
+        if last.remoteHost.isEmpty {
+            text = localizedPlural("%1$s failed pattern attempt since your last success, the last from %2$s on %3$s at %4$s.",
+                                   "%1$s failed pattern attempts since your last success, the last from %2$s on %3$s at %4$s.",
+                                   Int64(count), number(Int64(count)), service, tty, time)
+        } else {
+            text = localizedPlural("%1$s failed pattern attempt since your last success, the last from %2$s on %3$s (host %5$s) at %4$s.",
+                                   "%1$s failed pattern attempts since your last success, the last from %2$s on %3$s (host %5$s) at %4$s.",
+                                   Int64(count), number(Int64(count)), service, tty, time, last.remoteHost)
+        }
+        if wasLocked {
+            text += [0x0A] + localized("They locked your pattern for a while, so it may have been refused without a prompt.")
+        }
+        return text
     }
 }

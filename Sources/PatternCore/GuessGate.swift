@@ -22,6 +22,9 @@ public enum GuessOutcome: Equatable, Sendable {
 /// 3. only on a match: lock -> read the record again and accept only if it is the very same record (a
 ///    pattern removed or changed while hashing is refused) -> clear the failure -> unlock.
 ///
+/// A TPM record (the setuid helper sets `tpmCheck`) goes the same way: the throttle first (the TPM is not asked
+/// while a wait runs), the TPM asked in step 2, then its answer settled under the lock (`settle`).
+///
 /// Every lock wait is bounded (`ThrottleStore.lockWaitMilliseconds`): `StoreError.lockBusy`, fail closed.
 /// Only well-formed guesses reach the gate: the caller parses first, and malformed or too-short input
 /// (PatternError.isCountedAsGuess == false) is answered without calling `attempt`, so it is never counted.
@@ -32,6 +35,9 @@ public struct GuessGate {
     /// Cost of the dummy hash run for users without a pattern, so timing does not reveal who is enrolled.
     /// nil: no dummy hash (callers that did not prompt).
     public var dummyHashCost: Int? = PatternHash.defaultCost
+    /// Judges a pattern against a TPM record. Only the setuid helper sets it (it alone links the TPM stack);
+    /// where it is nil, a TPM record answers StoreError.tpmUnavailable(code: 0) before anything is counted.
+    public var tpmCheck: ((TPMRecord, [UInt8], Pattern) -> TPMGuessResult)? = nil
 
     public init(store: PatternStore, throttle: ThrottleStore, settings: ThrottleSettings) {
         self.store = store
@@ -41,6 +47,17 @@ public struct GuessGate {
 
     /// Checks one guess: count under the lock, hash without it, accept under the lock (see the type).
     public func attempt(user: [UInt8], pattern: Pattern, now: Int64) throws(StoreError) -> GuessOutcome {
+        var unseen: (count: Int, last: FailedAttempt)? = nil
+        return try attempt(user: user, pattern: pattern, now: now, origin: nil, markSeen: false, unseen: &unseen)
+    }
+
+    /// `attempt`, also keeping the user's attempt record: with an `origin`, the guess is listed in the record
+    /// in step 1, under the lock, just before it is counted. On a match (step 3) this guess's entry is taken
+    /// out again, `unseen` receives the failures the person has not been told about (nil if none), and with
+    /// `markSeen` they are marked seen.
+    public func attempt(user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
+                        unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) -> GuessOutcome {
+        unseen = nil
         // Enrollment first, unlocked: an unknown name must not create a state file (no files for arbitrary
         // names). The record that is verified is read again under the lock below.
         guard try store.record(for: user) != nil else {
@@ -48,26 +65,44 @@ public struct GuessGate {
             return .notEnrolled
         }
 
+        // A guess that could not be counted is not verified: refused before any file is created or written
+        // when the caller's hard file-size limit leaves no room for a state record.
+        try ThrottleStore.requireRoomForRecord()
+
         // 1. Under the lock: the record as the store holds it now, the verdict, the failure counted.
         let record: StoreRecord
         let counted: ThrottleState
+        let before: ThrottleState
         do {
             guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
             defer { locked.close() }
             guard let current = try store.record(for: user) else { return .notEnrolled }
             record = current
+            if record.tpmRecord != nil && tpmCheck == nil { throw .tpmUnavailable(code: 0) }
             let state = try locked.read(normalisedAt: now)
             let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
             guard case .allowed = verdict else { return .refused(verdict) }
+            // List the guess first: a write the caller's limits cut short (file size, full disk) then refuses
+            // the guess before it is counted or hashed, so nobody can guess unlisted.
+            if let origin {
+                var attempts = try recordedAttempts(user: user)
+                attempts.add(origin.failure(at: max(now, 0)))
+                try throttle.replaceAttempts(attempts, for: user)
+            }
             // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
             var failed = state
             failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
             failed.lastFailure = max(now, 0)
             try locked.write(failed)
             counted = failed
+            before = state
         }
 
-        // 2. The hash, with no lock held.
+        // 2. The TPM's answer (it keeps its own count), or the hash, with no lock held.
+        if let tpm = record.tpmRecord, let tpmCheck {
+            return try settle(tpmCheck(tpm, user, pattern), user: user, record: record, before: before,
+                              counted: counted, now: now, origin: origin, markSeen: markSeen, unseen: &unseen)
+        }
         guard try PatternHash.matches(pattern, against: record.hash) else {
             return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
         }
@@ -84,7 +119,72 @@ public struct GuessGate {
         } else {
             try locked.write(ThrottleState(failures: max(state.failures - 1, 0), lastFailure: state.lastFailure))
         }
+        if let origin {
+            // Not a failure after all: take this guess's entry out (others listed meanwhile stay), then tell.
+            var attempts = try recordedAttempts(user: user)
+            attempts.withdraw(origin.failure(at: max(now, 0)))
+            unseen = attempts.unseenSummary
+            if markSeen { attempts.unseen = 0 }
+            try throttle.replaceAttempts(attempts, for: user)
+        }
         return .accepted
+    }
+
+    /// The TPM's answer, settled under the lock. The throttle's count becomes the larger of its own and the
+    /// TPM's, so deleting the state file buys nothing and the waits follow the TPM's count; "unavailable" takes
+    /// back this attempt's failure and its attempt-record entry (it was no guess).
+    func settle(_ result: TPMGuessResult, user: [UInt8], record: StoreRecord, before: ThrottleState,
+                counted: ThrottleState, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
+                unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) -> GuessOutcome {
+        guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
+        defer { locked.close() }
+        let state = try locked.read()
+        let undone = state == counted ? before : ThrottleState(failures: max(state.failures - 1, 0),
+                                                               lastFailure: state.lastFailure)
+        switch result {
+        case .right:
+            guard let current = try store.record(for: user), current == record else { return .revoked }
+            try locked.write(state == counted ? .zero : undone)
+            try withdraw(origin, user: user, now: now, markSeen: markSeen, unseen: &unseen)
+            return .accepted
+        case .wrong(let tpmFailures):
+            var after = state
+            if let tpmFailures { after.failures = min(max(after.failures, tpmFailures), ThrottleState.maximumFailures) }
+            if after != state { try locked.write(after) }
+            return .rejected(verdictAfter: ThrottlePolicy.verdict(state: after, now: now, settings: settings))
+        case .limitReached:
+            var after = state
+            if settings.lockAfter > 0 { after.failures = max(after.failures, settings.lockAfter) }
+            if after != state { try locked.write(after) }
+            return .refused(.disabled)
+        case .unavailable(let code):
+            try locked.write(undone)
+            var ignored: (count: Int, last: FailedAttempt)? = nil
+            try withdraw(origin, user: user, now: now, markSeen: false, unseen: &ignored)
+            throw .tpmUnavailable(code: code)
+        }
+    }
+
+    /// Takes this guess's entry out of the attempt record (others listed meanwhile stay), as on a match.
+    private func withdraw(_ origin: AttemptOrigin?, user: [UInt8], now: Int64, markSeen: Bool,
+                          unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) {
+        guard let origin else { return }
+        var attempts = try recordedAttempts(user: user)
+        attempts.withdraw(origin.failure(at: max(now, 0)))
+        unseen = attempts.unseenSummary
+        if markSeen { attempts.unseen = 0 }
+        try throttle.replaceAttempts(attempts, for: user)
+    }
+
+    /// The user's attempt record, read under the state lock. A malformed one is started afresh: it is history
+    /// for the person and the admin, and must not lock anyone out (an unsafe one still fails closed).
+    private func recordedAttempts(user: [UInt8]) throws(StoreError) -> AttemptRecord {
+        do {
+            return try throttle.attempts(for: user)
+        } catch {
+            if case .malformedAttemptRecord = error { return .empty }
+            throw error
+        }
     }
 
     /// The verdict for the user right now, without guessing (so a locked user is told before being prompted).

@@ -16,12 +16,29 @@ public enum HelperOperation: Equatable, Sendable {
     /// Counted exactly as the module counts it (recorded before the hash). Verdicts: accepted, wrong, locked,
     /// notEnrolled, malformed.
     case verify
+    /// Root only: enrol USER's pattern (one field, as for verify) in the TPM: a new PIN Fail index whose limit is
+    /// lock_after, the store line becoming a "$tpm2$" record (an earlier index of USER's is deleted after).
+    /// Verdicts: accepted (done), malformed, unavailable (no TPM, NV full, ...: nothing changed).
+    case tpmEnroll
+    /// Root only: delete USER's TPM index and store line. Verdicts: accepted, not-enrolled (no TPM record),
+    /// unavailable.
+    case tpmRemove
+
+    /// Operations only root may call (the store changes; self-service goes through patternctl's own checks).
+    public var isRootOnly: Bool {
+        switch self {
+        case .check, .verify: return false
+        case .tpmEnroll, .tpmRemove: return true
+        }
+    }
 
     /// The argv word.
     public var word: [UInt8] {
         switch self {
         case .check: return Array("check".utf8)
         case .verify: return Array("verify".utf8)
+        case .tpmEnroll: return Array("tpm-enroll".utf8)
+        case .tpmRemove: return Array("tpm-remove".utf8)
         }
     }
 
@@ -29,13 +46,16 @@ public enum HelperOperation: Equatable, Sendable {
     public var fieldCount: Int {
         switch self {
         case .check: return 0
-        case .verify: return 1
+        case .verify, .tpmEnroll: return 1
+        case .tpmRemove: return 0
         }
     }
 
     public init?(word: [UInt8]) {
         if word == Array("check".utf8) { self = .check }
         else if word == Array("verify".utf8) { self = .verify }
+        else if word == Array("tpm-enroll".utf8) { self = .tpmEnroll }
+        else if word == Array("tpm-remove".utf8) { self = .tpmRemove }
         else { return nil }
     }
 }

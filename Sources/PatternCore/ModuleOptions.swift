@@ -32,12 +32,20 @@ public struct ModuleOptions: Equatable, Sendable {
     public var forwardPass = false
     /// `allow_remote`: also accept a pattern when PAM_RHOST names a remote host.
     public var allowRemote = false
+    /// `empty_fails`: an empty answer is PAM_AUTH_ERR instead of PAM_IGNORE, so that `auth required
+    /// pam_pattern.so` in front of the password really demands both (pressing Enter must not skip a factor).
+    public var emptyFails = false
     /// `debug`: log each decision (never the digits) at LOG_DEBUG.
     public var debug = false
     /// `cost=N`: the yescrypt cost of newly set patterns (patternctl and the helper; the module only verifies).
     public var cost = PatternHash.defaultCost
     /// `self_enroll=yes|no`: whether a user without a pattern may set a first one (after their password).
     public var selfEnroll = true
+    /// `tpm_tcti=...`: how the setuid helper reaches the TPM (the configuration file only: a caller never picks
+    /// the TPM that judges its guesses). "device:/dev/tpmrm0", the kernel's resource manager, by default.
+    public var tpmTCTI: [UInt8] = ModuleOptions.defaultTPMTCTI
+    public static let defaultTPMTCTI: [UInt8] = Array("device:/dev/tpmrm0".utf8)
+    static let maximumTCTIBytes = 256
     /// `conf=PATH`: the configuration file the settings were read from.
     public var confPath: [UInt8] = ConfFile.defaultPath
 
@@ -154,10 +162,12 @@ public struct ModuleOptions: Equatable, Sendable {
         case (.lockAfter, .number(let number)): throttle.lockAfter = Int(truncatingIfNeeded: number)
         case (.cost, .number(let number)): cost = Int(truncatingIfNeeded: number)
         case (.selfEnroll, .yes(let allowed)): selfEnroll = allowed
+        case (.tpmTCTI, .bytes(let tcti)): tpmTCTI = tcti
         case (.nullok, .on): nullok = true
         case (.showGrid, .on): showGrid = true
         case (.prompt, .bytes(let text)): prompt = text
         case (.forwardPass, .on): forwardPass = true
+        case (.emptyFails, .on): emptyFails = true
         case (.allowRemote, .on): allowRemote = true
         case (.debug, .on): debug = true
         default: break
@@ -178,10 +188,12 @@ public struct ModuleOptions: Equatable, Sendable {
         case .lockAfter: return .number(Int64(throttle.lockAfter))
         case .cost: return .number(Int64(cost))
         case .selfEnroll: return .yes(selfEnroll)
+        case .tpmTCTI: return .bytes(tpmTCTI)
         case .nullok: return .yes(nullok)
         case .showGrid: return .yes(showGrid)
         case .prompt: return .bytes(prompt)
         case .forwardPass: return .yes(forwardPass)
+        case .emptyFails: return .yes(emptyFails)
         case .allowRemote: return .yes(allowRemote)
         case .debug: return .yes(debug)
         }

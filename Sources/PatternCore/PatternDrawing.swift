@@ -153,8 +153,11 @@ struct PatternCanvas {
     /// The straight line between two dot centres, ends excluded.
     mutating func line(from a: UInt8, to b: UInt8) {
         guard a != b else { return }    // nothing to draw (only in a malformed pattern)
-        let (r1, c1) = PatternCanvas.centre(of: a)
-        let (r2, c2) = PatternCanvas.centre(of: b)
+        // Drawn from the upper end whichever way it was walked, so a line looks
+        // the same both ways (the arrowhead alone says which).
+        let (top, bottom) = Pattern.row(of: a) <= Pattern.row(of: b) ? (a, b) : (b, a)
+        let (r1, c1) = PatternCanvas.centre(of: top)
+        let (r2, c2) = PatternCanvas.centre(of: bottom)
         let rows = r2 - r1
         let columns = c2 - c1
         let falling = (rows > 0) == (columns > 0)

@@ -41,10 +41,12 @@ public struct PatternOption: Sendable {
         PatternOption(.lockAfter, "lock_after", .number(0...100_000), .both, "failures after which the pattern is disabled until root resets it (0: never)"),
         PatternOption(.cost, "cost", .count(PatternHash.costRange), .conf, "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
         PatternOption(.selfEnroll, "self_enroll", .yesNo, .conf, "whether a user without a pattern may set a first one after giving their password"),
+        PatternOption(.tpmTCTI, "tpm_tcti", .text(maximumBytes: ModuleOptions.maximumTCTIBytes), .conf, "the TPM for patterns held by the TPM: device:/dev/tpmrm0 or swtpm:path=SOCKET"),
         PatternOption(.nullok, "nullok", .flag, .argument, "a user without a pattern is skipped (PAM_IGNORE) instead of refused"),
         PatternOption(.showGrid, "show_grid", .flag, .argument, "show the empty grid before the prompt"),
         PatternOption(.prompt, "prompt", .text(maximumBytes: ModuleOptions.maximumPromptBytes), .argument, "the prompt text"),
         PatternOption(.forwardPass, "forward_pass", .flag, .argument, "one prompt for pattern or password; a non-pattern is handed on as the password"),
+        PatternOption(.emptyFails, "empty_fails", .flag, .argument, "an empty answer fails (PAM_AUTH_ERR) instead of skipping (PAM_IGNORE), for `auth required` as a second factor"),
         PatternOption(.allowRemote, "allow_remote", .flag, .argument, "also accept a pattern when PAM_RHOST names a remote host"),
         PatternOption(.debug, "debug", .flag, .argument, "log each decision (never the pattern) at LOG_DEBUG"),
     ]
@@ -82,8 +84,8 @@ public struct PatternOption: Sendable {
 
 /// The settings pam_pattern knows, one per row of `PatternOption.table`.
 public enum OptionKey: Equatable, Sendable, CaseIterable {
-    case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, selfEnroll
-    case nullok, showGrid, prompt, forwardPass, allowRemote, debug
+    case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, selfEnroll, tpmTCTI
+    case nullok, showGrid, prompt, forwardPass, emptyFails, allowRemote, debug
 }
 
 /// What an option's value looks like.

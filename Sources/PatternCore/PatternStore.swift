@@ -46,7 +46,7 @@ public struct PatternStore: Sendable {
     /// Adds the record, or replaces the user's existing one in place. Locked, atomic.
     public func save(_ record: StoreRecord) throws(StoreError) {
         guard StoreRecord.isValidUserName(record.user) else { throw .invalidUserName }
-        guard StoreRecord.isValidHash(record.hash) else { throw .invalidHash }
+        guard StoreRecord.isValidCredential(record.hash) else { throw .invalidHash }
         _ = try update { (records: inout [StoreRecord]) -> Bool in
             for index in records.indices where records[index].user == record.user {
                 records[index] = record
@@ -167,67 +167,12 @@ public struct PatternStore: Sendable {
     }
 
     /// Removes temp files a killed writer left behind. Called with the lock held, so none is in use.
-    /// Best effort: a failure here must not block writing the store.
     private func sweepTemps(in directory: Int32, prefix: [UInt8]) {
-        guard let names = try? SystemCall.names(in: directory) else { return }
-        for name in names where name.count > prefix.count && Array(name[0..<prefix.count]) == prefix {
-            if let cName = SystemCall.cString(name) { try? SystemCall.unlinkat(directory, cName) }
-        }
+        SafeFile.sweepTemps(in: directory, prefix: prefix)
     }
 
-    /// Writes `bytes` to a fresh temp file, fsyncs it, renames it over the store and fsyncs the directory.
-    /// On any failure the temp file is removed and the old store is untouched.
+    /// Replaces the store whole (SafeFile.replace): a reader sees the old or the new file, never a mix.
     private func replace(in directory: Int32, _ location: SafeFile.Location, with bytes: [UInt8]) throws(StoreError) {
-        let flags = pattern_o_wronly() | pattern_o_creat() | pattern_o_excl() | pattern_o_nofollow()
-            | pattern_o_cloexec() | pattern_o_noctty()
-        let pid = StoreRecord.decimal(Int64(getpid()))
-        var attempt: Int64 = 0
-        var tempName: [CChar] = []
-        var fd: Int32 = -1
-        while fd < 0 {
-            guard let name = SystemCall.cString(tempPrefix(location) + pid + [0x2E] + StoreRecord.decimal(attempt))
-            else { throw .invalidPath }
-            do {
-                fd = try SystemCall.openat(directory, name, flags, 0o600)
-                tempName = name
-            } catch {
-                // EEXIST: a name we did not sweep (another store's writer cannot use our prefix); try the next.
-                if error.code != EEXIST || attempt >= 100 { throw .system(operation: .open, errno: error.code) }
-                attempt += 1
-            }
-        }
-        do throws(Errno) {
-            try SystemCall.fchmod(fd, 0o600)  // exactly 0600 whatever the umask
-        } catch {
-            SystemCall.close(fd)
-            try? SystemCall.unlinkat(directory, tempName)
-            throw .system(operation: .chmod, errno: error.code)
-        }
-        do throws(Errno) {
-            try SystemCall.writeAll(fd, bytes)
-        } catch {
-            SystemCall.close(fd)
-            try? SystemCall.unlinkat(directory, tempName)
-            if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(bytes.count)) }
-            throw .system(operation: .write, errno: error.code)
-        }
-        do throws(Errno) {
-            try SystemCall.fsync(fd)
-        } catch {
-            SystemCall.close(fd)
-            try? SystemCall.unlinkat(directory, tempName)
-            throw .system(operation: .fsync, errno: error.code)
-        }
-        SystemCall.close(fd)
-        do throws(Errno) {
-            try SystemCall.renameat(directory, tempName, location.name)
-        } catch {
-            try? SystemCall.unlinkat(directory, tempName)
-            throw .system(operation: .rename, errno: error.code)
-        }
-        // The rename is durable only once the directory is synced.
-        do throws(Errno) { try SystemCall.fsync(directory) } catch {
-            throw .system(operation: .fsync, errno: error.code)
-        }
+        try SafeFile.replace(in: directory, name: location.name, tempPrefix: tempPrefix(location), with: bytes)
     }
 }

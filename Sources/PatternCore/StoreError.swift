@@ -23,7 +23,7 @@ public enum LineProblem: Error, Equatable, Sendable {
         case .badUserName:
             return "the user name is empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
                 + "or contains ':', whitespace or a control character"
-        case .badHash: return "the hash is not a yescrypt \"$y$\" crypt string"
+        case .badHash: return "the hash is neither a yescrypt \"$y$\" crypt string nor a \"$tpm2$\" TPM record"
         case .badTime: return "the time is not a non-negative decimal number of seconds"
         }
     }
@@ -62,6 +62,8 @@ public enum StoreError: Error, Equatable, Sendable {
     case duplicateUser(lineNumber: Int, firstLineNumber: Int)
     /// A throttle state file's content is not a valid record.
     case malformedState
+    /// A user's attempt record is not in the documented format (FILEFORMAT.md, "Attempt record").
+    case malformedAttemptRecord
     /// A user name that can never be stored (empty, too long, ':', whitespace, control bytes).
     case invalidUserName
     /// A path that contains a NUL byte, is empty, or ends in '/'.
@@ -82,6 +84,10 @@ public enum StoreError: Error, Equatable, Sendable {
     /// A write would reach past the caller's hard file-size limit (RLIMIT_FSIZE, bytes shown): refused
     /// before the first byte, so nothing is torn.
     case fileSizeLimit(bytes: Int64)
+    /// The user's pattern is held by the TPM, and the TPM cannot judge it now (no TPM here, a cleared TPM, a
+    /// missing or different index, or a process that cannot reach the TPM, like the module: only the setuid
+    /// helper talks to it). Not a guess: nothing was counted.
+    case tpmUnavailable(code: UInt32)
 
     /// A sentence for the administrator. Never contains a user name, a hash or a pattern.
     public var message: String {
@@ -103,6 +109,7 @@ public enum StoreError: Error, Equatable, Sendable {
         case .malformedLine(let line, let reason): return "line \(line) is malformed: \(reason.message)"
         case .duplicateUser(let line, let first): return "line \(line) repeats the user of line \(first)"
         case .malformedState: return "the throttle state file is malformed (reset it with patternctl)"
+        case .malformedAttemptRecord: return "the attempt record is malformed (reset it with patternctl)"
         case .invalidUserName:
             return "invalid user name (empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
                 + "or containing ':', whitespace or a control character)"
@@ -116,6 +123,9 @@ public enum StoreError: Error, Equatable, Sendable {
             return "another process holds the lock (waited \(seconds) s: a stopped or stuck su, sudo or patternctl); nothing was changed, try again"
         case .fileSizeLimit(let bytes):
             return "the file-size limit (ulimit -f) of this process is below the \(bytes) bytes to write; nothing was written"
+        case .tpmUnavailable(let code):
+            return code == 0 ? "the pattern is held by the TPM: only pam_pattern_helper can check it"
+                : "the TPM cannot check the pattern now (TPM result \(code))"
         }
     }
 }

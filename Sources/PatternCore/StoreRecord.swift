@@ -2,7 +2,8 @@
 public struct StoreRecord: Equatable, Sendable {
     /// The user name, bytes as PAM gives them.
     public var user: [UInt8]
-    /// The crypt(5) yescrypt string "$y$<params>$<salt>$<hash>" of the canonical digits.
+    /// The crypt(5) yescrypt string "$y$<params>$<salt>$<hash>" of the canonical digits, or a TPM record
+    /// "$tpm2$..." (TPMRecord: where the TPM holds the pattern; no hash at all).
     public var hash: [UInt8]
     /// When the pattern was set, seconds since the epoch.
     public var setAt: Int64
@@ -17,6 +18,14 @@ public struct StoreRecord: Equatable, Sendable {
         self.user = user
         self.hash = hash
         self.setAt = setAt
+    }
+
+    /// The TPM record when the TPM holds this user's pattern, nil for a yescrypt hash.
+    public var tpmRecord: TPMRecord? { TPMRecord(text: hash) }
+
+    /// What a store line's second field may hold: a yescrypt hash or a TPM record.
+    public static func isValidCredential(_ field: [UInt8]) -> Bool {
+        return isValidHash(field) || TPMRecord(text: field) != nil
     }
 
     /// The yescrypt cost (the `count` given to crypt_gensalt_rn), read from the hash's parameter field;
@@ -115,7 +124,7 @@ public struct StoreRecord: Equatable, Sendable {
         let hash = Array(line[(separators[0] + 1)..<separators[1]])
         let time = line[(separators[1] + 1)..<line.endIndex]
         guard isValidUserName(user) else { return .failure(.badUserName) }
-        guard isValidHash(hash) else { return .failure(.badHash) }
+        guard isValidCredential(hash) else { return .failure(.badHash) }
         guard let setAt = parseDecimal(time) else { return .failure(.badTime) }
         return .success(StoreRecord(user: user, hash: hash, setAt: setAt))
     }

@@ -131,6 +131,18 @@ public struct ThrottleStore: Sendable {
         return try locked.read(normalisedAt: now)
     }
 
+    /// Throws `fileSizeLimit` when this process could not write a whole state record (its hard RLIMIT_FSIZE
+    /// is below 31 bytes): checked before a state file is created, so nothing is left behind.
+    static func requireRoomForRecord() throws(StoreError) {
+        do {
+            let room = try SystemCall.FileSizeRoom(end: Int64(ThrottleState.recordBytes))
+            room.restore()
+        } catch {
+            if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(ThrottleState.recordBytes)) }
+            throw .system(operation: .write, errno: error.code)
+        }
+    }
+
     /// flock with the bounded wait; a wait that runs out is `StoreError.lockBusy`.
     static func takeLock(_ fd: Int32, _ operation: Int32) throws(StoreError) {
         do { try SystemCall.flock(fd, operation, waitingAtMost: lockWaitMilliseconds) } catch {

@@ -1,4 +1,5 @@
 import PatternCoreEmbedded
+import PatternTPM
 
 /// The operations, on the store and throttle named by the system's settings. `verify` goes through GuessGate, the
 /// module's own gate: same state files and schedule, the failure recorded and fsynced before the hash, so a guess
@@ -7,10 +8,16 @@ struct HelperService {
     let options: ModuleOptions
     let now: () -> Int64
 
+    /// How the attempt record names a guess through the helper (its caller's PAM items do not reach it).
+    static let origin = AttemptOrigin(service: Array("pam_pattern_helper".utf8), tty: [], remoteHost: [])
+
     func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
-        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
+        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
                              settings: options.throttle)
+        // Patterns held by the TPM: the helper is the only process that talks to it, through the TPM the
+        // system's configuration names (tpm_tcti; /dev/tpmrm0 by default).
+        gate.tpmCheck = TPMGuessCheck.make(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
         do throws(StoreError) {
             switch operation {
             case .check:
@@ -28,7 +35,11 @@ struct HelperService {
                 } catch {
                     return .malformed(minimumLength: minimum)
                 }
-                switch try gate.attempt(user: user, pattern: pattern, now: now()) {
+                // Listed in the user's attempt record like any failure; the caller (a screen locker) cannot
+                // pass on the "failures since" notice, so the failures stay unseen for the next su or login.
+                var unseen: (count: Int, last: FailedAttempt)? = nil
+                switch try gate.attempt(user: user, pattern: pattern, now: now(), origin: HelperService.origin,
+                                        markSeen: false, unseen: &unseen) {
                 case .accepted: return .accepted
                 case .rejected(let after):
                     HelperLog.notice(HelperLog.line("wrong pattern for user ", user))
@@ -41,8 +52,17 @@ struct HelperService {
                     HelperLog.notice(HelperLog.line("pattern changed or removed during the attempt; refused for user ", user))
                     return .unavailable
                 }
+            case .tpmEnroll:
+                guard let typed = fields.first else { return .refused(.input) }
+                return HelperTPMEnrolment.enroll(user: user, typed: typed, options: options, now: now())
+            case .tpmRemove:
+                return HelperTPMEnrolment.remove(user: user, options: options)
             }
         } catch {
+            if case .tpmUnavailable = error {
+                HelperLog.notice(HelperLog.line("TPM unavailable (nothing counted) for user ", user))
+                return .unavailable
+            }
             HelperLog.critical("pattern store or state unusable: \(error.message)")
             return .unavailable
         }

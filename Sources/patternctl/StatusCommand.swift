@@ -47,6 +47,7 @@ struct StatusCommand: Subcommand {
         Output.line("cost: \(facts.cost)")
         Output.line("failures: \(facts.state.failures)")
         Output.line("locked: \(facts.locked)")
+        for line in AttemptReport.lines(for: name, throttle: global.throttleStore) { Output.line(line) }
         return .success
     }
 }

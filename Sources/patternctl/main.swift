@@ -71,4 +71,5 @@ enum Patternctl {
     }
 }
 
+Language.setUp()
 exit(Patternctl.run(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -47,8 +47,9 @@ from pamharness import MODULE, PATTERNCTL  # noqa: E402  (after the path change)
 # Not weak (patternctl set refuses weak ones), 8 dots; WRONG is a valid pattern too.
 PATTERN = "2946138"
 WRONG = "24678"
-# Not patterns: a letter, and a dot used twice. Each with a phrase of its message.
-MALFORMED = (("12a4", b"at position 3 is not a dot"), ("1231", b"is used twice"))
+# Not patterns: a letter, and a dot used twice. The module's one fixed sentence for both (never quoting them).
+NOT_A_PATTERN_SENTENCE = b"Not a pattern: type the dots of your pattern as digits 1-9, each dot once."
+MALFORMED = (("12a4", NOT_A_PATTERN_SENTENCE), ("1231", NOT_A_PATTERN_SENTENCE))
 THROTTLE = "deny=1 unlock_time=60"
 
 PROMPT = b"Pattern: "

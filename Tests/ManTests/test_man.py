@@ -37,7 +37,7 @@ class ManPageTests(unittest.TestCase):
         rows = option_table()
         arguments = {name for name, scope in rows.items() if scope != "conf"}
         self.assertEqual(arguments, {"conf", "store", "state", "nullok", "layout", "minlen", "deny", "unlock_time",
-                                     "lock_after", "show_grid", "prompt", "forward_pass", "allow_remote", "debug"})
+                                     "lock_after", "show_grid", "prompt", "forward_pass", "empty_fails", "allow_remote", "debug"})
         man, readme = read("man", "pam_pattern.8"), read("README.md")
         for name in arguments:
             self.assertRegex(man, r"\.B[RI]? " + name + r"\b", f"pam_pattern(8) does not document {name}")
@@ -47,7 +47,7 @@ class ManPageTests(unittest.TestCase):
         rows = option_table()
         keys = {name for name, scope in rows.items() if scope != "argument"}
         self.assertEqual(keys, {"store", "state", "layout", "minlen", "deny", "unlock_time", "lock_after",
-                                "cost", "self_enroll"})
+                                "cost", "self_enroll", "tpm_tcti"})
         man = read("man", "pam_pattern.conf.5")
         options = man.split(".SH OPTIONS")[1].split(".SH EXAMPLES")[0]
         documented = set(re.findall(r"^\.TP\n\.B[RI]? ([a-z_]+)\b", options, re.M))

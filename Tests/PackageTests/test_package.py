@@ -421,6 +421,7 @@ class PackageTests(unittest.TestCase):
         self.assertNotEqual(refused.returncode, 0)
         self.assertIn("/etc/pam.d/ppdeb-hand", refused.stderr)
         self.assertTrue(os.path.exists(ns.path(module)), "the module went while a PAM file names it")
+        self.assertIn("pattern", self.enabled_profiles(ns), "a refused removal must leave the profile enabled")
         os.unlink(ns.path("/etc/pam.d/ppdeb-hand"))
 
         # prerm itself takes the profile out, while the module is still there.

@@ -69,7 +69,7 @@ class SetTests(SandboxTest):
         result = self.ctl("status", USER_A)
         self.assertEqual(result.code, 0, result)
         self.assertRegex(result.out,
-                         r"^user: %s\nenrolled: yes\nset: %s\ncost: 3\nfailures: 0\nlocked: no\n$"
+                         r"^user: %s\nenrolled: yes\nset: %s\ncost: 3\nfailures: 0\nlocked: no\nunseen failures: 0\n$"
                          % (USER_A, ISO_UTC))
         set_at = _utc_seconds(re.search(r"set: " + ISO_UTC, result.out).group(1))
         self.assertTrue(before <= set_at <= after, (before, set_at, after))
@@ -179,7 +179,8 @@ class RefusalTests(SandboxTest):
 class StatusListTests(SandboxTest):
     def test_not_enrolled(self):
         self.assertEqual(self.status(USER_B), {
-            "user": USER_B, "enrolled": "no", "set": "-", "cost": "-", "failures": "0", "locked": "no"})
+            "user": USER_B, "enrolled": "no", "set": "-", "cost": "-", "failures": "0", "locked": "no",
+            "unseen failures": "0"})
 
     def test_missing_store_directory_means_nobody_enrolled(self):
         missing = ["--store", os.path.join(self.box.directory, "absent", "patterns"), "--state", self.box.state]

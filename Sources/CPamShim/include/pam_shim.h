@@ -16,6 +16,7 @@
 #include <security/_pam_types.h>
 #include <stddef.h>
 #include <syslog.h>
+#include <time.h>
 
 /* Implemented in Swift (PamPattern/Entry.swift). */
 int pam_pattern_swift_authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv);
@@ -47,6 +48,18 @@ void pam_pattern_free_answer(char *answer);
 
 /* Advisory delay on failure, in microseconds (pam_fail_delay). */
 void pam_pattern_fail_delay(pam_handle_t *pamh, unsigned int micros);
+
+/* Binds the module's text domain "pam_pattern" to the installed locale directory. */
+void pam_pattern_bind_text_domain(void);
+
+/* dgettext("pam_pattern", msgid): the translation for the application's LC_MESSAGES, or msgid. */
+const char *pam_pattern_gettext(const char *msgid);
+
+/* dngettext("pam_pattern", ...): the form for `count` in the application's language. */
+const char *pam_pattern_ngettext(const char *msgid, const char *msgid_plural, unsigned long count);
+
+/* Formats a time as "2026-11-30 14:25 UTC" in the host's time zone. Returns 0, or -1. */
+int pam_pattern_format_time(long long seconds, char *out, int out_size);
 
 /*
  * Runs pam_pattern_helper: fork, the child gets a pipe holding `input` on

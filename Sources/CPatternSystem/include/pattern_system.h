@@ -25,6 +25,9 @@
 #include <pwd.h>
 #include <signal.h>
 #include <crypt.h>
+#include <locale.h>
+/* gettext for patternctl (bindtextdomain, dgettext: Glibc's Swift module does not carry them). */
+#include <libintl.h>
 
 /* errno of the calling thread. */
 int pattern_errno(void);

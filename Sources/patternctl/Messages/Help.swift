@@ -137,6 +137,10 @@ enum Help {
           cost: N                   yescrypt cost ("-" if none)
           failures: N
           locked: no|until DATE (N s)|disabled
+          unseen failures: N        failures the user has not been told of yet
+          failure: DATE SERVICE TTY [from HOST]
+                                    one per recent failed attempt, oldest first
+                                    (at most 16; "-" for an unset field)
 
         deny, unlock_time and lock_after come from the configuration file, as
         the module reads them; --deny, --unlock-time and --lock-after override

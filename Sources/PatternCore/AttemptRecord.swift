@@ -1,0 +1,151 @@
+/// One failed guess as the record keeps it: when, and through which service, terminal and remote host.
+/// Never what was typed.
+public struct FailedAttempt: Equatable, Sendable {
+    /// Seconds since the epoch.
+    public var time: Int64
+    /// PAM_SERVICE ("su", "sudo", "login"), as stored: empty when unknown.
+    public var service: [UInt8]
+    /// PAM_TTY ("/dev/pts/3", ":0"), empty when unset.
+    public var tty: [UInt8]
+    /// PAM_RHOST, empty for a local attempt.
+    public var remoteHost: [UInt8]
+
+    /// Each field is cleaned by `AttemptRecord.field` so it fits the file and is safe to print.
+    public init(time: Int64, service: [UInt8], tty: [UInt8], remoteHost: [UInt8]) {
+        self.time = max(time, 0)
+        self.service = AttemptRecord.field(service)
+        self.tty = AttemptRecord.field(tty)
+        self.remoteHost = AttemptRecord.field(remoteHost)
+    }
+}
+
+/// A user's recent failed attempts (FILEFORMAT.md, "Attempt record"): the newest `capacity` failures, oldest
+/// first, and how many failures the person has not been told about yet (since their last success that
+/// showed the notice). Written by the module under the user's state lock when a failure is counted.
+public struct AttemptRecord: Equatable, Sendable {
+    /// Entries kept; the oldest is dropped when a new one arrives. Bounds the file (and the module's work).
+    public static let capacity = 16
+    /// Longest stored service, tty or host; longer values are cut (a host name may be up to 1024 bytes).
+    public static let maximumFieldBytes = 64
+    /// The unseen count saturates here (9 digits).
+    public static let maximumUnseen = 999_999_999
+    /// Largest file: "unseen " + 9 digits + newline, then `capacity` lines of a 19-digit time and three full
+    /// fields, each with its separator (3,457 bytes).
+    public static let maximumFileBytes = 17 + capacity * (20 + 3 * (maximumFieldBytes + 1))
+
+    /// Failures since the last success that told the person about them. Can exceed `attempts.count`.
+    public var unseen: Int
+    /// Oldest first, at most `capacity`.
+    public var attempts: [FailedAttempt]
+
+    public init(unseen: Int = 0, attempts: [FailedAttempt] = []) {
+        self.unseen = min(max(unseen, 0), AttemptRecord.maximumUnseen)
+        self.attempts = attempts
+    }
+
+    /// No failures recorded.
+    public static let empty = AttemptRecord()
+
+    /// Adds a failure, dropping the oldest beyond `capacity`.
+    public mutating func add(_ attempt: FailedAttempt) {
+        attempts.append(attempt)
+        if attempts.count > AttemptRecord.capacity {
+            attempts.removeFirst(attempts.count - AttemptRecord.capacity)
+        }
+        if unseen < AttemptRecord.maximumUnseen { unseen += 1 }
+    }
+
+    /// Takes back a failure added by `add` (the guess turned out right): its newest equal entry, if the
+    /// capacity has not dropped it already, and one from `unseen`.
+    public mutating func withdraw(_ attempt: FailedAttempt) {
+        if let index = attempts.lastIndex(of: attempt) { attempts.remove(at: index) }
+        if unseen > 0 { unseen -= 1 }
+    }
+
+    /// The failures not yet told, with the newest of them (nil when there are none).
+    public var unseenSummary: (count: Int, last: FailedAttempt)? {
+        guard unseen > 0, let last = attempts.last else { return nil }
+        return (unseen, last)
+    }
+
+    /// A field as stored: at most `maximumFieldBytes`, every byte outside '!'...'~' (controls, space, DEL,
+    /// non-ASCII) turned into '?'. The separator cannot appear, and a host name chosen by a remote client
+    /// cannot send escape sequences to the terminal that shows the notice.
+    public static func field(_ raw: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        for byte in raw.prefix(maximumFieldBytes) { out.append(byte > 0x20 && byte < 0x7F ? byte : 0x3F) }
+        return out
+    }
+
+    /// "unseen N\n" then one "TIME SERVICE TTY HOST\n" per attempt; an empty field is "-".
+    public func encoded() -> [UInt8] {
+        var bytes = Array("unseen ".utf8) + StoreRecord.decimal(Int64(unseen)) + [0x0A]
+        for attempt in attempts {
+            bytes += StoreRecord.decimal(attempt.time)
+            for value in [attempt.service, attempt.tty, attempt.remoteHost] {
+                bytes.append(0x20)
+                bytes += value.isEmpty ? [0x2D] : value
+            }
+            bytes.append(0x0A)
+        }
+        return bytes
+    }
+
+    /// Parses a whole file, strictly; nil when anything is off. An empty file is the empty record.
+    public static func parse(_ bytes: [UInt8]) -> AttemptRecord? {
+        if bytes.isEmpty { return .empty }
+        guard bytes.count <= maximumFileBytes, bytes.last == 0x0A else { return nil }
+        var record = AttemptRecord()
+        var fields: [ArraySlice<UInt8>] = []
+        var start = 0
+        var isHeader = true
+        for index in bytes.indices where bytes[index] == 0x20 || bytes[index] == 0x0A {
+            fields.append(bytes[start..<index])
+            start = index + 1
+            guard bytes[index] == 0x0A else { continue }
+            if isHeader {
+                guard fields.count == 2, fields[0].elementsEqual("unseen".utf8),
+                    let unseen = StoreRecord.parseDecimal(fields[1]), unseen <= maximumUnseen
+                else { return nil }
+                record.unseen = Int(unseen)
+                isHeader = false
+            } else {
+                guard fields.count == 4, record.attempts.count < capacity,
+                    let time = StoreRecord.parseDecimal(fields[0])
+                else { return nil }
+                for value in fields[1...] {
+                    guard !value.isEmpty, value.count <= maximumFieldBytes,
+                        value.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+                    else { return nil }
+                }
+                record.attempts.append(FailedAttempt(time: time, service: stored(fields[1]), tty: stored(fields[2]),
+                                                     remoteHost: stored(fields[3])))
+            }
+            fields.removeAll(keepingCapacity: true)
+        }
+        return record
+    }
+
+    /// A field's value: "-" is empty.
+    private static func stored(_ field: ArraySlice<UInt8>) -> [UInt8] {
+        return field.count == 1 && field.first == 0x2D ? [] : Array(field)
+    }
+}
+
+/// Where a guess comes from (the PAM items), for the attempt record.
+public struct AttemptOrigin: Equatable, Sendable {
+    public var service: [UInt8]
+    public var tty: [UInt8]
+    public var remoteHost: [UInt8]
+
+    public init(service: [UInt8], tty: [UInt8], remoteHost: [UInt8]) {
+        self.service = service
+        self.tty = tty
+        self.remoteHost = remoteHost
+    }
+
+    /// The record entry for a failure at `time`.
+    public func failure(at time: Int64) -> FailedAttempt {
+        return FailedAttempt(time: time, service: service, tty: tty, remoteHost: remoteHost)
+    }
+}

@@ -1,0 +1,76 @@
+import CPatternSystem
+
+/// Whole-file replacement for root-only files (the store, the attempt records): write a fresh temp file,
+/// fsync it, rename it over the old one, fsync the directory. A reader always sees the old or the new file,
+/// never a mix, and a writer killed at any point (SIGKILL, SIGXFSZ from an inherited file-size limit)
+/// leaves the old file whole plus at most one temp file, which the next writer sweeps.
+extension SafeFile {
+    /// Removes temp files (names starting with `prefix`) a killed writer left behind. Call it with the
+    /// file's lock held, so none is in use. Best effort: a failure here must not block the write.
+    static func sweepTemps(in directory: Int32, prefix: [UInt8]) {
+        guard let names = try? SystemCall.names(in: directory) else { return }
+        for name in names where name.count > prefix.count && Array(name[0..<prefix.count]) == prefix {
+            if let cName = SystemCall.cString(name) { try? SystemCall.unlinkat(directory, cName) }
+        }
+    }
+
+    /// Writes `bytes` to `<tempPrefix><pid>.<n>` (0600 whatever the umask), fsyncs it, renames it over `name`
+    /// and fsyncs the directory. On any failure the temp file is removed and the old file is untouched.
+    /// `durable: false` skips both fsyncs, for files whose loss in a crash costs only history: still never
+    /// torn for a reader (rename), but a crash may leave the old file, or an empty or partial one.
+    static func replace(in directory: Int32, name: [CChar], tempPrefix: [UInt8], with bytes: [UInt8],
+                        durable: Bool = true) throws(StoreError)
+    {
+        let flags = pattern_o_wronly() | pattern_o_creat() | pattern_o_excl() | pattern_o_nofollow()
+            | pattern_o_cloexec() | pattern_o_noctty()
+        let pid = StoreRecord.decimal(Int64(getpid()))
+        var attempt: Int64 = 0
+        var tempName: [CChar] = []
+        var fd: Int32 = -1
+        while fd < 0 {
+            guard let candidate = SystemCall.cString(tempPrefix + pid + [0x2E] + StoreRecord.decimal(attempt))
+            else { throw .invalidPath }
+            do {
+                fd = try SystemCall.openat(directory, candidate, flags, 0o600)
+                tempName = candidate
+            } catch {
+                // EEXIST: a name we did not sweep (another file's writer cannot use our prefix); try the next.
+                if error.code != EEXIST || attempt >= 100 { throw .system(operation: .open, errno: error.code) }
+                attempt += 1
+            }
+        }
+        do throws(Errno) {
+            try SystemCall.fchmod(fd, 0o600)  // exactly 0600 whatever the umask
+        } catch {
+            SystemCall.close(fd)
+            try? SystemCall.unlinkat(directory, tempName)
+            throw .system(operation: .chmod, errno: error.code)
+        }
+        do throws(Errno) {
+            try SystemCall.writeAll(fd, bytes)
+        } catch {
+            SystemCall.close(fd)
+            try? SystemCall.unlinkat(directory, tempName)
+            if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(bytes.count)) }
+            throw .system(operation: .write, errno: error.code)
+        }
+        do throws(Errno) {
+            if durable { try SystemCall.fsync(fd) }
+        } catch {
+            SystemCall.close(fd)
+            try? SystemCall.unlinkat(directory, tempName)
+            throw .system(operation: .fsync, errno: error.code)
+        }
+        SystemCall.close(fd)
+        do throws(Errno) {
+            try SystemCall.renameat(directory, tempName, name)
+        } catch {
+            try? SystemCall.unlinkat(directory, tempName)
+            throw .system(operation: .rename, errno: error.code)
+        }
+        // The rename is durable only once the directory is synced.
+        do throws(Errno) { if durable { try SystemCall.fsync(directory) } } catch {
+            throw .system(operation: .fsync, errno: error.code)
+        }
+    }
+}

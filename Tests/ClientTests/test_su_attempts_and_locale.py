@@ -1,0 +1,186 @@
+"""Real su: the attempt record, the "failures since" notice, and Chinese.
+
+- A wrong pattern through real su lands in the attempt record with service
+  "su" and su's terminal (shown by `patternctl status`); 18 wrong patterns
+  at once through 18 su processes leave the 16 newest.
+- A wrong then a right pattern: the right one tells "1 failed pattern
+  attempt since your last success, the last from su on /dev/pts/N at ...",
+  and the next success tells nothing (marked seen).
+- LANG=zh_CN.UTF-8: su shows the module's Chinese prompt and messages. The
+  locale is generated with localedef into a private directory and, with the
+  built catalogue, mounted over /usr/lib/locale and
+  /usr/share/locale/zh_CN/LC_MESSAGES inside the private mount namespace
+  only: nothing on the machine changes.
+
+Same rules as test_real_clients.py (root, the run lock, unique users, /etc
+checked unchanged afterwards).
+"""
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import test_real_clients as clients  # noqa: E402  (the shared pieces; its tests are not collected here)
+
+BUILD = os.path.dirname(clients.MODULE)
+CATALOGUE = os.path.join(BUILD, "locale", "zh_CN", "LC_MESSAGES", "pam_pattern.mo")
+CAPACITY = 16
+
+
+def setUpModule():
+    clients.setUpModule()
+
+
+def tearDownModule():
+    clients.tearDownModule()
+
+
+class SuAttemptTest(clients.ClientCase):
+    SOURCE = "pp15bsrc"
+    TARGET = "pp15btgt"
+    tools = ("su", "unshare", "mount")
+
+    def setUp(self):
+        super().setUp()
+        self.require_namespace()
+        self.make_user(self.SOURCE)
+        self.make_user(self.TARGET)
+        self.enrol(self.TARGET)
+        self.pam_file = os.path.join(self.root, "su.pam")
+        self.write_pam(self.pam_file, ["auth sufficient pam_rootok.so",
+                                       self.auth_line("deny=100 lock_after=0")])
+
+    def su(self, answer, prompt=clients.PROMPT, extra_mounts=(), environment=""):
+        inner = "%ssu %s -c %s" % (environment, self.TARGET, shlex.quote("echo SWITCHED-$(id -un)"))
+        command = "su %s -c %s" % (self.SOURCE, shlex.quote(inner))
+        argv = self.namespace_argv("/etc/pam.d/su", self.pam_file, command)
+        if extra_mounts:
+            argv[-1] = " && ".join("mount --bind %s %s" % (shlex.quote(a), shlex.quote(b))
+                                   for a, b in extra_mounts) + " && " + argv[-1]
+        session = clients.PtySession(argv, [(prompt, answer.encode() + b"\n")])
+        self.assertFalse(os.WIFSIGNALED(session.status), session)
+        return session
+
+    def attempts(self):
+        """(unseen, [failure lines]) from `patternctl status`."""
+        done = self.patternctl("status", self.TARGET)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        text = done.stdout.decode()
+        unseen = int(re.search(r"^unseen failures: (\d+)$", text, re.M).group(1))
+        return unseen, re.findall(r"^failure: (.*)$", text, re.M)
+
+    def test_wrong_pattern_is_recorded_with_service_and_tty(self):
+        session = self.su(clients.WRONG)
+        self.assertIn(b"Wrong pattern.", session.output, session)
+        unseen, failures = self.attempts()
+        self.assertEqual(unseen, 1)
+        self.assertEqual(len(failures), 1, failures)
+        self.assertRegex(failures[0], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ su /dev/pts/\d+$")
+        self.assertNotIn(clients.WRONG, failures[0])
+
+    def test_wrong_then_right_tells_the_failure_once(self):
+        self.su(clients.WRONG)
+        right = self.su(clients.PATTERN)
+        self.assertIn(b"SWITCHED-" + self.TARGET.encode(), right.output, right)
+        tty = self.attempts()[1][0].split()[2]
+        self.assertRegex(right.after(clients.PROMPT).decode(errors="replace"),
+                         r"1 failed pattern attempt since your last success, the last from su on %s at "
+                         r"\d{4}-\d\d-\d\d \d\d:\d\d" % re.escape(tty))
+        self.assertEqual(self.attempts()[0], 0)  # marked seen
+        again = self.su(clients.PATTERN)
+        self.assertIn(b"SWITCHED-", again.output, again)
+        self.assertNotIn(b"failed pattern attempt", again.output, again)
+
+    def test_record_keeps_the_newest_sixteen(self):
+        # 18 su processes at once; the state lock serialises their records.
+        sessions = []
+        threads = [threading.Thread(target=lambda: sessions.append(self.su(clients.WRONG)))
+                   for _ in range(CAPACITY + 2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertTrue(all(b"Wrong pattern." in s.output for s in sessions), sessions)
+        unseen, failures = self.attempts()
+        self.assertEqual(unseen, CAPACITY + 2)
+        self.assertEqual(len(failures), CAPACITY, failures)
+        self.assertTrue(all(" su /dev/pts/" in line for line in failures), failures)
+
+
+class SuChineseTest(SuAttemptTest):
+    """su under LANG=zh_CN.UTF-8 shows the module's Chinese text."""
+
+    tools = ("su", "unshare", "mount", "localedef")
+    locale_root = None
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        if not os.path.exists(CATALOGUE):
+            raise AssertionError("not built: %s (make build)" % CATALOGUE)
+        if not os.path.exists("/usr/share/i18n/locales/zh_CN"):
+            raise unittest.SkipTest("no zh_CN locale source (Debian package locales; make deps)")
+        cls.locale_root = tempfile.mkdtemp(prefix="pam-pattern-locale-")
+        os.chmod(cls.locale_root, 0o755)
+        # The machine's own locales, plus zh_CN.UTF-8 compiled here (never into the real /usr/lib/locale).
+        cls.locales = os.path.join(cls.locale_root, "lib-locale")
+        shutil.copytree("/usr/lib/locale", cls.locales, symlinks=True)
+        made = subprocess.run(["localedef", "--no-archive", "-i", "zh_CN", "-f", "UTF-8",
+                               os.path.join(cls.locales, "zh_CN.utf8")],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
+        if not os.path.isfile(os.path.join(cls.locales, "zh_CN.utf8", "LC_MESSAGES", "SYS_LC_MESSAGES")):
+            raise AssertionError("localedef zh_CN failed: %s" % made.stdout.decode(errors="replace"))
+        # The machine's Chinese catalogues (su's own, Linux-PAM's) plus the built pam_pattern.mo.
+        cls.messages = os.path.join(cls.locale_root, "zh_CN-messages")
+        real = "/usr/share/locale/zh_CN/LC_MESSAGES"
+        if os.path.isdir(real):
+            shutil.copytree(real, cls.messages, symlinks=True)
+        else:
+            os.makedirs(cls.messages)
+        shutil.copy(CATALOGUE, os.path.join(cls.messages, "pam_pattern.mo"))
+        for directory, dirs, files in os.walk(cls.locale_root):
+            for name in dirs + files:
+                path = os.path.join(directory, name)
+                if not os.path.islink(path):
+                    os.chmod(path, 0o755 if os.path.isdir(path) else 0o644)
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.locale_root:
+            shutil.rmtree(cls.locale_root, ignore_errors=True)
+        super().tearDownClass()
+
+    def setUp(self):
+        super().setUp()
+        if not os.path.isdir("/usr/share/locale/zh_CN/LC_MESSAGES"):
+            self.skipTest("no /usr/share/locale/zh_CN/LC_MESSAGES to mount over")
+
+    def su_chinese(self, answer, prompt="图案：".encode()):
+        return self.su(answer, prompt=prompt, environment="LANG=zh_CN.UTF-8 ",
+                       extra_mounts=((self.locales, "/usr/lib/locale"),
+                                     (self.messages, "/usr/share/locale/zh_CN/LC_MESSAGES")))
+
+    def test_wrong_then_right_pattern_in_chinese(self):
+        wrong = self.su_chinese(clients.WRONG)
+        self.assertEqual(wrong.reached, 1, wrong)  # the Chinese prompt came
+        self.assertIn("图案错误。".encode(), wrong.output, wrong)
+        self.assertNotIn(b"Wrong pattern", wrong.output, wrong)
+        right = self.su_chinese(clients.PATTERN)
+        self.assertIn(b"SWITCHED-" + self.TARGET.encode(), right.output, right)
+        self.assertIn("自上次成功以来，图案验证失败 1 次，最近一次来自 /dev/pts/".encode(), right.output, right)
+
+    # The English behaviour is tested once, by the parent class.
+    test_wrong_pattern_is_recorded_with_service_and_tty = None
+    test_wrong_then_right_tells_the_failure_once = None
+    test_record_keeps_the_newest_sixteen = None
+
+
+if __name__ == "__main__":
+    unittest.main()

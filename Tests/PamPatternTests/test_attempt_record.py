@@ -1,0 +1,172 @@
+"""The attempt record through the real libpam: each counted failure is kept
+with its service, terminal and remote host (never the digits), at most 16
+entries, and the next successful pattern tells the person how many failures
+there were since their last success, then marks them seen (FILEFORMAT.md,
+"Attempt record").
+"""
+import os
+import resource
+import signal
+import unittest
+
+from pamharness import (
+    PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_ERROR_MSG, PAM_RHOST, PAM_SILENT, PAM_SUCCESS, PAM_TEXT_INFO,
+    PAM_TTY, Conversation, Fixture, authenticate, code_name, failures, in_child, require_module, require_root,
+    summary,
+)
+
+USER = "alice"
+PATTERN = "1235789"
+WRONG = "14789"
+CAPACITY = 16
+
+
+def record_path(state_dir, user=USER):
+    return os.path.join(state_dir, user.encode().hex() + ".attempts")
+
+
+def read_record(state_dir, user=USER):
+    """(unseen, [(time, service, tty, host)]) parsed the way FILEFORMAT.md describes."""
+    with open(record_path(state_dir, user), "rb") as f:
+        data = f.read()
+    lines = data.split(b"\n")
+    assert lines[-1] == b"", data
+    header, entries = lines[0], lines[1:-1]
+    assert header.startswith(b"unseen "), data
+    parsed = []
+    for line in entries:
+        fields = line.split(b" ")
+        assert len(fields) == 4, line
+        parsed.append((int(fields[0]), *(b"" if f == b"-" else f for f in fields[1:])))
+    return int(header[7:]), parsed
+
+
+def infos(result):
+    return [text for style, text in result.conversation.messages if style == PAM_TEXT_INFO]
+
+
+class AttemptRecordTest(unittest.TestCase):
+    def setUp(self):
+        require_root(self)
+        require_module()
+        self.fixture = Fixture()
+        self.addCleanup(self.fixture.close)
+        self.fixture.enrol(USER, PATTERN)
+
+    def auth(self, answer, options="deny=100 lock_after=0", tty=b"/dev/pts/7", host=None, flags=0,
+             write_service=True):
+        items = {PAM_TTY: tty}
+        if host is not None:
+            items[PAM_RHOST] = host
+        service = self.fixture.service(options, name="pattern-record") if write_service else "pattern-record"
+        return authenticate(self.fixture.confdir, service, USER, Conversation([answer.encode()]),
+                            items=items, flags=flags)
+
+    def assertCode(self, result, expected):
+        self.assertEqual(code_name(result.code), code_name(expected), result)
+
+    def test_failure_is_recorded_with_service_and_tty_never_the_digits(self):
+        self.assertCode(self.auth(WRONG), PAM_AUTH_ERR)
+        unseen, entries = read_record(self.fixture.state_dir)
+        self.assertEqual(unseen, 1)
+        self.assertEqual(len(entries), 1)
+        _, service, tty, host = entries[0]
+        self.assertEqual((service, tty, host), (b"pattern-record", b"/dev/pts/7", b""))
+        st = os.stat(record_path(self.fixture.state_dir))
+        self.assertEqual((st.st_uid, st.st_mode & 0o7777, st.st_nlink), (0, 0o600, 1))
+        with open(record_path(self.fixture.state_dir), "rb") as f:
+            self.assertNotIn(WRONG.encode(), f.read().split(b" ", 2)[-1])
+
+    def test_wrong_then_right_tells_the_failures_once(self):
+        self.assertCode(self.auth(WRONG), PAM_AUTH_ERR)
+        self.assertCode(self.auth(WRONG, tty=b"/dev/pts/9"), PAM_AUTH_ERR)
+        right = self.auth(PATTERN)
+        self.assertCode(right, PAM_SUCCESS)
+        notice = infos(right)
+        self.assertEqual(len(notice), 1, right)
+        self.assertRegex(notice[0], rb"^2 failed pattern attempts since your last success, the last from "
+                                    rb"pattern-record on /dev/pts/9 at \d{4}-\d\d-\d\d \d\d:\d\d \S+\.$")
+        # Marked seen: kept for `patternctl status`, but not told again.
+        unseen, entries = read_record(self.fixture.state_dir)
+        self.assertEqual((unseen, len(entries)), (0, 2))
+        again = self.auth(PATTERN)
+        self.assertCode(again, PAM_SUCCESS)
+        self.assertEqual(infos(again), [], again)
+
+    def test_one_failure_is_singular(self):
+        self.auth(WRONG)
+        self.assertRegex(infos(self.auth(PATTERN))[0], rb"^1 failed pattern attempt since")
+
+    def test_record_is_capped_oldest_dropped(self):
+        for index in range(CAPACITY + 4):
+            self.assertCode(self.auth(WRONG, tty=b"tty%d" % index), PAM_AUTH_ERR)
+        unseen, entries = read_record(self.fixture.state_dir)
+        self.assertEqual(unseen, CAPACITY + 4)
+        self.assertEqual([e[2] for e in entries], [b"tty%d" % i for i in range(4, CAPACITY + 4)])
+        self.assertRegex(infos(self.auth(PATTERN))[0], rb"^20 failed pattern attempts .* on tty19 at ")
+
+    def test_silent_success_keeps_the_failures_for_the_next_success(self):
+        self.auth(WRONG)
+        silent = self.auth(PATTERN, flags=PAM_SILENT)
+        self.assertCode(silent, PAM_SUCCESS)
+        self.assertEqual(silent.conversation.messages[1:], [], silent)
+        self.assertEqual(read_record(self.fixture.state_dir)[0], 1)
+        self.assertRegex(infos(self.auth(PATTERN))[0], rb"^1 failed pattern attempt since")
+
+    def test_lock_is_mentioned_when_the_failures_reached_deny(self):
+        for _ in range(2):
+            self.auth(WRONG, options="deny=2 unlock_time=1")
+        os.utime(record_path(self.fixture.state_dir))  # nothing depends on the record's times
+        import time
+        time.sleep(1.1)
+        right = self.auth(PATTERN, options="deny=2 unlock_time=1")
+        self.assertCode(right, PAM_SUCCESS)
+        self.assertIn(b"\nThey locked your pattern for a while", infos(right)[0])
+
+    def test_remote_host_is_recorded_and_cleaned(self):
+        self.auth(WRONG, options="deny=100 allow_remote", host=b"evil\x1b[2J host")
+        _, entries = read_record(self.fixture.state_dir)
+        self.assertEqual(entries[0][3], b"evil?[2J?host")
+        notice = infos(self.auth(PATTERN, options="deny=100 allow_remote", host=b"ok"))[0]
+        self.assertIn(b"(host evil?[2J?host)", notice)
+        self.assertNotIn(b"\x1b", notice)
+
+    def test_malformed_record_is_started_afresh(self):
+        self.auth(WRONG)
+        with open(record_path(self.fixture.state_dir), "wb") as f:
+            f.write(b"garbage\n")
+        self.assertCode(self.auth(WRONG), PAM_AUTH_ERR)
+        self.assertEqual(read_record(self.fixture.state_dir)[0], 1)
+
+    def test_file_size_limit_cannot_tear_the_record(self):
+        self.fixture.service("deny=100 lock_after=0", name="pattern-record")
+        self.auth(WRONG)  # state (31 bytes) and record exist
+        path = record_path(self.fixture.state_dir)
+        with open(path, "rb") as f:
+            before = f.read()
+
+        def limited(soft, hard, xfsz):
+            def run():
+                # Python starts with SIGXFSZ ignored; su has the default action (die).
+                signal.signal(signal.SIGXFSZ, xfsz)
+                resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+                return summary(self.auth(WRONG, write_service=False))
+            return run
+
+        # A hard limit below the record: nothing is written, the guess is refused before it is counted or
+        # hashed (fail closed), whether SIGXFSZ would kill the host or not; nothing torn, no temp file left.
+        for xfsz in (signal.SIG_DFL, signal.SIG_IGN):
+            result = in_child(limited(len(before) - 1, len(before) - 1, xfsz))
+            self.assertEqual(code_name(result["code"]), code_name(PAM_AUTHINFO_UNAVAIL), result)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(), before)
+            self.assertEqual(failures(self.fixture.state_dir, USER), 1)
+            self.assertEqual([n for n in os.listdir(self.fixture.state_dir) if ".tmp." in n], [])
+        # Only the soft limit low: raised for the write (FileSizeRoom), so the guess is listed and counted.
+        result = in_child(limited(5, resource.RLIM_INFINITY, signal.SIG_DFL))
+        self.assertEqual(code_name(result["code"]), code_name(PAM_AUTH_ERR), result)
+        self.assertEqual(failures(self.fixture.state_dir, USER), 2)
+        self.assertEqual(read_record(self.fixture.state_dir)[0], 2)
+
+if __name__ == "__main__":
+    unittest.main()
