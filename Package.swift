@@ -9,7 +9,7 @@ import PackageDescription
 
 let embedded: [SwiftSetting] = [
     .enableExperimentalFeature("Embedded"),
-    .unsafeFlags(["-wmo", "-Osize"]),
+    .unsafeFlags(["-wmo", "-Osize", "-Xfrontend", "-function-sections"]),
 ]
 
 let packageDir = Context.packageDirectory
@@ -56,6 +56,7 @@ let package = Package(
                     "-use-ld=lld",
                     "-Xlinker", "--version-script=\(packageDir)/Sources/CPamShim/pam_pattern.map",
                     "-Xlinker", "-z", "-Xlinker", "defs",
+                    "-Xlinker", "--gc-sections",
                     "-Xlinker", "-z", "-Xlinker", "now",
                     "-Xlinker", "-z", "-Xlinker", "relro",
                     // libpam dlcloses the module at every pam_end; each reload ran the Swift
@@ -93,7 +94,7 @@ let package = Package(
         // The setuid helper's logic: Embedded Swift like the module, so no Swift runtime runs setuid.
         .target(
             name: "PatternHelper",
-            dependencies: ["PatternCoreEmbedded", "CPatternHelper", "CPatternSystem"],
+            dependencies: ["PatternCoreEmbedded", "CPatternHelper", "CPatternSystem", "PatternTPM"],
             swiftSettings: embedded
         ),
         // The setuid-root helper for callers that do not run as root (screen lockers): a C main (Embedded
@@ -106,6 +107,7 @@ let package = Package(
                     "-enable-experimental-feature", "Embedded",
                     "-use-ld=lld",
                     "-Xlinker", "-z", "-Xlinker", "defs",
+                    "-Xlinker", "--gc-sections",
                     "-Xlinker", "-z", "-Xlinker", "now",
                     "-Xlinker", "-z", "-Xlinker", "relro",
                     "-Xlinker", "-pie",

@@ -1,4 +1,5 @@
 // ESAPI conversations for the TPM pattern mode. See include/pattern_tpm.h for the contract.
+#define _DEFAULT_SOURCE /* explicit_bzero */
 #include "pattern_tpm.h"
 
 #include <stdlib.h>
@@ -253,7 +254,7 @@ uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
     if (rc != TSS2_RC_SUCCESS) goto done;
     rc = Esys_NV_DefineSpace(tpm->esys, ESYS_TR_RH_OWNER, salted, ESYS_TR_NONE, ESYS_TR_NONE, &value, &info,
                              &index);
-    memset(&value, 0, sizeof value);
+    explicit_bzero(&value, sizeof value);
     flush(tpm, &salted);
     if (rc != TSS2_RC_SUCCESS) goto done;
 
@@ -290,7 +291,7 @@ uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle, const uint8_t 
     TPM2B_AUTH value = {.size = PATTERN_TPM_AUTH_SIZE};
     memcpy(value.buffer, auth, PATTERN_TPM_AUTH_SIZE);
     rc = Esys_TR_SetAuth(tpm->esys, index, &value);
-    memset(&value, 0, sizeof value);
+    explicit_bzero(&value, sizeof value);
     if (rc != TSS2_RC_SUCCESS) goto done;
     // ENCRYPT: the response (the counter) comes back encrypted; the auth itself only enters the HMAC.
     rc = start_salted_session(tpm, TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION, &salted);

@@ -68,7 +68,14 @@ enum GuessService {
             do throws(StoreError) {
                 return .judged(try gate.attempt(user: user, pattern: pattern, now: now, origin: origin,
                                                 markSeen: markSeen, unseen: &unseen))
-            } catch { throw .store(error) }
+            } catch {
+                // A pattern held by the TPM: only the setuid helper links the TPM stack (sudo and login never
+                // map libtss2), so root asks it too. Nothing was counted here.
+                guard error == .tpmUnavailable(code: 0) else { throw .store(error) }
+                return try GuessService.helper(HelperClient(path: HelperRequest.installedPath))
+                    .attempt(user: user, pattern: pattern, now: now, origin: origin, markSeen: markSeen,
+                             unseen: &unseen)
+            }
         case .helper(let client):
             var digits = pattern.digits
             defer { digits.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }

@@ -22,9 +22,12 @@ public enum GuessOutcome: Equatable, Sendable {
 /// 3. only on a match: lock -> read the record again and accept only if it is the very same record (a
 ///    pattern removed or changed while hashing is refused) -> clear the failure -> unlock.
 ///
+/// A TPM record (the setuid helper sets `tpmCheck`) goes the same way: the throttle first (the TPM is not asked
+/// while a wait runs), the TPM asked in step 2, then its answer settled under the lock (`settle`).
+///
 /// Every lock wait is bounded (`ThrottleStore.lockWaitMilliseconds`): `StoreError.lockBusy`, fail closed.
 /// Only well-formed guesses reach the gate: the caller parses first, and malformed or too-short input
-/// (PatternError.isCountedAsGuess == false) is answered without calling `attempt`, so it is never counted.
+/// (a `PatternError`, as Android does not count a pattern under 4 dots) is never given to `attempt`: not counted.
 public struct GuessGate {
     public let store: PatternStore
     public let throttle: ThrottleStore
@@ -32,6 +35,9 @@ public struct GuessGate {
     /// Cost of the dummy hash run for users without a pattern, so timing does not reveal who is enrolled.
     /// nil: no dummy hash (callers that did not prompt).
     public var dummyHashCost: Int? = PatternHash.defaultCost
+    /// Judges a pattern against a TPM record. Only the setuid helper sets it (it alone links the TPM stack);
+    /// where it is nil, a TPM record answers StoreError.tpmUnavailable(code: 0) before anything is counted.
+    public var tpmCheck: ((TPMRecord, [UInt8], Pattern) -> TPMGuessResult)? = nil
 
     public init(store: PatternStore, throttle: ThrottleStore, settings: ThrottleSettings) {
         self.store = store
@@ -66,11 +72,13 @@ public struct GuessGate {
         // 1. Under the lock: the record as the store holds it now, the verdict, the failure counted.
         let record: StoreRecord
         let counted: ThrottleState
+        let before: ThrottleState
         do {
             guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
             defer { locked.close() }
             guard let current = try store.boundRecord(for: user) else { return .notEnrolled }
             record = current
+            if record.tpmRecord != nil && tpmCheck == nil { throw .tpmUnavailable(code: 0) }
             let state = try locked.read(normalisedAt: now)
             let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
             guard case .allowed = verdict else { return .refused(verdict) }
@@ -87,9 +95,14 @@ public struct GuessGate {
             failed.lastFailure = max(now, 0)
             try locked.write(failed)
             counted = failed
+            before = state
         }
 
-        // 2. The hash, with no lock held.
+        // 2. The TPM's answer (it keeps its own count), or the hash, with no lock held.
+        if let tpm = record.tpmRecord, let tpmCheck {
+            return try settle(tpmCheck(tpm, user, pattern), user: user, record: record, before: before,
+                              counted: counted, now: now, origin: origin, markSeen: markSeen, unseen: &unseen)
+        }
         guard try PatternHash.matches(pattern, against: record.hash) else {
             return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
         }
@@ -115,6 +128,52 @@ public struct GuessGate {
             try throttle.replaceAttempts(attempts, for: user)
         }
         return .accepted
+    }
+
+    /// The TPM's answer, settled under the lock. The throttle's count becomes the larger of its own and the
+    /// TPM's, so deleting the state file buys nothing and the waits follow the TPM's count; "unavailable" takes
+    /// back this attempt's failure and its attempt-record entry (it was no guess).
+    func settle(_ result: TPMGuessResult, user: [UInt8], record: StoreRecord, before: ThrottleState,
+                counted: ThrottleState, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
+                unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) -> GuessOutcome {
+        guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
+        defer { locked.close() }
+        let state = try locked.read()
+        let undone = state == counted ? before : ThrottleState(failures: max(state.failures - 1, 0),
+                                                               lastFailure: state.lastFailure)
+        switch result {
+        case .right:
+            guard let current = try store.record(for: user), current == record else { return .revoked }
+            try locked.write(state == counted ? .zero : undone)
+            try withdraw(origin, user: user, now: now, markSeen: markSeen, unseen: &unseen)
+            return .accepted
+        case .wrong(let tpmFailures):
+            var after = state
+            if let tpmFailures { after.failures = min(max(after.failures, tpmFailures), ThrottleState.maximumFailures) }
+            if after != state { try locked.write(after) }
+            return .rejected(verdictAfter: ThrottlePolicy.verdict(state: after, now: now, settings: settings))
+        case .limitReached:
+            var after = state
+            if settings.lockAfter > 0 { after.failures = max(after.failures, settings.lockAfter) }
+            if after != state { try locked.write(after) }
+            return .refused(.disabled)
+        case .unavailable(let code):
+            try locked.write(undone)
+            var ignored: (count: Int, last: FailedAttempt)? = nil
+            try withdraw(origin, user: user, now: now, markSeen: false, unseen: &ignored)
+            throw .tpmUnavailable(code: code)
+        }
+    }
+
+    /// Takes this guess's entry out of the attempt record (others listed meanwhile stay), as on a match.
+    private func withdraw(_ origin: AttemptOrigin?, user: [UInt8], now: Int64, markSeen: Bool,
+                          unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) {
+        guard let origin else { return }
+        var attempts = try recordedAttempts(user: user)
+        attempts.withdraw(origin.failure(at: max(now, 0)))
+        unseen = attempts.unseenSummary
+        if markSeen { attempts.unseen = 0 }
+        try throttle.replaceAttempts(attempts, for: user)
     }
 
     /// The user's attempt record, read under the state lock. A malformed one is started afresh: it is history

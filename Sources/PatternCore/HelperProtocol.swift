@@ -16,12 +16,29 @@ public enum HelperOperation: Equatable, Sendable {
     /// Counted exactly as the module counts it (recorded before the hash). Verdicts: accepted, wrong, locked,
     /// notEnrolled, malformed.
     case verify
+    /// Root only: enrol USER's pattern (one field, as for verify) in the TPM: a new PIN Fail index whose limit is
+    /// lock_after, the store line becoming a "$tpm2$" record (an earlier index of USER's is deleted after).
+    /// Verdicts: accepted (done), malformed, unavailable (no TPM, NV full, ...: nothing changed).
+    case tpmEnroll
+    /// Root only: delete USER's TPM index and store line. Verdicts: accepted, not-enrolled (no TPM record),
+    /// unavailable.
+    case tpmRemove
+
+    /// Operations only root may call (the store changes; self-service goes through patternctl's own checks).
+    public var isRootOnly: Bool {
+        switch self {
+        case .check, .verify: return false
+        case .tpmEnroll, .tpmRemove: return true
+        }
+    }
 
     /// The argv word.
     public var word: [UInt8] {
         switch self {
         case .check: return Array("check".utf8)
         case .verify: return Array("verify".utf8)
+        case .tpmEnroll: return Array("tpm-enroll".utf8)
+        case .tpmRemove: return Array("tpm-remove".utf8)
         }
     }
 
@@ -29,13 +46,16 @@ public enum HelperOperation: Equatable, Sendable {
     public var fieldCount: Int {
         switch self {
         case .check: return 0
-        case .verify: return 1
+        case .verify, .tpmEnroll: return 1
+        case .tpmRemove: return 0
         }
     }
 
     public init?(word: [UInt8]) {
         if word == Array("check".utf8) { self = .check }
         else if word == Array("verify".utf8) { self = .verify }
+        else if word == Array("tpm-enroll".utf8) { self = .tpmEnroll }
+        else if word == Array("tpm-remove".utf8) { self = .tpmRemove }
         else { return nil }
     }
 }
@@ -204,29 +224,13 @@ public enum HelperVerdict: Equatable, Sendable {
         return nil
     }
 
-    /// Plain decimal, 1 to 12 digits (no sign, no leading zeros but "0"): bounded so it never overflows.
+    /// Plain decimal, 1 to 12 digits (no sign, no leading zeros but "0").
     static func number(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        guard !bytes.isEmpty, bytes.count <= 12 else { return nil }
-        if bytes.count > 1 && bytes.first == 0x30 { return nil }
-        var value: Int64 = 0
-        for byte in bytes {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            value = value * 10 + Int64(byte - 0x30)
-        }
-        return value
+        TextCodec.parseDecimal(bytes, leadingZeros: false, maximumDigits: 12)
     }
 
     /// Negative values are written as 0 (the throttle never produces them); huge ones are capped to 12 digits.
-    static func decimal(_ value: Int64) -> [UInt8] {
-        var rest = min(max(value, 0), 999_999_999_999)
-        if rest == 0 { return [0x30] }
-        var digits: [UInt8] = []
-        while rest > 0 {
-            digits.append(UInt8(0x30 + rest % 10))
-            rest /= 10
-        }
-        return digits.reversed()
-    }
+    static func decimal(_ value: Int64) -> [UInt8] { TextCodec.decimal(min(value, 999_999_999_999)) }
 }
 
 /// A parsed call: what the helper checks before it touches any file.

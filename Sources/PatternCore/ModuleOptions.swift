@@ -41,6 +41,11 @@ public struct ModuleOptions: Equatable, Sendable {
     public var cost = PatternHash.defaultCost
     /// `self_enroll=yes|no`: whether a user without a pattern may set a first one (after their password).
     public var selfEnroll = true
+    /// `tpm_tcti=...`: how the setuid helper reaches the TPM (the configuration file only: a caller never picks
+    /// the TPM that judges its guesses). "device:/dev/tpmrm0", the kernel's resource manager, by default.
+    public var tpmTCTI: [UInt8] = ModuleOptions.defaultTPMTCTI
+    public static let defaultTPMTCTI: [UInt8] = Array("device:/dev/tpmrm0".utf8)
+    static let maximumTCTIBytes = 256
     /// `conf=PATH`: the configuration file the settings were read from.
     public var confPath: [UInt8] = ConfFile.defaultPath
 
@@ -157,6 +162,7 @@ public struct ModuleOptions: Equatable, Sendable {
         case (.lockAfter, .number(let number)): throttle.lockAfter = Int(truncatingIfNeeded: number)
         case (.cost, .number(let number)): cost = Int(truncatingIfNeeded: number)
         case (.selfEnroll, .yes(let allowed)): selfEnroll = allowed
+        case (.tpmTCTI, .bytes(let tcti)): tpmTCTI = tcti
         case (.nullok, .on): nullok = true
         case (.showGrid, .on): showGrid = true
         case (.prompt, .bytes(let text)): prompt = text
@@ -182,6 +188,7 @@ public struct ModuleOptions: Equatable, Sendable {
         case .lockAfter: return .number(Int64(throttle.lockAfter))
         case .cost: return .number(Int64(cost))
         case .selfEnroll: return .yes(selfEnroll)
+        case .tpmTCTI: return .bytes(tpmTCTI)
         case .nullok: return .yes(nullok)
         case .showGrid: return .yes(showGrid)
         case .prompt: return .bytes(prompt)

@@ -41,6 +41,7 @@ public struct PatternOption: Sendable {
         PatternOption(.lockAfter, "lock_after", .number(0...100_000), .both, "failures after which the pattern is disabled until root resets it (0: never)"),
         PatternOption(.cost, "cost", .count(PatternHash.costRange), .conf, "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
         PatternOption(.selfEnroll, "self_enroll", .yesNo, .conf, "whether a user without a pattern may set a first one after giving their password"),
+        PatternOption(.tpmTCTI, "tpm_tcti", .text(maximumBytes: ModuleOptions.maximumTCTIBytes), .conf, "the TPM for patterns held by the TPM: device:/dev/tpmrm0 or swtpm:path=SOCKET"),
         PatternOption(.nullok, "nullok", .flag, .argument, "a user without a pattern is skipped (PAM_IGNORE) instead of refused"),
         PatternOption(.showGrid, "show_grid", .flag, .argument, "show the empty grid before the prompt"),
         PatternOption(.prompt, "prompt", .text(maximumBytes: ModuleOptions.maximumPromptBytes), .argument, "the prompt text"),
@@ -83,7 +84,7 @@ public struct PatternOption: Sendable {
 
 /// The settings pam_pattern knows, one per row of `PatternOption.table`.
 public enum OptionKey: Equatable, Sendable, CaseIterable {
-    case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, selfEnroll
+    case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, selfEnroll, tpmTCTI
     case nullok, showGrid, prompt, forwardPass, emptyFails, allowRemote, debug
 }
 

@@ -56,7 +56,7 @@ public struct PatternStore: Sendable {
     /// Adds the record, or replaces the user's existing one in place. Locked, atomic.
     public func save(_ record: StoreRecord) throws(StoreError) {
         guard StoreRecord.isValidUserName(record.user) else { throw .invalidUserName }
-        guard StoreRecord.isValidHash(record.hash) else { throw .invalidHash }
+        guard StoreRecord.isValidCredential(record.hash) else { throw .invalidHash }
         _ = try update { (records: inout [StoreRecord]) -> Bool in
             for index in records.indices where records[index].user == record.user {
                 records[index] = record

@@ -25,7 +25,7 @@ public enum LineProblem: Error, Equatable, Sendable {
         case .badUserName:
             return "the user name is empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
                 + "or contains ':', whitespace or a control character"
-        case .badHash: return "the hash is not a yescrypt \"$y$\" crypt string"
+        case .badHash: return "the hash is neither a yescrypt \"$y$\" crypt string nor a \"$tpm2$\" TPM record"
         case .badTime: return "the time is not a non-negative decimal number of seconds"
         case .badUid: return "the uid is not a decimal number from 0 to 4294967294"
         }
@@ -90,6 +90,10 @@ public enum StoreError: Error, Equatable, Sendable {
     /// A write would reach past the caller's hard file-size limit (RLIMIT_FSIZE, bytes shown): refused
     /// before the first byte, so nothing is torn.
     case fileSizeLimit(bytes: Int64)
+    /// The user's pattern is held by the TPM, and the TPM cannot judge it now (no TPM here, a cleared TPM, a
+    /// missing or different index, or a process that cannot reach the TPM, like the module: only the setuid
+    /// helper talks to it). Not a guess: nothing was counted.
+    case tpmUnavailable(code: UInt32)
 
     /// A sentence for the administrator. Never contains a user name, a hash or a pattern.
     public var message: String {
@@ -127,6 +131,9 @@ public enum StoreError: Error, Equatable, Sendable {
             return "another process holds the lock (waited \(seconds) s); nothing was changed, try again"
         case .fileSizeLimit(let bytes):
             return "the file-size limit (ulimit -f) is below the \(bytes) bytes to write; nothing was written"
+        case .tpmUnavailable(let code):
+            return code == 0 ? "the pattern is held by the TPM: only pam_pattern_helper can check it"
+                : "the TPM cannot check the pattern now (TPM result \(code))"
         }
     }
 }

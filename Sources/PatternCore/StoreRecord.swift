@@ -3,7 +3,8 @@
 public struct StoreRecord: Equatable, Sendable {
     /// The user name, bytes as PAM gives them.
     public var user: [UInt8]
-    /// The crypt(5) yescrypt string "$y$<params>$<salt>$<hash>" of the canonical digits.
+    /// The crypt(5) yescrypt string "$y$<params>$<salt>$<hash>" of the canonical digits, or a TPM record
+    /// "$tpm2$..." (TPMRecord: where the TPM holds the pattern; no hash at all).
     public var hash: [UInt8]
     /// When the pattern was set, seconds since the epoch.
     public var setAt: Int64
@@ -25,6 +26,14 @@ public struct StoreRecord: Equatable, Sendable {
         self.hash = hash
         self.setAt = setAt
         self.uid = uid
+    }
+
+    /// The TPM record when the TPM holds this user's pattern, nil for a yescrypt hash.
+    public var tpmRecord: TPMRecord? { TPMRecord(text: hash) }
+
+    /// What a store line's second field may hold: a yescrypt hash or a TPM record.
+    public static func isValidCredential(_ field: [UInt8]) -> Bool {
+        return isValidHash(field) || TPMRecord(text: field) != nil
     }
 
     /// The yescrypt cost (the `count` given to crypt_gensalt_rn), read from the hash's parameter field;
@@ -84,30 +93,11 @@ public struct StoreRecord: Equatable, Sendable {
     }
 
     /// Decimal digits of a non-negative value (negative values are written as 0; the parser refuses signs).
-    static func decimal(_ value: Int64) -> [UInt8] {
-        if value <= 0 { return [0x30] }
-        var digits: [UInt8] = []
-        var rest = value
-        while rest > 0 {
-            digits.append(UInt8(0x30 + rest % 10))
-            rest /= 10
-        }
-        return digits.reversed()
-    }
+    static func decimal(_ value: Int64) -> [UInt8] { TextCodec.decimal(value) }
 
     /// Parses a non-negative decimal without sign or leading zeros that fits Int64; nil otherwise.
     static func parseDecimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        if bytes.isEmpty || bytes.count > 19 { return nil }
-        if bytes.count > 1 && bytes.first == 0x30 { return nil }
-        var value: Int64 = 0
-        for byte in bytes {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - 0x30))
-            if overflow1 || overflow2 { return nil }
-            value = sum
-        }
-        return value
+        TextCodec.parseDecimal(bytes, leadingZeros: false, maximumDigits: 19)
     }
 
     /// Parses one line (without its newline). Throws the problem; the caller adds the line number.
@@ -137,7 +127,7 @@ public struct StoreRecord: Equatable, Sendable {
             else { return .failure(.badUid) }
             uid = UInt32(value)
         }
-        guard isValidHash(hash) else { return .failure(.badHash) }
+        guard isValidCredential(hash) else { return .failure(.badHash) }
         guard let setAt = parseDecimal(time) else { return .failure(.badTime) }
         return .success(StoreRecord(user: user, hash: hash, setAt: setAt, uid: uid))
     }

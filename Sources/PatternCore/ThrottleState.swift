@@ -23,9 +23,9 @@ public struct ThrottleState: Equatable, Sendable {
     /// The fixed-width record "FFFFFFFFFF TTTTTTTTTTTTTTTTTTT\n". Fixed width so an in-place rewrite is one
     /// 31-byte write inside the first disk sector: it cannot be torn and never needs a truncate.
     func encoded() -> [UInt8] {
-        var bytes = StateCodec.fixed(Int64(min(max(failures, 0), ThrottleState.maximumFailures)), width: 10)
+        var bytes = TextCodec.decimal(Int64(min(max(failures, 0), ThrottleState.maximumFailures)), width: 10)
         bytes.append(0x20)
-        bytes.append(contentsOf: StateCodec.fixed(max(lastFailure, 0), width: 19))
+        bytes.append(contentsOf: TextCodec.decimal(lastFailure, width: 19))
         bytes.append(0x0A)
         return bytes
     }
@@ -34,37 +34,10 @@ public struct ThrottleState: Equatable, Sendable {
     static func parse(_ bytes: [UInt8]) -> ThrottleState? {
         if bytes.isEmpty { return .zero }
         guard bytes.count == recordBytes, bytes[10] == 0x20, bytes[30] == 0x0A,
-            let failures = StateCodec.parseFixed(bytes[0..<10]),
-            let last = StateCodec.parseFixed(bytes[11..<30])
+            let failures = TextCodec.parseDecimal(bytes[0..<10]),
+            let last = TextCodec.parseDecimal(bytes[11..<30])
         else { return nil }
         return ThrottleState(failures: Int(failures), lastFailure: last)
-    }
-}
-
-/// Fixed-width zero-padded decimals for the state record.
-enum StateCodec {
-    static func fixed(_ value: Int64, width: Int) -> [UInt8] {
-        var digits = [UInt8](repeating: 0x30, count: width)
-        var rest = max(value, 0)
-        var index = width - 1
-        while rest > 0 && index >= 0 {
-            digits[index] = UInt8(0x30 + rest % 10)
-            rest /= 10
-            index -= 1
-        }
-        return digits
-    }
-
-    static func parseFixed(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        var value: Int64 = 0
-        for byte in bytes {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            let (times, o1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = times.addingReportingOverflow(Int64(byte - 0x30))
-            if o1 || o2 { return nil }
-            value = sum
-        }
-        return value
     }
 }
 
@@ -87,14 +60,7 @@ public struct ThrottleStore: Sendable {
     /// newlines all become hex), cannot collide, and is never a dot file (so it never matches lock/temp names).
     public static func fileName(for user: [UInt8]) -> [UInt8]? {
         guard StoreRecord.isValidUserName(user) else { return nil }
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        var name: [UInt8] = []
-        name.reserveCapacity(user.count * 2)
-        for byte in user {
-            name.append(hex[Int(byte >> 4)])
-            name.append(hex[Int(byte & 0x0F)])
-        }
-        return name
+        return TextCodec.hex(user)
     }
 
     /// How long any lock on a state file is waited for, in the module and in patternctl: a holder keeps it
@@ -169,8 +135,8 @@ public struct ThrottleStore: Sendable {
         guard let path = SystemCall.cString(directory) else { throw .invalidPath }
         guard let directoryFD = try SafeFile.openDirectory(path, create: create) else { return nil }
         defer { SystemCall.close(directoryFD) }
-        let flags = pattern_o_rdwr() | pattern_o_nofollow() | pattern_o_cloexec() | pattern_o_noctty()
-            | pattern_o_nonblock()
+        let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY
+            | O_NONBLOCK
         var fd: Int32 = -1
         while fd < 0 {
             do {
@@ -180,7 +146,7 @@ public struct ThrottleStore: Sendable {
                 if !create { return nil }
                 do {
                     fd = try SystemCall.openat(
-                        directoryFD, cName, flags | pattern_o_creat() | pattern_o_excl(), 0o600)
+                        directoryFD, cName, flags | O_CREAT | O_EXCL, 0o600)
                 } catch {
                     // EEXIST: another attempt created it first; open theirs.
                     if error.code != EEXIST { throw SafeFile.fileOpenError(error) }
@@ -233,29 +199,19 @@ struct LockedThrottleState {
     }
 
     static func read(_ fd: Int32) throws(StoreError) -> ThrottleState {
-        var bytes = [UInt8](repeating: 0, count: Int(ThrottleStore.maximumFileBytes) + 1)
-        var total = 0
-        while total < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return -1 }
-                return pread(fd, base + total, buffer.count - total, off_t(total))
-            }
-            if count < 0 {
-                let code = pattern_errno()
-                if code == EINTR { continue }
-                throw .system(operation: .read, errno: code)
-            }
-            if count == 0 { break }
-            total += count
+        let read: [UInt8]?
+        do { read = try SystemCall.readAll(fd, limit: Int(ThrottleStore.maximumFileBytes), at: 0) } catch {
+            throw .system(operation: .read, errno: error.code)
         }
-        guard let state = ThrottleState.parse(Array(bytes[0..<total])) else { throw .malformedState }
+        guard let bytes = read else { throw .malformedState }
+        guard let state = ThrottleState.parse(bytes) else { throw .malformedState }
         return state
     }
 
     /// Writes the record in place and fsyncs it: when this returns, the count survives a crash or a SIGKILL.
     func write(_ state: ThrottleState) throws(StoreError) {
         let bytes = state.encoded()
-        do { try SystemCall.pwriteAll(fd, bytes, at: 0) } catch {
+        do { try SystemCall.writeAll(fd, bytes, at: 0) } catch {
             if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(bytes.count)) }
             throw .system(operation: .write, errno: error.code)
         }

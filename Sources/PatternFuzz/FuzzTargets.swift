@@ -131,7 +131,7 @@ enum FuzzPattern {
 
     /// The error matches the input: lengths, positions and characters point at real bytes.
     static func checkError(_ error: PatternError, typed: UnsafeBufferPointer<UInt8>, minimum: Int) {
-        require(!error.message.isEmpty && !error.isCountedAsGuess, "error \(error) unusable")
+        require(!error.message.isEmpty, "error \(error) unusable")
         switch error {
         case .tooLong(let count):
             require(count == typed.count && count > Pattern.maximumInputBytes, "tooLong(\(count)) for \(typed.count)")
@@ -211,7 +211,7 @@ enum FuzzStore {
         if let record = found {
             // Whatever the rest of the file holds, a found record is the user's own, valid, complete line.
             require(record.user == user, "lookup returned another user's record")
-            require(StoreRecord.isValidUserName(record.user) && StoreRecord.isValidHash(record.hash), "invalid record")
+            require(StoreRecord.isValidUserName(record.user) && StoreRecord.isValidCredential(record.hash), "invalid record")
             require(containsLine(bytes, record.encoded()), "found record is not a line of the store")
         }
         if case .malformedLine(_, let problem)? = fullError, StoreRecord.isValidUserName(user) {
@@ -229,7 +229,7 @@ enum FuzzStore {
         // The format is strict and canonical: what parses re-encodes to the same bytes.
         require(StoreRecord.encodeStore(records) == bytes, "parse/encode round trip changed the store")
         for (index, record) in records.enumerated() {
-            require(StoreRecord.isValidUserName(record.user) && StoreRecord.isValidHash(record.hash),
+            require(StoreRecord.isValidUserName(record.user) && StoreRecord.isValidCredential(record.hash),
                     "record \(index + 1) accepted but invalid")
             require(record.setAt >= 0, "negative time accepted")
             if let cost = record.cost { require(PatternHash.costRange.contains(cost), "cost \(cost)") }

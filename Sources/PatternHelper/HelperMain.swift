@@ -36,6 +36,10 @@ enum HelperMain {
         case .success(let parsed):
             (operation, user) = parsed
         }
+        if operation.isRootOnly && caller != 0 {
+            HelperLog.notice(HelperLog.line("refused: uid \(caller) asked for a root-only operation for user ", user))
+            return .refused(.user)
+        }
         // Root (su, sudo, login) may ask about anyone; everybody else only about themselves.
         if caller != 0 && callerName(caller) != user {
             HelperLog.notice(HelperLog.line("refused: uid \(caller) asked about another user ", user))

@@ -1,4 +1,5 @@
 import PatternCoreEmbedded
+import PatternTPM
 
 /// The operations, on the store and throttle named by the system's settings. `verify` goes through GuessGate, the
 /// module's own gate: same state files and schedule, the failure recorded and fsynced before the hash, so a guess
@@ -12,8 +13,11 @@ struct HelperService {
 
     func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
-        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
+        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
                              settings: options.throttle)
+        // Patterns held by the TPM: the helper is the only process that talks to it, through the TPM the
+        // system's configuration names (tpm_tcti; /dev/tpmrm0 by default).
+        gate.tpmCheck = TPMGuessCheck.make(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
         do throws(StoreError) {
             switch operation {
             case .check:
@@ -48,8 +52,17 @@ struct HelperService {
                     HelperLog.notice(HelperLog.line("pattern changed or removed during the attempt; refused for user ", user))
                     return .unavailable
                 }
+            case .tpmEnroll:
+                guard let typed = fields.first else { return .refused(.input) }
+                return HelperTPMEnrolment.enroll(user: user, typed: typed, options: options, now: now())
+            case .tpmRemove:
+                return HelperTPMEnrolment.remove(user: user, options: options)
             }
         } catch {
+            if case .tpmUnavailable = error {
+                HelperLog.notice(HelperLog.line("TPM unavailable (nothing counted) for user ", user))
+                return .unavailable
+            }
             HelperLog.critical("pattern store or state unusable: \(error.message)")
             return .unavailable
         }

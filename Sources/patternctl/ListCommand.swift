@@ -22,7 +22,7 @@ struct ListCommand: Subcommand {
         do {
             records = try StoreAccess.records(global)
         } catch {
-            Output.error("cannot read the pattern store \(StoreAccess.describe(global)): \(error.message)")
+            Output.error(localized("cannot read the pattern store %s: %s", StoreAccess.describe(global), error.message))
             return .failure
         }
         let now = Timestamp.now()
@@ -40,7 +40,7 @@ struct ListCommand: Subcommand {
                 if facts.accountFlagged { Output.error("note: \(name): account \(facts.account)") }
                 objects.append(facts.json)
             } catch {
-                Output.error("cannot read the throttle state of \(name): \(error.message)")
+                Output.error(localized("cannot read the throttle state of %s: %s", name, error.message))
                 rows.append([name, Timestamp.format(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?"])
                 // The throttle facts are unknown: null, as "?" in the table.
                 objects.append(.object([

@@ -50,7 +50,7 @@ enum Patternctl {
             return instance.run()
         } catch {
             Output.error(error.message)
-            Output.errorText("Try '\(hint)' for more information.\n")
+            Output.errorText(localized("Try '%s' for more information.", hint) + "\n")
             return .usage
         }
     }

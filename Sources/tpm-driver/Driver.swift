@@ -1,13 +1,17 @@
 // Test driver for the TPM layer (never installed): each subcommand is one call of TPMPatternIndex,
 // built as Embedded Swift exactly as the setuid helper uses it. Tests/TPMTests drive it against swtpm.
 //
-//   tpm-driver enroll  TCTI USER PATTERN LIMIT   -> prints the record
+//   tpm-driver enroll  TCTI USER PATTERN LIMIT [SALT]  -> prints the record (SALT: 32 hex, tests only)
 //   tpm-driver check   TCTI USER PATTERN RECORD  -> right | wrong | limit | unavailable CODE TEXT
 //   tpm-driver counter TCTI RECORD               -> FAILURES LIMIT
 //   tpm-driver remove  TCTI RECORD
 //   tpm-driver auth    SALT USER PATTERN         -> the derived auth value (hex)
+//   tpm-driver guess   TCTI STORE STATEDIR USER PATTERN DENY LOCK_AFTER
+//                      -> one guess through GuessGate with the TPM check, as the helper makes it:
+//                         accepted | wrong VERDICT | refused VERDICT | not-enrolled | unavailable MESSAGE
 //
-// Exit 0 = done / right, 1 = wrong, 2 = limit reached, 3 = unavailable or failed, 64 = usage.
+// Exit 0 = done / right, 1 = wrong, 2 = limit reached / refused, 3 = unavailable or failed, 4 = not enrolled,
+// 64 = usage.
 import CPatternSystem
 import PatternCoreEmbedded
 import PatternTPM
@@ -42,6 +46,21 @@ func parseRecord(_ text: String) -> TPMRecord {
     return record
 }
 
+/// 32 hex digits, through the record parser (the one hex decoder).
+func parseSalt(_ text: String) -> [UInt8] {
+    guard let record = TPMRecord(text: bytes("$tpm2$01a50000$000b" + String(repeating: "0", count: 64) + "$" + text))
+    else { fail("bad salt", status: 64) }
+    return record.salt
+}
+
+func describe(_ verdict: ThrottleVerdict) -> String {
+    switch verdict {
+    case .allowed(let left): return "allowed \(left)"
+    case .wait(let seconds): return "wait \(seconds)"
+    case .disabled: return "disabled"
+    }
+}
+
 func connect(_ tcti: String) -> TPMConnection {
     do throws(TPMFailure) {
         return try TPMConnection(tcti: tcti)
@@ -71,11 +90,12 @@ func run(_ args: [String]) {
 // Compared as bytes: String == would pull in Unicode normalisation tables.
 let command = args.count > 1 ? Array(args[1].utf8) : []
 switch (command, args.count) {
-case (bytes("enroll"), 6):
+case (bytes("enroll"), 6), (bytes("enroll"), 7):
     let tpm = connect(args[2])
     guard let limit = UInt32(args[5]) else { fail("bad limit", status: 64) }
     var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
     for i in salt.indices { salt[i] = UInt8.random(in: 0...255) }
+    if args.count == 7 { salt = parseSalt(args[6]) }
     do throws(TPMFailure) {
         let record = try TPMPatternIndex.enroll(parsePattern(args[4]), user: bytes(args[3]), salt: salt,
                                                 pinLimit: limit, on: tpm)
@@ -108,9 +128,24 @@ case (bytes("remove"), 4):
         fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
     }
 case (bytes("auth"), 5):
-    guard let record = TPMRecord(text: bytes("$tpm2$01a50000$000b" + String(repeating: "0", count: 64) + "$" + args[2]))
-    else { fail("bad salt", status: 64) }
-    print(hex(TPMPinAuth.value(salt: record.salt, user: bytes(args[3]), pattern: parsePattern(args[4]))))
+    print(hex(TPMPinAuth.value(salt: parseSalt(args[2]), user: bytes(args[3]), pattern: parsePattern(args[4]))))
+case (bytes("guess"), 9):
+    guard let deny = Int(args[7]), let lockAfter = Int(args[8]) else { fail("bad numbers", status: 64) }
+    var gate = GuessGate(store: PatternStore(path: bytes(args[3])), throttle: ThrottleStore(directory: bytes(args[4])),
+                         settings: ThrottleSettings(deny: deny, unlockTime: 60, lockAfter: lockAfter))
+    gate.dummyHashCost = nil
+    gate.tpmCheck = TPMGuessCheck.make(tcti: args[2])
+    do throws(StoreError) {
+        switch try gate.attempt(user: bytes(args[5]), pattern: parsePattern(args[6]), now: Int64(time(nil))) {
+        case .accepted: print("accepted")
+        case .rejected(let after): fail("wrong \(describe(after))", status: 1)
+        case .refused(let verdict): fail("refused \(describe(verdict))", status: 2)
+        case .notEnrolled: fail("not-enrolled", status: 4)
+        case .revoked: fail("revoked", status: 2)
+        }
+    } catch {
+        fail("unavailable \(error.message)", status: 3)
+    }
 default:
     fail("usage: tpm-driver enroll|check|counter|remove|auth ...", status: 64)
 }

@@ -47,7 +47,7 @@ class ManPageTests(unittest.TestCase):
         rows = option_table()
         keys = {name for name, scope in rows.items() if scope != "argument"}
         self.assertEqual(keys, {"store", "state", "layout", "minlen", "deny", "unlock_time", "lock_after",
-                                "cost", "self_enroll"})
+                                "cost", "self_enroll", "tpm_tcti"})
         man = read("man", "pam_pattern.conf.5")
         options = man.split(".SH OPTIONS")[1].split(".SH EXAMPLES")[0]
         documented = set(re.findall(r"^\.TP\n\.B[RI]? ([a-z_]+)\b", options, re.M))
@@ -63,7 +63,7 @@ class ManPageTests(unittest.TestCase):
             self.assertIn(name, read("man", "pam_pattern.8"))
 
     def test_every_returned_code_is_documented(self):
-        source = read("Sources", "PamPattern", "PamResult.swift")
+        source = read("Sources", "PamPattern", "AuthOutcome.swift")
         codes = set(re.findall(r"return (PAM_[A-Z_]+)", source))
         self.assertGreaterEqual(len(codes), 6, codes)
         man, readme = read("man", "pam_pattern.8"), read("README.md")

@@ -1,7 +1,7 @@
 """The built module's shape: what it exports, what it needs, how big it is.
 
 dlopen(RTLD_NOW)/dlsym finds the entry points and no Swift
-symbols; ldd shows no Swift runtime and no libstdc++; stripped < 256 KB.
+symbols; ldd shows no Swift runtime and no libstdc++; stripped < 192 KB.
 """
 import ctypes
 import os
@@ -77,7 +77,10 @@ class ExportsTest(unittest.TestCase):
 
     def test_stripped_and_small(self):
         size = os.path.getsize(MODULE)
-        self.assertLess(size, 256 * 1024, "module is %d bytes" % size)
+        # 121 KB with function sections + --gc-sections (258 KB without: every public core function was
+        # linked whether the module used it or not). The bound catches that regression.
+        self.assertLess(size, 192 * 1024, "module is %d bytes (a .build from before -function-sections keeps "
+                        "the old objects: SwiftPM does not rebuild on a flag change; rm -rf .build)" % size)
         out = subprocess.run(["file", "-L", MODULE], stdout=subprocess.PIPE, text=True).stdout
         if out:
             self.assertIn("stripped", out)

@@ -22,11 +22,13 @@ import Testing
 
     @Test func systemPolicyIsInTheFileAndConversationIsNot() {
         let confKeys = PatternOption.table.filter { $0.isConfKey }.map { $0.key }
-        #expect(confKeys == [.store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .selfEnroll])
+        #expect(confKeys == [.store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .selfEnroll, .tpmTCTI])
         let fileOnly = PatternOption.table.filter { !$0.isArgument }.map { $0.key }
-        #expect(fileOnly == [.cost, .selfEnroll])
-        let (options, problems) = ModuleOptions.parse([Array("cost=3".utf8), Array("self_enroll=no".utf8)])
-        #expect(problems.count == 2 && options == ModuleOptions())
+        #expect(fileOnly == [.cost, .selfEnroll, .tpmTCTI])
+        // tpm_tcti above all: a pam.d line (or whoever writes one) never picks the TPM that judges guesses.
+        let (options, problems) = ModuleOptions.parse([Array("cost=3".utf8), Array("self_enroll=no".utf8),
+                                                       Array("tpm_tcti=swtpm:path=/tmp/s".utf8)])
+        #expect(problems.count == 3 && options == ModuleOptions())
     }
 
     @Test func everyRowParsesItsOwnCurrentDefault() {

@@ -95,6 +95,19 @@ class TPMLayerTest(unittest.TestCase):
         self.assertNotEqual(a[2], b[2])
         self.assertNotEqual(a[1], b[1])  # different handles, so different Names
 
+    def test_record_holds_nothing_derived_from_the_pattern(self):
+        # The offline attack on a copied store needs something that depends on the pattern: with the same
+        # salt and handle, two different patterns give byte-identical records.
+        salt = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
+        status, first = driver("enroll", self.tpm.tcti, "alice", Z, "3", salt)
+        self.assertEqual(status, 0, first)
+        self.assertEqual(driver("remove", self.tpm.tcti, first)[0], 0)
+        status, second = driver("enroll", self.tpm.tcti, "alice", OTHER, "3", salt)
+        self.assertEqual(status, 0, second)
+        self.assertEqual(first, second)
+        self.assertEqual(self.check(second, digits=OTHER), (RIGHT, "right"))
+        self.assertEqual(self.check(second, digits=Z), (WRONG, "wrong"))
+
     def test_auth_value_is_hmac_sha256_of_label_user_and_dots(self):
         salt = "00112233445566778899aabbccddeeff"
         for user, typed, canonical in (("alice", Z, Z), ("bob", "1379", Z), ("ü", "2589", "2589")):
