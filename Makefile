@@ -39,7 +39,7 @@ endif
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 libtss2-dev swtpm swtpm-tools tpm2-tools \
-                xvfb i3lock xdotool dpkg-dev lintian apt libbsd-dev gettext locales
+                xvfb i3lock xdotool dpkg-dev lintian apt libbsd-dev python3-venv gettext locales
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
@@ -229,6 +229,28 @@ fuzz: build
 test-fuzz: build
 	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_TEST_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
 	  status=$$?; $(GIVE_BACK); exit $$status
+
+# Style of what the project writes, checked and applied the same way everywhere: swift format (ships with
+# the toolchain; rules in .swift-format) and ruff (PyPI, pinned, in a venv under the scratch path; ruff.toml).
+RUFF_VERSION  := 0.17.5
+LINT_VENV     := $(SCRATCH)/lint-venv
+RUFF          := $(LINT_VENV)/bin/ruff
+# PatternCoreEmbedded is a link to PatternCore: named once.
+SWIFT_SOURCES := Package.swift $(filter-out Sources/PatternCoreEmbedded,$(wildcard Sources/*)) Tests
+
+$(RUFF):
+	$(PYTHON) -m venv $(LINT_VENV)
+	$(LINT_VENV)/bin/pip install -q ruff==$(RUFF_VERSION)
+
+lint: toolchain $(RUFF)
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+	$(RUFF) check .
+	$(RUFF) format --check .
+
+format: toolchain $(RUFF)
+	$(SWIFT) format --in-place --recursive $(SWIFT_SOURCES)
+	$(RUFF) check --fix .
+	$(RUFF) format .
 
 clean:
 	rm -rf $(BUILD) $(SCRATCH) $(FUZZ_SCRATCH)
