@@ -27,7 +27,7 @@ public enum GuessOutcome: Equatable, Sendable {
 ///
 /// Every lock wait is bounded (`ThrottleStore.lockWaitMilliseconds`): `StoreError.lockBusy`, fail closed.
 /// Only well-formed guesses reach the gate: the caller parses first, and malformed or too-short input
-/// (PatternError.isCountedAsGuess == false) is answered without calling `attempt`, so it is never counted.
+/// (a `PatternError`, as Android does not count a pattern under 4 dots) is never given to `attempt`: not counted.
 public struct GuessGate {
     public let store: PatternStore
     public let throttle: ThrottleStore

@@ -10,19 +10,8 @@ extension Pattern {
     /// dots (clamped to 4...9). Errors, in order: too long (before anything
     /// else), a character that is not a dot or '0' (first one wins), empty,
     /// a dot used twice, too short (counted on the canonical pattern).
-    public static func parse(_ input: UnsafeBufferPointer<UInt8>, layout: KeypadLayout = .phone,
-                             minimumLength: Int = 4) throws(PatternError) -> Pattern {
-        return try parseBytes(input, layout: layout, minimumLength: minimumLength)
-    }
-
-    /// Same as the buffer form, for an array of bytes.
-    public static func parse(_ input: [UInt8], layout: KeypadLayout = .phone,
-                             minimumLength: Int = 4) throws(PatternError) -> Pattern {
-        return try parseBytes(input, layout: layout, minimumLength: minimumLength)
-    }
-
-    static func parseBytes<Input: Collection>(_ input: Input, layout: KeypadLayout,
-                                              minimumLength: Int) throws(PatternError) -> Pattern
+    public static func parse<Input: Collection>(_ input: Input, layout: KeypadLayout = .phone,
+                                                minimumLength: Int = 4) throws(PatternError) -> Pattern
     where Input.Element == UInt8 {
         let dots = try canonicalDots(typed: input, layout: layout)
         let minimum = clampedMinimumLength(minimumLength)

@@ -33,13 +33,8 @@ enum StoreLookup {
         var filled = 0
         var total: Int64 = 0
         while true {
-            let count = window.withUnsafeMutableBufferPointer { buffer -> Int in
-                guard let base = buffer.baseAddress else { return -1 }
-                return CPatternSystem.read(fd, base + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                let error = Errno.current
-                if error.code == EINTR { continue }
+            let count: Int
+            do { count = try SystemCall.read(fd, into: &window, from: filled) } catch {
                 throw .system(operation: .read, errno: error.code)
             }
             if count == 0 {

@@ -81,30 +81,11 @@ public struct StoreRecord: Equatable, Sendable {
     }
 
     /// Decimal digits of a non-negative value (negative values are written as 0; the parser refuses signs).
-    static func decimal(_ value: Int64) -> [UInt8] {
-        if value <= 0 { return [0x30] }
-        var digits: [UInt8] = []
-        var rest = value
-        while rest > 0 {
-            digits.append(UInt8(0x30 + rest % 10))
-            rest /= 10
-        }
-        return digits.reversed()
-    }
+    static func decimal(_ value: Int64) -> [UInt8] { TextCodec.decimal(value) }
 
     /// Parses a non-negative decimal without sign or leading zeros that fits Int64; nil otherwise.
     static func parseDecimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        if bytes.isEmpty || bytes.count > 19 { return nil }
-        if bytes.count > 1 && bytes.first == 0x30 { return nil }
-        var value: Int64 = 0
-        for byte in bytes {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - 0x30))
-            if overflow1 || overflow2 { return nil }
-            value = sum
-        }
-        return value
+        TextCodec.parseDecimal(bytes, leadingZeros: false, maximumDigits: 19)
     }
 
     /// Parses one line (without its newline). Throws the problem; the caller adds the line number.

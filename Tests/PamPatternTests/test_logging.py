@@ -12,7 +12,7 @@ import re
 import socket
 import unittest
 
-from pamharness import PAM_SILENT, Conversation, Fixture, authenticate, in_child, require_module, require_root
+from pamharness import PAM_SILENT, FixtureCase, Conversation, Fixture, authenticate, in_child, require_module, require_root
 
 CLONE_NEWNS = 0x00020000
 MS_REC = 0x4000
@@ -51,13 +51,9 @@ def capture_syslog(actions):
     return lines
 
 
-class LoggingTest(unittest.TestCase):
+class LoggingTest(FixtureCase):
     def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        self.fixture.enrol(USER, PATTERN)
+        super().setUp()
         self.hash = self.fixture.records[USER.encode()]
 
     def logged(self, attempts):

@@ -81,7 +81,7 @@ struct StoreLookupTests {
         let path = directory.file("patterns")
         writeBytes(path, store)
         for name in ["user0", "user1234", "user2499", "user2500"] {
-            let fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+            let fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
             #expect(fd >= 0)
             defer { close(fd) }
             let found = try StoreLookup.find(ascii(name), readingFrom: fd, limit: 1 << 24)
@@ -89,17 +89,17 @@ struct StoreLookupTests {
         }
         // a torn last line, and a file over the limit
         writeBytes(path, store + ascii("torn:$y$"))
-        var fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+        var fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
         #expect(throws: StoreError.malformedLine(lineNumber: 2501, reason: .missingNewline)) {
             try StoreLookup.find(ascii("user1"), readingFrom: fd, limit: 1 << 24)
         }
         close(fd)
-        fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+        fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
         #expect(throws: StoreError.self) { try StoreLookup.find(ascii("user1"), readingFrom: fd, limit: 1000) }
         close(fd)
         // one line longer than a whole window
         writeBytes(path, line("alice") + Array(repeating: 0x61, count: StoreLookup.windowBytes + 10) + ascii("\n"))
-        fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+        fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
         #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: .wrongFieldCount(1))) {
             try StoreLookup.find(ascii("alice"), readingFrom: fd, limit: 1 << 24)
         }
