@@ -49,11 +49,15 @@ SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-l
 
 all: build
 
-# Installs missing Debian packages when run as root; otherwise says what is missing.
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# The Debian packages of DEB_PACKAGES that are not installed, in $$missing.
+FIND_MISSING = missing=""; for p in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
+	done
+
+# Installs missing Debian packages when run as root; otherwise says what is missing. Run by the targets that
+# need the whole set (demo, test, deb, bench), never by `make build` on its own.
+deps:
+	@$(FIND_MISSING); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
@@ -62,6 +66,11 @@ deps:
 	    echo "missing Debian packages:$$missing (run as root, or: sudo apt-get install$$missing)"; exit 1; \
 	  fi; \
 	fi
+
+# `make build` installs nothing: it names what is missing (a failing compile then has its reason) and goes on.
+check-deps:
+	@$(FIND_MISSING); \
+	if [ -n "$$missing" ]; then echo "note: missing Debian packages:$$missing (make deps installs them)"; fi
 
 # Says exactly what is missing instead of "swift: command not found".
 toolchain:
@@ -109,7 +118,7 @@ GIVE_BACK = if [ "$$(id -u)" = 0 ] && [ -n "$${SUDO_UID:-}" ] && [ "$$SUDO_UID" 
               done; \
             fi
 
-build: deps toolchain build-owner
+build: check-deps toolchain build-owner
 	$(SWIFT_RELEASE) --product pam_pattern
 	$(SWIFT_RELEASE) --product pam_pattern_helper
 	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
@@ -136,7 +145,7 @@ build: deps toolchain build-owner
 pot:
 	$(PYTHON) po/extract-messages.py . > po/pam_pattern.pot
 
-test: build test-swift test-integration test-fuzz
+test: deps build test-swift test-integration test-fuzz
 
 test-swift: toolchain build-owner
 	$(SWIFT) test --scratch-path $(SCRATCH); status=$$?; $(GIVE_BACK); exit $$status
@@ -155,7 +164,7 @@ test-integration: build
 	if [ -n "$$failed" ]; then echo "FAILED integration suites:$$failed"; exit 1; fi
 
 # Try it: a demo pattern in a private temporary store, a real PAM prompt.
-demo: build
+demo: deps build
 	@demo/run-demo.sh $(CURDIR)/$(BUILD)
 
 # Every installed file, one "source destination mode" row each (packaging/install.list);
@@ -196,7 +205,7 @@ print-install-list:
 # The Debian package, from the same build and the same file list (README, "Install the package").
 DEB_STAGE   := $(BUILD)/deb-root
 DEB_VERSION ?=
-deb: build
+deb: deps build
 	@rm -rf $(DEB_STAGE)
 	@$(MAKE) -s --no-print-directory install LAYOUT=debian DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null
 	@packaging/build-deb.sh $(DEB_STAGE) $(BUILD) $(DEB_VERSION)
@@ -204,7 +213,7 @@ deb: build
 	@$(GIVE_BACK)
 
 # Benchmarks against pam_unix in the same run (README, "Benchmarks").
-bench: build
+bench: deps build
 	@bench/run-bench.sh $(CURDIR)/$(BUILD)
 
 # libFuzzer + ASan (fuzz/run.sh, fuzz/README.md), in their own scratch path: FUZZ_SECONDS per target.
