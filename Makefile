@@ -135,7 +135,7 @@ build: check-deps toolchain build-owner
 	$(SWIFT_RELEASE) --product tpm-driver
 	cp $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver
 	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
-	for po in po/*.po; do \
+	for po in $(wildcard po/*.po); do \
 	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
 	  msgfmt -c -o $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo $$po || exit 1; \
 	done
