@@ -107,6 +107,9 @@ struct Authenticator {
             return malformed(error, answer: answer, user: user)
         }
 
+        // The canonical dots must not stay in the host's freed memory (the parser zeroed its own arrays).
+        defer { pattern.wipe() }
+
         // 8. Record, verify, reset.
         let outcome: GuessOutcome
         var unseen: (count: Int, last: FailedAttempt)? = nil

@@ -13,10 +13,12 @@ extension Pattern {
     public static func parse<Input: Collection>(_ input: Input, layout: KeypadLayout = .phone,
                                                 minimumLength: Int = 4) throws(PatternError) -> Pattern
     where Input.Element == UInt8 {
-        let dots = try canonicalDots(typed: input, layout: layout)
+        var dots = try canonicalDots(typed: input, layout: layout)
         let minimum = clampedMinimumLength(minimumLength)
         guard dots.count >= minimum else {
-            throw .tooShort(dotCount: dots.count, minimum: minimum)
+            let count = dots.count
+            Pattern.zero(&dots)
+            throw .tooShort(dotCount: count, minimum: minimum)
         }
         return Pattern(canonicalDots: dots)
     }
@@ -35,6 +37,8 @@ extension Pattern {
         // when a rule would also be broken earlier in the input.
         var keys: [UInt8] = []
         keys.reserveCapacity(byteCount)
+        // The typed keys are the pattern (or a password typed out of habit): zeroed before they are freed.
+        defer { Pattern.zero(&keys) }
         var position = 0
         for byte in input {
             position += 1
@@ -58,6 +62,17 @@ extension Pattern {
     static func canonicalDots(drawn: [UInt8]) throws(PatternError) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(9)
+        do throws(PatternError) {
+            try appendCanonical(drawn, to: &result)
+        } catch {
+            Pattern.zero(&result)
+            throw error
+        }
+        return result
+    }
+
+    /// The drawing rules of `canonicalDots(drawn:)`, appending to `result`.
+    static func appendCanonical(_ drawn: [UInt8], to result: inout [UInt8]) throws(PatternError) {
         var visited: UInt16 = 0    // bit d set = dot d used
         var previous: UInt8? = nil
         for dot in drawn {
@@ -74,6 +89,5 @@ extension Pattern {
             result.append(dot)
             previous = dot
         }
-        return result
     }
 }
