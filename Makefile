@@ -40,7 +40,7 @@ endif
 DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 libtss2-dev swtpm swtpm-tools tpm2-tools \
-                xvfb i3lock xdotool dpkg-dev lintian apt libbsd-dev gettext locales
+                xvfb i3lock xdotool dpkg-dev lintian apt libbsd-dev python3-venv gettext locales
 
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
@@ -50,11 +50,15 @@ SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-l
 
 all: build
 
-# Installs missing Debian packages when run as root; otherwise says what is missing.
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# The Debian packages of DEB_PACKAGES that are not installed, in $$missing.
+FIND_MISSING = missing=""; for p in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
+	done
+
+# Installs missing Debian packages when run as root; otherwise says what is missing. Run by the targets that
+# need the whole set (demo, test, deb, bench), never by `make build` on its own.
+deps:
+	@$(FIND_MISSING); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
@@ -63,6 +67,11 @@ deps:
 	    echo "missing Debian packages:$$missing (run as root, or: sudo apt-get install$$missing)"; exit 1; \
 	  fi; \
 	fi
+
+# `make build` installs nothing: it names what is missing (a failing compile then has its reason) and goes on.
+check-deps:
+	@$(FIND_MISSING); \
+	if [ -n "$$missing" ]; then echo "note: missing Debian packages:$$missing (make deps installs them)"; fi
 
 # Says exactly what is missing instead of "swift: command not found".
 toolchain:
@@ -110,7 +119,7 @@ GIVE_BACK = if [ "$$(id -u)" = 0 ] && [ -n "$${SUDO_UID:-}" ] && [ "$$SUDO_UID" 
               done; \
             fi
 
-build: deps toolchain build-owner
+build: check-deps toolchain build-owner
 	$(SWIFT_RELEASE) --product pam_pattern
 	$(SWIFT_RELEASE) --product pam_pattern_helper
 	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
@@ -127,7 +136,7 @@ build: deps toolchain build-owner
 	$(SWIFT_RELEASE) --product tpm-driver
 	cp $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver
 	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
-	for po in po/*.po; do \
+	for po in $(wildcard po/*.po); do \
 	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
 	  msgfmt -c -o $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo $$po || exit 1; \
 	done
@@ -137,7 +146,7 @@ build: deps toolchain build-owner
 pot:
 	$(PYTHON) po/extract-messages.py . > po/pam_pattern.pot
 
-test: build test-swift test-integration test-fuzz
+test: deps build test-swift test-integration test-fuzz
 
 test-swift: toolchain build-owner
 	$(SWIFT) test --scratch-path $(SCRATCH); status=$$?; $(GIVE_BACK); exit $$status
@@ -156,7 +165,7 @@ test-integration: build
 	if [ -n "$$failed" ]; then echo "FAILED integration suites:$$failed"; exit 1; fi
 
 # Try it: a demo pattern in a private temporary store, a real PAM prompt.
-demo: build
+demo: deps build
 	@demo/run-demo.sh $(CURDIR)/$(BUILD)
 
 # Every installed file, one "source destination mode" row each (packaging/install.list);
@@ -197,7 +206,7 @@ print-install-list:
 # The Debian package, from the same build and the same file list (README, "Install the package").
 DEB_STAGE   := $(BUILD)/deb-root
 DEB_VERSION ?=
-deb: build
+deb: deps build
 	@rm -rf $(DEB_STAGE)
 	@$(MAKE) -s --no-print-directory install LAYOUT=debian DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null
 	@packaging/build-deb.sh $(DEB_STAGE) $(BUILD) $(DEB_VERSION)
@@ -205,7 +214,7 @@ deb: build
 	@$(GIVE_BACK)
 
 # Benchmarks against pam_unix in the same run (README, "Benchmarks").
-bench: build
+bench: deps build
 	@bench/run-bench.sh $(CURDIR)/$(BUILD)
 
 # libFuzzer + ASan (fuzz/run.sh, fuzz/README.md), in their own scratch path: FUZZ_SECONDS per target.
@@ -221,6 +230,28 @@ fuzz: build
 test-fuzz: build
 	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_TEST_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
 	  status=$$?; $(GIVE_BACK); exit $$status
+
+# Style of what the project writes, checked and applied the same way everywhere: swift format (ships with
+# the toolchain; rules in .swift-format) and ruff (PyPI, pinned, in a venv under the scratch path; ruff.toml).
+RUFF_VERSION  := 0.17.5
+LINT_VENV     := $(SCRATCH)/lint-venv
+RUFF          := $(LINT_VENV)/bin/ruff
+# PatternCoreEmbedded is a link to PatternCore: named once.
+SWIFT_SOURCES := Package.swift $(filter-out Sources/PatternCoreEmbedded,$(wildcard Sources/*)) Tests
+
+$(RUFF):
+	$(PYTHON) -m venv $(LINT_VENV)
+	$(LINT_VENV)/bin/pip install -q ruff==$(RUFF_VERSION)
+
+lint: toolchain $(RUFF)
+	$(SWIFT) format lint --strict --recursive $(SWIFT_SOURCES)
+	$(RUFF) check .
+	$(RUFF) format --check .
+
+format: toolchain $(RUFF)
+	$(SWIFT) format --in-place --recursive $(SWIFT_SOURCES)
+	$(RUFF) check --fix .
+	$(RUFF) format .
 
 clean:
 	rm -rf $(BUILD) $(SCRATCH) $(FUZZ_SCRATCH)

@@ -21,7 +21,6 @@ int pattern_o_wronly(void) { return O_WRONLY; }
 int pattern_o_rdwr(void) { return O_RDWR; }
 int pattern_o_creat(void) { return O_CREAT; }
 int pattern_o_excl(void) { return O_EXCL; }
-int pattern_o_trunc(void) { return O_TRUNC; }
 int pattern_o_nofollow(void) { return O_NOFOLLOW; }
 int pattern_o_cloexec(void) { return O_CLOEXEC; }
 int pattern_o_noctty(void) { return O_NOCTTY; }
@@ -31,17 +30,10 @@ int pattern_o_nonblock(void) { return O_NONBLOCK; }
 int pattern_s_isreg(mode_t mode) { return S_ISREG(mode); }
 int pattern_s_isdir(mode_t mode) { return S_ISDIR(mode); }
 int pattern_s_islnk(mode_t mode) { return S_ISLNK(mode); }
-int pattern_s_isfifo(mode_t mode) { return S_ISFIFO(mode); }
 
 int pattern_dup_cloexec(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 3); }
 
-int pattern_flock(int fd, int operation) {
-    int result;
-    do {
-        result = flock(fd, operation);
-    } while (result != 0 && errno == EINTR);
-    return result;
-}
+int pattern_flock(int fd, int operation) { return flock(fd, operation); }
 
 int pattern_flock_bounded(int fd, int operation, int timeout_ms) {
     struct timespec start, now;
@@ -102,6 +94,31 @@ void pattern_file_size_restore(const struct rlimit *saved, int raised) {
 long long pattern_offset(int fd) {
     off_t offset = lseek(fd, 0, SEEK_CUR);
     return offset < 0 ? -1 : (long long)offset;
+}
+
+int pattern_account_uid(const char *name, uid_t *uid) {
+    size_t size = 4096;
+    while (size <= (1u << 20)) {
+        char *buffer = malloc(size);
+        if (buffer == NULL) return -1;
+        struct passwd entry, *found = NULL;
+        int status = getpwnam_r(name, &entry, buffer, size, &found);
+        if (status == 0 && found != NULL) *uid = found->pw_uid;
+        /* The entry holds the password field: nothing of it stays in the freed buffer. */
+        explicit_bzero(buffer, size);
+        free(buffer);
+        if (status == ERANGE) {
+            size *= 4;
+            continue;
+        }
+        if (status == 0) return found != NULL ? 0 : 1;
+        /* ENOENT, ESRCH, EBADF, EPERM: documented as "name not found" by some NSS modules. */
+        if (status == ENOENT || status == ESRCH || status == EBADF || status == EPERM) return 1;
+        errno = status;
+        return -1;
+    }
+    errno = ERANGE;
+    return -1;
 }
 
 const char *pattern_dirent_name(const struct dirent *entry) {

@@ -3,7 +3,7 @@ import CPatternSystem
 import PatternCoreEmbedded
 
 /// The flow of pam_sm_authenticate, one decision per step. Returns an
-/// outcome; Entry.swift turns it into a PAM code (PamResult.swift).
+/// outcome; Entry.swift turns it into a PAM code (AuthOutcome.swift).
 ///
 /// 1. user; 2. remote host refused unless allow_remote (no prompt);
 /// 3. not enrolled: no prompt; 4. locked: no prompt, say why and that the
@@ -106,6 +106,9 @@ struct Authenticator {
         } catch {
             return malformed(error, answer: answer, user: user)
         }
+
+        // The canonical dots must not stay in the host's freed memory (the parser zeroed its own arrays).
+        defer { pattern.wipe() }
 
         // 8. Record, verify, reset.
         let outcome: GuessOutcome

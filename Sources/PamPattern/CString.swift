@@ -33,17 +33,6 @@ enum CString {
         }
     }
 
-    /// A copy safe to put into a log line or message: printable ASCII kept,
-    /// everything else '?', at most `limit` bytes (then "...").
-    static func printable(_ bytes: [UInt8], limit: Int = 100) -> [UInt8] {
-        var out: [UInt8] = []
-        for byte in bytes.prefix(limit) {
-            out.append(byte >= 0x20 && byte < 0x7f ? byte : UInt8(ascii: "?"))
-        }
-        if bytes.count > limit { out.append(contentsOf: "...".utf8) }
-        return out
-    }
-
     /// Calls `body` with a string literal as a C string: the compiler stores literals NUL-terminated (os_log
     /// relies on the same). A StaticString without a pointer (a single scalar) gives [].
     static func withStatic(_ text: StaticString, _ body: (UnsafePointer<CChar>) -> [UInt8]) -> [UInt8] {

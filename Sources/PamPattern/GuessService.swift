@@ -44,7 +44,7 @@ enum GuessService {
         switch self {
         case .inProcess(let store, let gate):
             do throws(StoreError) {
-                guard try store.record(for: user) != nil else { return .notEnrolled }
+                guard try store.boundRecord(for: user) != nil else { return .notEnrolled }
                 return .enrolled(try gate.check(user: user, now: now))
             } catch { throw .store(error) }
         case .helper(let client):

@@ -14,8 +14,8 @@ struct HelperClient {
         var output = [UInt8](repeating: 0, count: HelperVerdict.maximumLineBytes + 1)
         var outputLength = 0
         var status: Int32 = 0
-        guard var cPath = SystemBytes.cString(path), var cOperation = SystemBytes.cString(operation.word),
-            var cUser = SystemBytes.cString(user)
+        guard var cPath = SystemCall.cString(path), var cOperation = SystemCall.cString(operation.word),
+            var cUser = SystemCall.cString(user)
         else { return .failure(.couldNotRun(errno: EINVAL)) }
         let ran: Int32 = cPath.withUnsafeMutableBufferPointer { pathBuffer in
             cOperation.withUnsafeMutableBufferPointer { operationBuffer in
@@ -49,19 +49,5 @@ struct HelperClient {
         case .unavailable: return .failure(.unavailable)
         default: return .success(verdict)
         }
-    }
-}
-
-/// Bytes to a NUL-terminated C string; nil if they contain a NUL.
-enum SystemBytes {
-    static func cString(_ bytes: [UInt8]) -> [CChar]? {
-        var out: [CChar] = []
-        out.reserveCapacity(bytes.count + 1)
-        for byte in bytes {
-            if byte == 0 { return nil }
-            out.append(CChar(bitPattern: byte))
-        }
-        out.append(0)
-        return out
     }
 }

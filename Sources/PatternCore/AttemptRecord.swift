@@ -72,16 +72,14 @@ public struct AttemptRecord: Equatable, Sendable {
     /// non-ASCII) turned into '?'. The separator cannot appear, and a host name chosen by a remote client
     /// cannot send escape sequences to the terminal that shows the notice.
     public static func field(_ raw: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        for byte in raw.prefix(maximumFieldBytes) { out.append(byte > 0x20 && byte < 0x7F ? byte : 0x3F) }
-        return out
+        return TextCodec.printable(Array(raw.prefix(maximumFieldBytes)), space: false)
     }
 
     /// "unseen N\n" then one "TIME SERVICE TTY HOST\n" per attempt; an empty field is "-".
     public func encoded() -> [UInt8] {
-        var bytes = Array("unseen ".utf8) + StoreRecord.decimal(Int64(unseen)) + [0x0A]
+        var bytes = Array("unseen ".utf8) + TextCodec.decimal(Int64(unseen)) + [0x0A]
         for attempt in attempts {
-            bytes += StoreRecord.decimal(attempt.time)
+            bytes += TextCodec.decimal(attempt.time)
             for value in [attempt.service, attempt.tty, attempt.remoteHost] {
                 bytes.append(0x20)
                 bytes += value.isEmpty ? [0x2D] : value
@@ -105,13 +103,13 @@ public struct AttemptRecord: Equatable, Sendable {
             guard bytes[index] == 0x0A else { continue }
             if isHeader {
                 guard fields.count == 2, fields[0].elementsEqual("unseen".utf8),
-                    let unseen = StoreRecord.parseDecimal(fields[1]), unseen <= maximumUnseen
+                    let unseen = TextCodec.parseDecimal(fields[1], leadingZeros: false, maximumDigits: 19), unseen <= maximumUnseen
                 else { return nil }
                 record.unseen = Int(unseen)
                 isHeader = false
             } else {
                 guard fields.count == 4, record.attempts.count < capacity,
-                    let time = StoreRecord.parseDecimal(fields[0])
+                    let time = TextCodec.parseDecimal(fields[0], leadingZeros: false, maximumDigits: 19)
                 else { return nil }
                 for value in fields[1...] {
                     guard !value.isEmpty, value.count <= maximumFieldBytes,

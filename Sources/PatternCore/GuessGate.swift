@@ -27,7 +27,7 @@ public enum GuessOutcome: Equatable, Sendable {
 ///
 /// Every lock wait is bounded (`ThrottleStore.lockWaitMilliseconds`): `StoreError.lockBusy`, fail closed.
 /// Only well-formed guesses reach the gate: the caller parses first, and malformed or too-short input
-/// (PatternError.isCountedAsGuess == false) is answered without calling `attempt`, so it is never counted.
+/// (a `PatternError`, as Android does not count a pattern under 4 dots) is never given to `attempt`: not counted.
 public struct GuessGate {
     public let store: PatternStore
     public let throttle: ThrottleStore
@@ -60,7 +60,7 @@ public struct GuessGate {
         unseen = nil
         // Enrollment first, unlocked: an unknown name must not create a state file (no files for arbitrary
         // names). The record that is verified is read again under the lock below.
-        guard try store.record(for: user) != nil else {
+        guard try store.boundRecord(for: user) != nil else {
             if let cost = dummyHashCost { PatternHash.dummyVerify(cost: cost) }
             return .notEnrolled
         }
@@ -76,7 +76,7 @@ public struct GuessGate {
         do {
             guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
             defer { locked.close() }
-            guard let current = try store.record(for: user) else { return .notEnrolled }
+            guard let current = try store.boundRecord(for: user) else { return .notEnrolled }
             record = current
             if record.tpmRecord != nil && tpmCheck == nil { throw .tpmUnavailable(code: 0) }
             let state = try locked.read(normalisedAt: now)

@@ -313,29 +313,13 @@ public enum HelperVerdict: Equatable, Sendable {
         return nil
     }
 
-    /// Plain decimal, 1 to 12 digits (no sign, no leading zeros but "0"): bounded so it never overflows.
+    /// Plain decimal, 1 to 12 digits (no sign, no leading zeros but "0").
     static func number(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        guard !bytes.isEmpty, bytes.count <= 12 else { return nil }
-        if bytes.count > 1 && bytes.first == 0x30 { return nil }
-        var value: Int64 = 0
-        for byte in bytes {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            value = value * 10 + Int64(byte - 0x30)
-        }
-        return value
+        TextCodec.parseDecimal(bytes, leadingZeros: false, maximumDigits: 12)
     }
 
     /// Negative values are written as 0 (the throttle never produces them); huge ones are capped to 12 digits.
-    static func decimal(_ value: Int64) -> [UInt8] {
-        var rest = min(max(value, 0), 999_999_999_999)
-        if rest == 0 { return [0x30] }
-        var digits: [UInt8] = []
-        while rest > 0 {
-            digits.append(UInt8(0x30 + rest % 10))
-            rest /= 10
-        }
-        return digits.reversed()
-    }
+    static func decimal(_ value: Int64) -> [UInt8] { TextCodec.decimal(min(value, 999_999_999_999)) }
 }
 
 /// A parsed call: what the helper checks before it touches any file.

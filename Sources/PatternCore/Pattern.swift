@@ -31,6 +31,21 @@ public struct Pattern: Hashable, Sendable {
         return min(max(minimumLength, minimumLengthRange.lowerBound), minimumLengthRange.upperBound)
     }
 
+    /// Zeroes the dots in place (explicit_bzero), in every copy of this pattern (they share the storage), so
+    /// the pattern does not stay in the host's freed memory. Call it when the pattern is no longer needed; the
+    /// pattern is empty-valued (all zero dots) afterwards.
+    public func wipe() {
+        dots.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+            pattern_secure_zero(UnsafeMutableRawPointer(mutating: base), buffer.count)
+        }
+    }
+
+    /// Zeroes a byte array through explicit_bzero.
+    static func zero(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { buffer in pattern_secure_zero(buffer.baseAddress, buffer.count) }
+    }
+
     /// The canonical dots as ASCII digits '1'...'9'.
     public var digits: [UInt8] {
         return dots.map { $0 &+ 0x30 }

@@ -86,11 +86,6 @@ public enum PatternDrawing {
         }
         return text + bottom
     }
-
-    /// The numbering for the phone layout (1 2 3 on top).
-    public static func emptyGrid(style: DrawingStyle) -> String {
-        return emptyGrid(style: style, layout: .phone)
-    }
 }
 
 /// A small character grid of cell codes; lines merge where they cross.

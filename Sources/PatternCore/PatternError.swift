@@ -40,12 +40,6 @@ public enum PatternError: Error, Equatable, Sendable {
         }
     }
 
-    /// False for every case: malformed or too-short input is never counted as a
-    /// failed attempt (Android does not count patterns under 4 dots either).
-    public var isCountedAsGuess: Bool {
-        return false
-    }
-
     /// Where a dot sits on the grid, in words ("top left", "centre").
     static func placeName(of dot: UInt8) -> String {
         switch dot {

@@ -10,24 +10,15 @@ extension Pattern {
     /// dots (clamped to 4...9). Errors, in order: too long (before anything
     /// else), a character that is not a dot or '0' (first one wins), empty,
     /// a dot used twice, too short (counted on the canonical pattern).
-    public static func parse(_ input: UnsafeBufferPointer<UInt8>, layout: KeypadLayout = .phone,
-                             minimumLength: Int = 4) throws(PatternError) -> Pattern {
-        return try parseBytes(input, layout: layout, minimumLength: minimumLength)
-    }
-
-    /// Same as the buffer form, for an array of bytes.
-    public static func parse(_ input: [UInt8], layout: KeypadLayout = .phone,
-                             minimumLength: Int = 4) throws(PatternError) -> Pattern {
-        return try parseBytes(input, layout: layout, minimumLength: minimumLength)
-    }
-
-    static func parseBytes<Input: Collection>(_ input: Input, layout: KeypadLayout,
-                                              minimumLength: Int) throws(PatternError) -> Pattern
+    public static func parse<Input: Collection>(_ input: Input, layout: KeypadLayout = .phone,
+                                                minimumLength: Int = 4) throws(PatternError) -> Pattern
     where Input.Element == UInt8 {
-        let dots = try canonicalDots(typed: input, layout: layout)
+        var dots = try canonicalDots(typed: input, layout: layout)
         let minimum = clampedMinimumLength(minimumLength)
         guard dots.count >= minimum else {
-            throw .tooShort(dotCount: dots.count, minimum: minimum)
+            let count = dots.count
+            Pattern.zero(&dots)
+            throw .tooShort(dotCount: count, minimum: minimum)
         }
         return Pattern(canonicalDots: dots)
     }
@@ -46,6 +37,8 @@ extension Pattern {
         // when a rule would also be broken earlier in the input.
         var keys: [UInt8] = []
         keys.reserveCapacity(byteCount)
+        // The typed keys are the pattern (or a password typed out of habit): zeroed before they are freed.
+        defer { Pattern.zero(&keys) }
         var position = 0
         for byte in input {
             position += 1
@@ -69,6 +62,17 @@ extension Pattern {
     static func canonicalDots(drawn: [UInt8]) throws(PatternError) -> [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(9)
+        do throws(PatternError) {
+            try appendCanonical(drawn, to: &result)
+        } catch {
+            Pattern.zero(&result)
+            throw error
+        }
+        return result
+    }
+
+    /// The drawing rules of `canonicalDots(drawn:)`, appending to `result`.
+    static func appendCanonical(_ drawn: [UInt8], to result: inout [UInt8]) throws(PatternError) {
         var visited: UInt16 = 0    // bit d set = dot d used
         var previous: UInt8? = nil
         for dot in drawn {
@@ -85,6 +89,5 @@ extension Pattern {
             result.append(dot)
             previous = dot
         }
-        return result
     }
 }

@@ -1,6 +1,7 @@
 import CPatternSystem
 
-/// The pattern store: one root-only file of `user:hash:setAt` lines (FILEFORMAT.md).
+/// The pattern store: one root-only file of `user:uid:hash:setAt` lines (legacy `user:hash:setAt` lines are
+/// still read; FILEFORMAT.md).
 ///
 /// Reads take no lock: writers replace the file with rename(2), so a reader sees the old or the new file,
 /// whole. Writes take an exclusive flock on `.<name>.lock` in the same directory, write a temp file
@@ -41,6 +42,15 @@ public struct PatternStore: Sendable {
         guard let fd = try openForReading(in: directory, location) else { return nil }
         defer { SystemCall.close(fd) }
         return try StoreLookup.find(user, readingFrom: fd, limit: PatternStore.maximumFileBytes)
+    }
+
+    /// The user's record, only if it belongs to the account that has this name now (`requireAccount`): a
+    /// record of a deleted account throws `accountMismatch`, never "enrolled". What the module and the helper
+    /// use before prompting and when checking a guess.
+    public func boundRecord(for user: [UInt8]) throws(StoreError) -> StoreRecord? {
+        guard let record = try record(for: user) else { return nil }
+        try record.requireAccount()
+        return record
     }
 
     /// Adds the record, or replaces the user's existing one in place. Locked, atomic.
@@ -140,8 +150,19 @@ public struct PatternStore: Sendable {
 
         var records = try read(in: directory, location) ?? []
         guard change(&records) else { return false }
+        try PatternStore.bindAccounts(&records)
         try replace(in: directory, location, with: StoreRecord.encodeStore(records))
         return true
+    }
+
+    /// Records written before they carried a uid are bound, at each write, to the account their name has now;
+    /// a name without an account stays unbound (and `patternctl prune` can remove it). Not inlined: one copy
+    /// for every kind of change.
+    @inline(never)
+    static func bindAccounts(_ records: inout [StoreRecord]) throws(StoreError) {
+        for index in records.indices where records[index].uid == nil {
+            if let uid = try Account.uid(of: records[index].user) { records[index].uid = uid }
+        }
     }
 
     /// Opens (creating 0600) and exclusively flocks ".<name>.lock".

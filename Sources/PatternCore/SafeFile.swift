@@ -36,7 +36,7 @@ enum SafeFile {
     /// not writable by group or others. With `create`, a missing directory is made 0700 first (its parent
     /// must exist). Returns nil for a missing directory when not creating.
     static func openDirectory(_ path: [CChar], create: Bool) throws(StoreError) -> Int32? {
-        let flags = pattern_o_rdonly() | pattern_o_directory() | pattern_o_nofollow() | pattern_o_cloexec()
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
         var fd: Int32 = -1
         do {
             fd = try SystemCall.open(path, flags)
@@ -126,6 +126,6 @@ enum SafeFile {
     /// Flags for opening a file to read: never follow a symlink, never leak to children, never become the
     /// controlling terminal, never block on a FIFO (the type check then refuses it).
     static var readFlags: Int32 {
-        pattern_o_rdonly() | pattern_o_nofollow() | pattern_o_cloexec() | pattern_o_noctty() | pattern_o_nonblock()
+        O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
     }
 }

@@ -21,14 +21,13 @@ extension SafeFile {
     static func replace(in directory: Int32, name: [CChar], tempPrefix: [UInt8], with bytes: [UInt8],
                         durable: Bool = true) throws(StoreError)
     {
-        let flags = pattern_o_wronly() | pattern_o_creat() | pattern_o_excl() | pattern_o_nofollow()
-            | pattern_o_cloexec() | pattern_o_noctty()
-        let pid = StoreRecord.decimal(Int64(getpid()))
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY
+        let pid = TextCodec.decimal(Int64(getpid()))
         var attempt: Int64 = 0
         var tempName: [CChar] = []
         var fd: Int32 = -1
         while fd < 0 {
-            guard let candidate = SystemCall.cString(tempPrefix + pid + [0x2E] + StoreRecord.decimal(attempt))
+            guard let candidate = SystemCall.cString(tempPrefix + pid + [0x2E] + TextCodec.decimal(attempt))
             else { throw .invalidPath }
             do {
                 fd = try SystemCall.openat(directory, candidate, flags, 0o600)
@@ -39,34 +38,23 @@ extension SafeFile {
                 attempt += 1
             }
         }
+        // One cleanup path: whatever step fails, the temp file is closed and removed, the old file untouched.
+        var step = SystemOperation.chmod
         do throws(Errno) {
             try SystemCall.fchmod(fd, 0o600)  // exactly 0600 whatever the umask
-        } catch {
-            SystemCall.close(fd)
-            try? SystemCall.unlinkat(directory, tempName)
-            throw .system(operation: .chmod, errno: error.code)
-        }
-        do throws(Errno) {
+            step = .write
             try SystemCall.writeAll(fd, bytes)
-        } catch {
-            SystemCall.close(fd)
-            try? SystemCall.unlinkat(directory, tempName)
-            if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(bytes.count)) }
-            throw .system(operation: .write, errno: error.code)
-        }
-        do throws(Errno) {
+            step = .fsync
             if durable { try SystemCall.fsync(fd) }
-        } catch {
             SystemCall.close(fd)
-            try? SystemCall.unlinkat(directory, tempName)
-            throw .system(operation: .fsync, errno: error.code)
-        }
-        SystemCall.close(fd)
-        do throws(Errno) {
+            fd = -1
+            step = .rename
             try SystemCall.renameat(directory, tempName, name)
         } catch {
+            SystemCall.close(fd)
             try? SystemCall.unlinkat(directory, tempName)
-            throw .system(operation: .rename, errno: error.code)
+            if step == .write && error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(bytes.count)) }
+            throw .system(operation: step, errno: error.code)
         }
         // The rename is durable only once the directory is synced.
         do throws(Errno) { if durable { try SystemCall.fsync(directory) } } catch {

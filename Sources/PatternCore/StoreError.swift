@@ -13,18 +13,21 @@ public enum LineProblem: Error, Equatable, Sendable {
     case badHash
     /// The time is not a non-negative decimal number that fits 64 bits, without leading zeros.
     case badTime
+    /// The uid is not a decimal number 0...4294967294 without leading zeros.
+    case badUid
 
     /// A sentence for the administrator.
     public var message: String {
         switch self {
         case .missingNewline: return "the last line does not end with a newline (torn or hand-edited file)"
         case .emptyLine: return "the line is empty"
-        case .wrongFieldCount(let count): return "expected 3 fields separated by ':', found \(count)"
+        case .wrongFieldCount(let count): return "expected 3 or 4 fields separated by ':', found \(count)"
         case .badUserName:
             return "the user name is empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
                 + "or contains ':', whitespace or a control character"
         case .badHash: return "the hash is neither a yescrypt \"$y$\" crypt string nor a \"$tpm2$\" TPM record"
         case .badTime: return "the time is not a non-negative decimal number of seconds"
+        case .badUid: return "the uid is not a decimal number from 0 to 4294967294"
         }
     }
 }
@@ -60,6 +63,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case malformedLine(lineNumber: Int, reason: LineProblem)
     /// A user appears twice; which entry counts would be a guess.
     case duplicateUser(lineNumber: Int, firstLineNumber: Int)
+    /// The record was made for the account with uid `recordUid`, but the account with that name now has
+    /// another uid, or (nil) no longer exists: the pattern belongs to a deleted account and is not used.
+    case accountMismatch(recordUid: UInt32, accountUid: UInt32?)
     /// A throttle state file's content is not a valid record.
     case malformedState
     /// A user's attempt record is not in the documented format (FILEFORMAT.md, "Attempt record").
@@ -108,6 +114,8 @@ public enum StoreError: Error, Equatable, Sendable {
         case .tooLarge(let bytes, let limit): return "the file is \(bytes) bytes, more than the limit of \(limit)"
         case .malformedLine(let line, let reason): return "line \(line) is malformed: \(reason.message)"
         case .duplicateUser(let line, let first): return "line \(line) repeats the user of line \(first)"
+        case .accountMismatch(let recorded, _):
+            return "the pattern was set for uid \(recorded), which this name no longer has: refused (patternctl prune removes it)"
         case .malformedState: return "the throttle state file is malformed (reset it with patternctl)"
         case .malformedAttemptRecord: return "the attempt record is malformed (reset it with patternctl)"
         case .invalidUserName:
@@ -120,9 +128,9 @@ public enum StoreError: Error, Equatable, Sendable {
         case .hashFailed(let code): return "libcrypt could not hash (errno \(code))"
         case .system(let operation, let code): return "\(operation.name) failed (errno \(code))"
         case .lockBusy(let seconds):
-            return "another process holds the lock (waited \(seconds) s: a stopped or stuck su, sudo or patternctl); nothing was changed, try again"
+            return "another process holds the lock (waited \(seconds) s); nothing was changed, try again"
         case .fileSizeLimit(let bytes):
-            return "the file-size limit (ulimit -f) of this process is below the \(bytes) bytes to write; nothing was written"
+            return "the file-size limit (ulimit -f) is below the \(bytes) bytes to write; nothing was written"
         case .tpmUnavailable(let code):
             return code == 0 ? "the pattern is held by the TPM: only pam_pattern_helper can check it"
                 : "the TPM cannot check the pattern now (TPM result \(code))"

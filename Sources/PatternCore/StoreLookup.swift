@@ -11,8 +11,8 @@ import CPatternSystem
 /// `parseStore` before every write and for status/list, so such a store is still refused there.
 /// Result: a 100,000-user store is looked up in a few milliseconds (bench/), not 90 ms.
 enum StoreLookup {
-    /// Bytes read at a time. A valid line is at most 249 bytes (100 + 1 + 128 + 1 + 19), so a window this size
-    /// without a newline holds a line that is malformed anyway.
+    /// Bytes read at a time. A valid line is at most 260 bytes (100 + 1 + 10 + 1 + 128 + 1 + 19), so a window
+    /// this size without a newline holds a line that is malformed anyway.
     static let windowBytes = 65536
 
     /// The record of `user` in `bytes` (a whole store file), nil if the user has no line.
@@ -33,13 +33,8 @@ enum StoreLookup {
         var filled = 0
         var total: Int64 = 0
         while true {
-            let count = window.withUnsafeMutableBufferPointer { buffer -> Int in
-                guard let base = buffer.baseAddress else { return -1 }
-                return CPatternSystem.read(fd, base + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                let error = Errno.current
-                if error.code == EINTR { continue }
+            let count: Int
+            do { count = try SystemCall.read(fd, into: &window, from: filled) } catch {
                 throw .system(operation: .read, errno: error.code)
             }
             if count == 0 {
@@ -58,7 +53,7 @@ enum StoreLookup {
                 let problem: LineProblem
                 switch window.withUnsafeBufferPointer({ check($0) }) {
                 case .failure(let found): problem = found
-                case .success: problem = .badTime  // cannot happen: a valid line is at most 249 bytes
+                case .success: problem = .badTime  // cannot happen: a valid line is at most 260 bytes
                 }
                 throw .malformedLine(lineNumber: scan.lineNumber, reason: problem)
             }
@@ -129,17 +124,24 @@ enum StoreLookup {
     /// caller then finds the line end and runs the exact `check`). Every read is below `count`.
     static func quickLine(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> (Int, Int)? {
         // The line's end first, so that no search below can run into the next line. A valid line is at most
-        // 249 bytes plus its newline.
-        guard start < count, let newline = memchr(base + start, 0x0A, min(count - start, 250)) else { return nil }
+        // 260 bytes plus its newline.
+        guard start < count, let newline = memchr(base + start, 0x0A, min(count - start, 261)) else { return nil }
         let end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
         // user: up to the first ':' within the length cap. Its bytes are not checked here (see the type's
         // comment): the looked-up user's line gets the full parse.
         guard let colon = memchr(base + start, 0x3A, min(end - start, StoreRecord.maximumUserNameBytes + 1)) else {
             return nil
         }
-        let first = base.distance(to: colon.assumingMemoryBound(to: UInt8.self))
-        if first == start || end - first < 6 { return nil }
-        // hash: "$y$", then up to the second ':' within the cap (memchr: the hash is most of the line)
+        let userEnd = base.distance(to: colon.assumingMemoryBound(to: UInt8.self))
+        if userEnd == start || end - userEnd < 6 { return nil }
+        // uid (absent in records written before they carried one): 1...10 bytes up to the next ':'
+        var first = userEnd
+        if base[userEnd + 1] != 0x24 {
+            guard let uidColon = memchr(base + userEnd + 1, 0x3A, min(end - userEnd - 1, 11)) else { return nil }
+            first = base.distance(to: uidColon.assumingMemoryBound(to: UInt8.self))
+            if first == userEnd + 1 || end - first < 6 { return nil }
+        }
+        // hash: "$y$", then up to the next ':' within the cap (memchr: the hash is most of the line)
         if base[first + 1] != 0x24 || base[first + 2] != 0x79 || base[first + 3] != 0x24 { return nil }
         guard let hit = memchr(base + first + 4, 0x3A, min(end - first - 4, StoreRecord.maximumHashBytes - 2)) else {
             return nil
@@ -148,11 +150,12 @@ enum StoreLookup {
         // time: 1...19 bytes and no third ':'
         let timeLength = end - second - 1
         if timeLength < 1 || timeLength > 19 || memchr(base + second + 1, 0x3A, timeLength) != nil { return nil }
-        return (first - start, end)
+        return (userEnd - start, end)
     }
 
-    /// Checks one line's structure (without its newline): three ':'-separated fields, a valid user name, a
-    /// hash field that starts with "$y$" within the length cap, a valid time. Returns the user field's length.
+    /// Checks one line's structure (without its newline): three or four ':'-separated fields, a valid user name,
+    /// a uid (four fields), a hash field that starts with "$y$" within the length cap, a valid time. Returns the
+    /// user field's length.
     /// One pass in the common case; any doubt goes to `StoreRecord.parse(line:)`, which names the problem.
     static func check(_ line: UnsafeBufferPointer<UInt8>) -> Result<Int, LineProblem> {
         if let userLength = quickCheck(line) { return .success(userLength) }
@@ -176,7 +179,19 @@ enum StoreLookup {
             first += 1
         }
         if first == 0 || first > StoreRecord.maximumUserNameBytes || count - first < 6 { return nil }
-        // hash: "$y$" then up to the second ':' (memchr: the hash is most of the line)
+        let userLength = first
+        // uid: 1...9 digits without a leading zero (cannot exceed the maximum); anything else goes to the parser
+        if line[first + 1] != 0x24 {
+            var index = first + 1
+            while index < count && line[index] != 0x3A {
+                if line[index] &- 0x30 > 9 { return nil }
+                index += 1
+            }
+            let digits = index - first - 1
+            if digits < 1 || digits > 9 || (digits > 1 && line[first + 1] == 0x30) || count - index < 6 { return nil }
+            first = index
+        }
+        // hash: "$y$" then up to the next ':' (memchr: the hash is most of the line)
         if line[first + 1] != 0x24 || line[first + 2] != 0x79 || line[first + 3] != 0x24 { return nil }
         guard let hit = memchr(base + first + 4, 0x3A, count - first - 4) else { return nil }
         let second = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -190,6 +205,6 @@ enum StoreLookup {
             if line[index] &- 0x30 > 9 { return nil }
             index += 1
         }
-        return first
+        return userLength
     }
 }

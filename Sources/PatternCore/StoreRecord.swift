@@ -1,4 +1,5 @@
-/// One enrolled user: a line `user:hash:setAt\n` of the store (see FILEFORMAT.md).
+/// One enrolled user: a line `user:uid:hash:setAt\n` of the store, or `user:hash:setAt\n` as written before
+/// records carried the account's uid (see FILEFORMAT.md).
 public struct StoreRecord: Equatable, Sendable {
     /// The user name, bytes as PAM gives them.
     public var user: [UInt8]
@@ -7,6 +8,12 @@ public struct StoreRecord: Equatable, Sendable {
     public var hash: [UInt8]
     /// When the pattern was set, seconds since the epoch.
     public var setAt: Int64
+    /// The uid of the account the pattern was set for; nil for a record written before records carried it
+    /// (patternctl fills it in at its next write of the store). See `requireAccount`.
+    public var uid: UInt32?
+
+    /// The largest uid a record holds ((uid_t)-1 means "no uid" to the kernel).
+    public static let maximumUid: UInt32 = 4_294_967_294
 
     /// Longest user name accepted. Linux names are usually <= 32 bytes (useradd); 100 keeps the hex-encoded
     /// throttle file name (200 bytes) under NAME_MAX (255).
@@ -14,10 +21,11 @@ public struct StoreRecord: Equatable, Sendable {
     /// Longest hash accepted. A default yescrypt string is 73 bytes; extra parameters make it longer.
     public static let maximumHashBytes = 128
 
-    public init(user: [UInt8], hash: [UInt8], setAt: Int64) {
+    public init(user: [UInt8], hash: [UInt8], setAt: Int64, uid: UInt32? = nil) {
         self.user = user
         self.hash = hash
         self.setAt = setAt
+        self.uid = uid
     }
 
     /// The TPM record when the TPM holds this user's pattern, nil for a yescrypt hash.
@@ -73,6 +81,10 @@ public struct StoreRecord: Equatable, Sendable {
     public func encoded() -> [UInt8] {
         var line = user
         line.append(0x3A)
+        if let uid {
+            line.append(contentsOf: StoreRecord.decimal(Int64(uid)))
+            line.append(0x3A)
+        }
         line.append(contentsOf: hash)
         line.append(0x3A)
         line.append(contentsOf: StoreRecord.decimal(setAt))
@@ -81,30 +93,11 @@ public struct StoreRecord: Equatable, Sendable {
     }
 
     /// Decimal digits of a non-negative value (negative values are written as 0; the parser refuses signs).
-    static func decimal(_ value: Int64) -> [UInt8] {
-        if value <= 0 { return [0x30] }
-        var digits: [UInt8] = []
-        var rest = value
-        while rest > 0 {
-            digits.append(UInt8(0x30 + rest % 10))
-            rest /= 10
-        }
-        return digits.reversed()
-    }
+    static func decimal(_ value: Int64) -> [UInt8] { TextCodec.decimal(value) }
 
     /// Parses a non-negative decimal without sign or leading zeros that fits Int64; nil otherwise.
     static func parseDecimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        if bytes.isEmpty || bytes.count > 19 { return nil }
-        if bytes.count > 1 && bytes.first == 0x30 { return nil }
-        var value: Int64 = 0
-        for byte in bytes {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times.addingReportingOverflow(Int64(byte - 0x30))
-            if overflow1 || overflow2 { return nil }
-            value = sum
-        }
-        return value
+        TextCodec.parseDecimal(bytes, leadingZeros: false, maximumDigits: 19)
     }
 
     /// Parses one line (without its newline). Throws the problem; the caller adds the line number.
@@ -113,20 +106,30 @@ public struct StoreRecord: Equatable, Sendable {
         var separators: [Int] = []
         for index in line.indices where line[index] == 0x3A {
             separators.append(index)
-            if separators.count > 2 { break }
+            if separators.count > 3 { break }
         }
-        guard separators.count == 2 else {
+        guard separators.count == 2 || separators.count == 3 else {
             var count = 1
             for byte in line where byte == 0x3A { count += 1 }
             return .failure(.wrongFieldCount(count))
         }
+        // Four fields: user, uid, hash, time. Three (written before records carried a uid): user, hash, time.
+        let bound = separators.count == 3
+        let hashStart = separators[bound ? 1 : 0] + 1
+        let hashEnd = separators[bound ? 2 : 1]
         let user = Array(line[line.startIndex..<separators[0]])
-        let hash = Array(line[(separators[0] + 1)..<separators[1]])
-        let time = line[(separators[1] + 1)..<line.endIndex]
+        let hash = Array(line[hashStart..<hashEnd])
+        let time = line[(hashEnd + 1)..<line.endIndex]
         guard isValidUserName(user) else { return .failure(.badUserName) }
+        var uid: UInt32? = nil
+        if bound {
+            guard let value = parseDecimal(line[(separators[0] + 1)..<separators[1]]), value <= Int64(maximumUid)
+            else { return .failure(.badUid) }
+            uid = UInt32(value)
+        }
         guard isValidCredential(hash) else { return .failure(.badHash) }
         guard let setAt = parseDecimal(time) else { return .failure(.badTime) }
-        return .success(StoreRecord(user: user, hash: hash, setAt: setAt))
+        return .success(StoreRecord(user: user, hash: hash, setAt: setAt, uid: uid))
     }
 
     /// Parses a whole store. Strict: any malformed line, a missing final newline, or a repeated user is an

@@ -3,7 +3,7 @@ import CPatternSystem
 /// Which system call failed, carried by `StoreError.system`.
 public enum SystemOperation: Equatable, Sendable {
     case open, openDirectory, makeDirectory, stat, read, write, fsync, rename, unlink, lock, truncate, chmod,
-        listDirectory, crypt
+        listDirectory, crypt, accountLookup
 
     /// The C name, for messages.
     public var name: String {
@@ -22,21 +22,30 @@ public enum SystemOperation: Equatable, Sendable {
         case .chmod: return "fchmod"
         case .listDirectory: return "readdir"
         case .crypt: return "crypt"
+        case .accountLookup: return "getpwnam_r"
         }
     }
 }
 
-/// A failed system call's errno, before the caller gives it a meaning.
-struct Errno: Error, Equatable {
-    var code: Int32
-    static var current: Errno { Errno(code: pattern_errno()) }
-}
+/// Every system call the store and the throttle make, in one place: EINTR is retried here (`valueOrErrno`),
+/// -1 becomes a thrown `Errno`, and paths are bytes turned into NUL-terminated C strings here.
+/// (Model: apple/swift-system, `valueOrErrno(retryOnInterrupt:)` and its syscall wrappers.)
+public enum SystemCall {
+    /// Runs `call` until it returns something other than -1 with EINTR; -1 with any other errno is thrown.
+    /// The one retry loop: a signal arriving during a system call must not turn into a failed login.
+    static func valueOrErrno<I: FixedWidthInteger>(
+        retryOnInterrupt: Bool = true, _ call: () -> I
+    ) throws(Errno) -> I {
+        while true {
+            let result = call()
+            if result != -1 { return result }
+            let error = Errno.current
+            if !(retryOnInterrupt && error.code == EINTR) { throw error }
+        }
+    }
 
-/// Every system call the store and the throttle make, in one place: EINTR is retried here, -1 becomes a thrown
-/// `Errno`, and paths are bytes turned into NUL-terminated C strings here. (Model: apple/swift-system.)
-enum SystemCall {
     /// Bytes plus a NUL, or nil if the bytes already contain a NUL (the C call would see a shorter path).
-    static func cString(_ bytes: [UInt8]) -> [CChar]? {
+    public static func cString(_ bytes: [UInt8]) -> [CChar]? {
         var result: [CChar] = []
         result.reserveCapacity(bytes.count + 1)
         for byte in bytes {
@@ -49,30 +58,18 @@ enum SystemCall {
 
     /// The corresponding C function is `open`. The descriptor is never 0, 1 or 2 (see `aboveStdio`).
     static func open(_ path: [CChar], _ flags: Int32, _ mode: mode_t = 0) throws(Errno) -> Int32 {
-        while true {
-            let fd = pattern_open(path, flags, mode)
-            if fd >= 0 { return try aboveStdio(fd) }
-            let error = Errno.current
-            if error.code != EINTR { throw error }
-        }
+        return try aboveStdio(valueOrErrno { pattern_open(path, flags, mode) })
     }
 
     /// The corresponding C function is `openat`. The descriptor is never 0, 1 or 2 (see `aboveStdio`).
     static func openat(_ directory: Int32, _ name: [CChar], _ flags: Int32, _ mode: mode_t = 0) throws(Errno) -> Int32 {
-        while true {
-            let fd = pattern_openat(directory, name, flags, mode)
-            if fd >= 0 { return try aboveStdio(fd) }
-            let error = Errno.current
-            if error.code != EINTR { throw error }
-        }
+        return try aboveStdio(valueOrErrno { pattern_openat(directory, name, flags, mode) })
     }
 
     /// A host started with fds 0-2 closed (su and sudo keep what the caller left) would hand us 0, 1 or 2
     /// for a store or state file, and its next message to "stderr" would land in that file. Moved to >= 3.
     static func aboveStdio(_ fd: Int32) throws(Errno) -> Int32 {
-        let moved = pattern_fd_above_stdio(fd)
-        if moved < 0 { throw Errno.current }
-        return moved
+        return try valueOrErrno(retryOnInterrupt: false) { pattern_fd_above_stdio(fd) }
     }
 
     /// The corresponding C function is `close`. Errors are ignored: on Linux the descriptor is gone either way,
@@ -84,125 +81,115 @@ enum SystemCall {
     /// The corresponding C function is `fstat`.
     static func fstat(_ fd: Int32) throws(Errno) -> stat {
         var info = stat()
-        if CPatternSystem.fstat(fd, &info) != 0 { throw Errno.current }
+        _ = try valueOrErrno { CPatternSystem.fstat(fd, &info) }
         return info
     }
 
-    /// Reads to end of file. Returns nil as soon as more than `limit` bytes arrive (the file grew past the cap).
-    static func readAll(_ fd: Int32, limit: Int) throws(Errno) -> [UInt8]? {
+    /// One read into `buffer[start...]`, from the file offset, or at `offset` when given (pread, which leaves
+    /// the file offset alone). Returns the byte count, 0 at end of file. The corresponding C functions are
+    /// `read` and `pread`.
+    static func read(_ fd: Int32, into buffer: inout [UInt8], from start: Int, at offset: Int64? = nil)
+        throws(Errno) -> Int
+    {
+        guard start >= 0 && start < buffer.count else { return 0 }
+        let result = buffer.withUnsafeMutableBytes { raw -> Result<Int, Errno> in
+            guard let base = raw.baseAddress else { return .success(0) }
+            return Result { () throws(Errno) -> Int in
+                try valueOrErrno {
+                    if let offset { return pread(fd, base + start, raw.count - start, off_t(offset)) }
+                    return CPatternSystem.read(fd, base + start, raw.count - start)
+                }
+            }
+        }
+        return try result.get()
+    }
+
+    /// The one read loop: reads to end of file (from `offset` when given, see `read`). Returns nil as soon as
+    /// more than `limit` bytes arrive (the file grew past the cap).
+    static func readAll(_ fd: Int32, limit: Int, at offset: Int64? = nil) throws(Errno) -> [UInt8]? {
         var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        var chunk = [UInt8](repeating: 0, count: limit < 65536 ? limit + 1 : 65536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return -1 }
-                return CPatternSystem.read(fd, base, buffer.count)
-            }
-            if count < 0 {
-                let error = Errno.current
-                if error.code == EINTR { continue }
-                throw error
-            }
+            let count = try read(fd, into: &chunk, from: 0, at: offset.map { $0 + Int64(result.count) })
             if count == 0 { return result }
             if count > limit || result.count > limit - count { return nil }
             result.append(contentsOf: chunk[0..<count])
         }
     }
 
-    /// Writes every byte, continuing after short writes and EINTR. The corresponding C function is `write`.
-    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
-        let start = pattern_offset(fd)
-        if start < 0 { throw Errno.current }
+    /// The one write loop: writes every byte, continuing after short writes and EINTR, at the file offset, or
+    /// at `offset` when given (pwrite). Under the caller's RLIMIT_FSIZE it writes all or nothing (see
+    /// `FileSizeRoom`). The corresponding C functions are `write` and `pwrite`.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int64? = nil) throws(Errno) {
+        var start = Int64(0)
+        if let offset { start = offset } else { start = Int64(try valueOrErrno { lseek(fd, 0, SEEK_CUR) }) }
         let room = try FileSizeRoom(end: start + Int64(bytes.count))
         defer { room.restore() }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return -1 }
-                return CPatternSystem.write(fd, base + offset, buffer.count - offset)
+        var done = 0
+        while done < bytes.count {
+            let result = bytes.withUnsafeBytes { raw -> Result<Int, Errno> in
+                guard let base = raw.baseAddress else { return .success(0) }
+                return Result { () throws(Errno) -> Int in
+                    try valueOrErrno {
+                        if let offset { return pwrite(fd, base + done, raw.count - done, off_t(offset) + off_t(done)) }
+                        return CPatternSystem.write(fd, base + done, raw.count - done)
+                    }
+                }
             }
-            if written < 0 {
-                let error = Errno.current
-                if error.code == EINTR { continue }
-                throw error
-            }
+            let written = try result.get()
             // write(2) returning 0 for a non-empty buffer makes no progress: treat as an I/O error.
             if written == 0 { throw Errno(code: EIO) }
-            offset += written
-        }
-    }
-
-    /// Writes every byte at `offset`, continuing after short writes and EINTR. The corresponding C function is `pwrite`.
-    static func pwriteAll(_ fd: Int32, _ bytes: [UInt8], at start: off_t) throws(Errno) {
-        let room = try FileSizeRoom(end: Int64(start) + Int64(bytes.count))
-        defer { room.restore() }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return -1 }
-                return CPatternSystem.pwrite(fd, base + offset, buffer.count - offset, start + off_t(offset))
-            }
-            if written < 0 {
-                let error = Errno.current
-                if error.code == EINTR { continue }
-                throw error
-            }
-            if written == 0 { throw Errno(code: EIO) }
-            offset += written
+            done += written
         }
     }
 
     /// The corresponding C function is `fsync`.
     static func fsync(_ fd: Int32) throws(Errno) {
-        while CPatternSystem.fsync(fd) != 0 {
-            let error = Errno.current
-            if error.code != EINTR { throw error }
-        }
+        _ = try valueOrErrno { CPatternSystem.fsync(fd) }
     }
 
     /// The corresponding C function is `ftruncate`.
     static func ftruncate(_ fd: Int32, _ length: off_t) throws(Errno) {
-        while CPatternSystem.ftruncate(fd, length) != 0 {
-            let error = Errno.current
-            if error.code != EINTR { throw error }
-        }
+        _ = try valueOrErrno { CPatternSystem.ftruncate(fd, length) }
     }
 
     /// The corresponding C function is `fchmod`.
     static func fchmod(_ fd: Int32, _ mode: mode_t) throws(Errno) {
-        if CPatternSystem.fchmod(fd, mode) != 0 { throw Errno.current }
+        _ = try valueOrErrno { CPatternSystem.fchmod(fd, mode) }
     }
 
     /// flock(2) that waits at most `milliseconds` (LOCK_NB polled in C, no signals): EWOULDBLOCK when
     /// another process held the lock the whole time.
     static func flock(_ fd: Int32, _ operation: Int32, waitingAtMost milliseconds: Int32) throws(Errno) {
-        if pattern_flock_bounded(fd, operation, milliseconds) != 0 { throw Errno.current }
+        _ = try valueOrErrno(retryOnInterrupt: false) { pattern_flock_bounded(fd, operation, milliseconds) }
     }
 
-    /// flock(2), EINTR retried in C. The corresponding C function is `flock`.
+    /// A signal during a wait for the lock must not turn into "lock failed" or, worse, "no lock".
+    /// The corresponding C function is `flock`.
     static func flock(_ fd: Int32, _ operation: Int32) throws(Errno) {
-        if pattern_flock(fd, operation) != 0 { throw Errno.current }
+        _ = try valueOrErrno { pattern_flock(fd, operation) }
     }
 
     /// Renames within one directory. The corresponding C function is `renameat`.
     static func renameat(_ directory: Int32, _ from: [CChar], _ to: [CChar]) throws(Errno) {
-        if CPatternSystem.renameat(directory, from, directory, to) != 0 { throw Errno.current }
+        _ = try valueOrErrno { CPatternSystem.renameat(directory, from, directory, to) }
     }
 
     /// The corresponding C function is `unlinkat`.
     static func unlinkat(_ directory: Int32, _ name: [CChar]) throws(Errno) {
-        if CPatternSystem.unlinkat(directory, name, 0) != 0 { throw Errno.current }
+        _ = try valueOrErrno { CPatternSystem.unlinkat(directory, name, 0) }
     }
 
     /// The corresponding C function is `mkdir`.
     static func mkdir(_ path: [CChar], _ mode: mode_t) throws(Errno) {
-        if CPatternSystem.mkdir(path, mode) != 0 { throw Errno.current }
+        _ = try valueOrErrno { CPatternSystem.mkdir(path, mode) }
     }
 
     /// The names in a directory (without "." and ".."), read through a duplicate of `directory`.
     /// The corresponding C functions are `fdopendir` and `readdir`.
     static func names(in directory: Int32) throws(Errno) -> [[UInt8]] {
-        let copy = fcntlDup(directory)
-        if copy < 0 { throw Errno.current }
+        // A close-on-exec duplicate (fcntl is variadic, so C), so a fork in another thread cannot inherit it.
+        let copy = try valueOrErrno(retryOnInterrupt: false) { pattern_dup_cloexec(directory) }
         guard let stream = fdopendir(copy) else {
             let error = Errno.current
             close(copy)
@@ -232,12 +219,6 @@ enum SystemCall {
         }
     }
 
-    /// dup(2) with close-on-exec, so a fork in another thread cannot inherit it. (fcntl is variadic.)
-    private static func fcntlDup(_ fd: Int32) -> Int32 {
-        // dup3 needs a target; the portable way is fcntl(F_DUPFD_CLOEXEC), wrapped in C.
-        return pattern_dup_cloexec(fd)
-    }
-
     /// RLIMIT_FSIZE limits every write that reaches past its offset, in place or not, and su/sudo hand the
     /// caller's limit down: a 31-byte state write under `prlimit --fsize=5` is cut after 5 bytes and su is
     /// killed by SIGXFSZ. Every write of the store and the state goes through this: the soft limit is
@@ -255,10 +236,5 @@ enum SystemCall {
             var copy = saved
             pattern_file_size_restore(&copy, raised)
         }
-    }
-
-    /// Current wall-clock seconds since the epoch (for callers that need a default `now`).
-    static func now() -> Int64 {
-        return Int64(time(nil))
     }
 }

@@ -39,9 +39,9 @@ public struct TPMRecord: Equatable, Sendable {
         let bytes = Array(field)
         guard bytes.count == TPMRecord.textSize, bytes.starts(with: TPMRecord.prefix),
               bytes[14] == 0x24, bytes[83] == 0x24,
-              let handleBytes = TPMRecord.hexDecode(bytes[6..<14]),
-              let name = TPMRecord.hexDecode(bytes[15..<83]),
-              let salt = TPMRecord.hexDecode(bytes[84..<116])
+              let handleBytes = TextCodec.parseHex(bytes[6..<14]),
+              let name = TextCodec.parseHex(bytes[15..<83]),
+              let salt = TextCodec.parseHex(bytes[84..<116])
         else { return nil }
         var handle: UInt32 = 0
         for byte in handleBytes { handle = handle << 8 | UInt32(byte) }
@@ -55,42 +55,11 @@ public struct TPMRecord: Equatable, Sendable {
             UInt8(truncatingIfNeeded: handle >> 24), UInt8(truncatingIfNeeded: handle >> 16),
             UInt8(truncatingIfNeeded: handle >> 8), UInt8(truncatingIfNeeded: handle),
         ]
-        TPMRecord.hexEncode(handleBytes, into: &out)
+        out.append(contentsOf: TextCodec.hex(handleBytes))
         out.append(0x24)
-        TPMRecord.hexEncode(name, into: &out)
+        out.append(contentsOf: TextCodec.hex(name))
         out.append(0x24)
-        TPMRecord.hexEncode(salt, into: &out)
-        return out
-    }
-
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    static func hexEncode(_ bytes: [UInt8], into out: inout [UInt8]) {
-        for byte in bytes {
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0x0F)])
-        }
-    }
-
-    /// Lower-case hex only (one spelling per value).
-    static func hexDecode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
-        guard text.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        var high: UInt8? = nil
-        for char in text {
-            let nibble: UInt8
-            switch char {
-            case 0x30...0x39: nibble = char &- 0x30
-            case 0x61...0x66: nibble = char &- 0x61 &+ 10
-            default: return nil
-            }
-            if let h = high {
-                out.append(h << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
-            }
-        }
+        out.append(contentsOf: TextCodec.hex(salt))
         return out
     }
 }

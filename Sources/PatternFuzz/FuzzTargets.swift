@@ -131,7 +131,7 @@ enum FuzzPattern {
 
     /// The error matches the input: lengths, positions and characters point at real bytes.
     static func checkError(_ error: PatternError, typed: UnsafeBufferPointer<UInt8>, minimum: Int) {
-        require(!error.message.isEmpty && !error.isCountedAsGuess, "error \(error) unusable")
+        require(!error.message.isEmpty, "error \(error) unusable")
         switch error {
         case .tooLong(let count):
             require(count == typed.count && count > Pattern.maximumInputBytes, "tooLong(\(count)) for \(typed.count)")

@@ -1,4 +1,5 @@
 import CPatternHelper
+import PatternCoreEmbedded
 
 /// syslog (LOG_AUTHPRIV, ident pam_pattern_helper). Never the input; user names made printable.
 enum HelperLog {
@@ -9,7 +10,7 @@ enum HelperLog {
     /// `text` + the user name with anything outside printable ASCII as '?'.
     static func line(_ text: String, _ user: [UInt8]) -> [UInt8] {
         var out = Array(text.utf8)
-        for byte in user.prefix(100) { out.append(byte >= 0x21 && byte < 0x7f ? byte : UInt8(ascii: "?")) }
+        out.append(contentsOf: TextCodec.printable(Array(user.prefix(100)), space: false))
         return out
     }
 

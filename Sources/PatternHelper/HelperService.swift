@@ -25,7 +25,7 @@ struct HelperService {
                 ownGate.dummyHashCost = nil
                 return try SelfService(options: options, gate: ownGate, now: now).serve(operation, user: user, fields: fields)
             case .check:
-                guard try store.record(for: user) != nil else { return .notEnrolled }
+                guard try store.boundRecord(for: user) != nil else { return .notEnrolled }
                 let verdict = try gate.check(user: user, now: now())
                 if case .allowed(let left) = verdict { return .allowed(freeAttemptsLeft: left) }
                 return .locked(verdict)

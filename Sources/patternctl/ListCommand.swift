@@ -22,7 +22,7 @@ struct ListCommand: Subcommand {
         do {
             records = try StoreAccess.records(global)
         } catch {
-            Output.error("cannot read the pattern store \(StoreAccess.describe(global)): \(error.message)")
+            Output.error(localized("cannot read the pattern store %s: %s", StoreAccess.describe(global), error.message))
             return .failure
         }
         let now = Timestamp.now()
@@ -35,9 +35,12 @@ struct ListCommand: Subcommand {
                 let facts = try UserFacts(user: name, record: record, throttle: global.throttleStore,
                                           settings: global.throttle, now: now)
                 rows.append([name, facts.setAt, facts.cost, "\(facts.state.failures)", facts.locked])
+                // A record that does not belong to the account with this name now is flagged (stderr, so the
+                // table's columns stay what scripts parse).
+                if facts.accountFlagged { Output.error("note: \(name): account \(facts.account)") }
                 objects.append(facts.json)
             } catch {
-                Output.error("cannot read the throttle state of \(name): \(error.message)")
+                Output.error(localized("cannot read the throttle state of %s: %s", name, error.message))
                 rows.append([name, Timestamp.format(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?"])
                 // The throttle facts are unknown: null, as "?" in the table.
                 objects.append(.object([

@@ -28,13 +28,13 @@ struct RemoveCommand: Subcommand {
         do {
             // Checked first so that removing from a store that does not exist yet creates nothing.
             if try StoreAccess.record(for: user, global) != nil, try global.store.remove(user: Array(user.utf8)) {
-                Output.line("Removed the pattern of \(user).")
+                Output.line(localized("Removed the pattern of %s.", user))
                 return .success
             }
-            Output.error("\(user) has no pattern; nothing was changed")
+            Output.error(localized("%s has no pattern; nothing was changed", user))
             return .failure
         } catch {
-            Output.error("could not remove the pattern of \(user) from \(StoreAccess.describe(global)): \(error.message)")
+            Output.error(localized("could not remove the pattern of %s from %s: %s", user, StoreAccess.describe(global), error.message))
             return .failure
         }
     }

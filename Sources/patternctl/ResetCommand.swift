@@ -25,18 +25,20 @@ struct ResetCommand: Subcommand {
             let before: ThrottleState
             do { before = try throttle.state(for: userBytes) } catch .malformedState {
                 try throttle.reset(user: userBytes)
-                Output.line("Repaired the malformed throttle state of \(user); the pattern can be used again.")
+                Output.line(localized("Repaired the malformed throttle state of %s; the pattern can be used again.", user))
                 return .success
             }
             try throttle.reset(user: userBytes)
             if before.failures == 0 {
-                Output.line("\(user) had no failed attempts to clear.")
+                Output.line(localized("%s had no failed attempts to clear.", user))
             } else {
-                Output.line("Cleared \(before.failures) failed attempt\(before.failures == 1 ? "" : "s") of \(user); the pattern can be used again.")
+                Output.line(localizedPlural("Cleared %s failed attempt of %s; the pattern can be used again.",
+                                            "Cleared %s failed attempts of %s; the pattern can be used again.",
+                                            before.failures, "\(before.failures)", user))
             }
             return .success
         } catch {
-            Output.error("could not reset \(user): \(error.message)")
+            Output.error(localized("could not reset %s: %s", user, error.message))
             return .failure
         }
     }

@@ -38,11 +38,11 @@ struct SetCommand: Subcommand {
             return OwnPattern.set(user: own, command: self, global: global)
         }
         guard let name = user ?? UserDatabase.invokingUser() else {
-            Output.error("cannot tell who you are; name the user: patternctl set USER")
+            Output.error(localized("cannot tell who you are; name the user: patternctl set USER"))
             return .failure
         }
         guard UserDatabase.exists(name) else {
-            Output.error("no such user: '\(name)'; nothing was changed")
+            Output.error(localized("no such user: '%s'; nothing was changed", name))
             return .failure
         }
         let userBytes = Array(name.utf8)
@@ -53,13 +53,13 @@ struct SetCommand: Subcommand {
             _ = try store.load()
         } catch .missingDirectory {
         } catch {
-            Output.error("cannot use the pattern store \(StoreAccess.describe(global)): \(error.message); nothing was changed")
+            Output.error(localized("cannot use the pattern store %s: %s; nothing was changed", StoreAccess.describe(global), error.message))
             return .failure
         }
 
-        Output.line("Setting the unlock pattern for \(name).")
+        Output.line(localized("Setting the unlock pattern for %s.", name))
         guard let pattern = askTwice() else {
-            Output.error("no pattern was set for \(name); nothing was changed")
+            Output.error(localized("no pattern was set for %s; nothing was changed", name))
             return .failure
         }
 
@@ -69,10 +69,10 @@ struct SetCommand: Subcommand {
             record = StoreRecord(user: userBytes, hash: hash, setAt: Timestamp.now())
             try store.save(record)
         } catch {
-            Output.error("could not save the pattern in \(StoreAccess.describe(global)): \(error.message)")
+            Output.error(localized("could not save the pattern in %s: %s", StoreAccess.describe(global), error.message))
             return .failure
         }
-        Output.line("Pattern set for \(name) (\(pattern.dots.count) dots, yescrypt cost \(cost)):")
+        Output.line(localized("Pattern set for %s (%s dots, yescrypt cost %s):", name, "\(pattern.dots.count)", "\(cost)"))
         Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
         Output.line(Text.drawingLegend(pattern, layout: global.layout))
 
@@ -80,7 +80,7 @@ struct SetCommand: Subcommand {
         do {
             try global.throttleStore.reset(user: userBytes)
         } catch {
-            Output.error("the pattern was set, but the old failure count could not be cleared: \(error.message)")
+            Output.error(localized("the pattern was set, but the old failure count could not be cleared: %s", error.message))
             return .failure
         }
         return .success
@@ -93,22 +93,23 @@ struct SetCommand: Subcommand {
         let rounds = interactive ? Self.terminalRounds : 1
         for round in 1...rounds {
             let last = round == rounds
-            guard var first = readEntry(prompt: "Pattern: ", interactive: interactive) else { return nil }
+            guard var first = readEntry(prompt: localized("Pattern: "), interactive: interactive) else { return nil }
             defer { Terminal.wipe(&first) }
             guard let pattern = judge(first, retrying: !last) else { continue }
-            guard var second = readEntry(prompt: "Again: ", interactive: interactive) else { return nil }
+            guard var second = readEntry(prompt: localized("Again: "), interactive: interactive) else { return nil }
             defer { Terminal.wipe(&second) }
             let confirmation = try? Pattern.parse(second, layout: global.layout, minimumLength: global.minimumLength)
             // The same pattern typed differently ("1379" and "1235789") is the same pattern.
             if confirmation == pattern { return pattern }
-            Output.error("the two entries are not the same pattern" + (last ? "" : "; try again"))
+            Output.error(last ? localized("the two entries are not the same pattern")
+                               : localized("the two entries are not the same pattern; try again"))
         }
         return nil
     }
 
     /// Parses an entry and applies the strength rules; nil after saying what is wrong.
     func judge(_ entry: [UInt8], retrying: Bool) -> Pattern? {
-        let again = retrying ? " Try again." : ""
+        let again = retrying ? " " + localized("Try again.") : ""
         let pattern: Pattern
         do {
             pattern = try Pattern.parse(entry, layout: global.layout, minimumLength: global.minimumLength)
@@ -117,7 +118,7 @@ struct SetCommand: Subcommand {
             return nil
         }
         if let weakness = pattern.weakness(minimumLength: global.minimumLength), !allowWeak {
-            Output.error("refused as too easy to guess. \(weakness.reason) Use --allow-weak to accept it anyway.\(again)")
+            Output.error(localized("refused as too easy to guess. %s Use --allow-weak to accept it anyway.", weakness.reason) + again)
             return nil
         }
         return pattern
@@ -133,7 +134,7 @@ struct SetCommand: Subcommand {
     func readEntry(prompt: String, interactive: Bool) -> [UInt8]? {
         guard let line = interactive ? Terminal.readSecret(prompt: prompt) : Terminal.readLine() else {
             if !interactive {
-                Output.error("expected two lines on standard input: the pattern, then the same pattern again")
+                Output.error(localized("expected two lines on standard input: the pattern, then the same pattern again"))
             }
             return nil
         }

@@ -28,7 +28,7 @@ struct StatusCommand: Subcommand {
             return OwnPattern.status(user: own)
         }
         guard let name = user ?? UserDatabase.invokingUser() else {
-            Output.error("cannot tell who you are; name the user: patternctl status USER")
+            Output.error(localized("cannot tell who you are; name the user: patternctl status USER"))
             return .failure
         }
         let facts: UserFacts
@@ -36,13 +36,13 @@ struct StatusCommand: Subcommand {
             let record = try StoreAccess.record(for: name, global)
             // An enrolled user deleted from passwd is still shown, so it can be cleaned up.
             if record == nil && !UserDatabase.exists(name) {
-                Output.error("no such user: '\(name)'")
+                Output.error(localized("no such user: '%s'", name))
                 return .failure
             }
             facts = try UserFacts(user: name, record: record, throttle: global.throttleStore,
                                   settings: global.throttle, now: Timestamp.now())
         } catch {
-            Output.error("cannot read the status of \(name) (store \(StoreAccess.describe(global))): \(error.message)")
+            Output.error(localized("cannot read the status of %s (store %s): %s", name, StoreAccess.describe(global), error.message))
             return .failure
         }
         if json {
@@ -55,6 +55,8 @@ struct StatusCommand: Subcommand {
         Output.line("cost: \(facts.cost)")
         Output.line("failures: \(facts.state.failures)")
         Output.line("locked: \(facts.locked)")
+        // Only said when the record is not simply bound to this account (unbound, or a MISMATCH).
+        if facts.accountFlagged { Output.line("account: \(facts.account)") }
         for line in AttemptReport.lines(for: name, throttle: global.throttleStore) { Output.line(line) }
         return .success
     }

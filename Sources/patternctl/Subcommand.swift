@@ -28,6 +28,6 @@ extension Subcommand {
 
     /// The message for a non-root run of a command that needs root.
     static var rootMessage: String {
-        "'patternctl \(name)' needs root: the pattern store and the throttle state are readable by root alone. Try: sudo patternctl \(name) ..."
+        localized("'patternctl %1$s' needs root: the pattern store and the throttle state are readable by root alone. Try: sudo patternctl %1$s ...", name)
     }
 }

@@ -6,7 +6,7 @@ enum Patternctl {
     /// The commands, in the order the overview lists them.
     static var commands: [any Subcommand.Type] {
         [SetCommand.self, RemoveCommand.self, ResetCommand.self, StatusCommand.self,
-         ListCommand.self, ShowCommand.self, BenchCommand.self]
+         ListCommand.self, PruneCommand.self, ShowCommand.self, BenchCommand.self]
     }
 
     /// Parses the command line, checks root where needed, runs the command.
@@ -50,7 +50,7 @@ enum Patternctl {
             return instance.run()
         } catch {
             Output.error(error.message)
-            Output.errorText("Try '\(hint)' for more information.\n")
+            Output.errorText(localized("Try '%s' for more information.", hint) + "\n")
             return .usage
         }
     }

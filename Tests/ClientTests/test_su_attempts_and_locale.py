@@ -6,7 +6,8 @@
 - A wrong then a right pattern: the right one tells "1 failed pattern
   attempt since your last success, the last from su on /dev/pts/N at ...",
   and the next success tells nothing (marked seen).
-- LANG=zh_CN.UTF-8: su shows the module's Chinese prompt and messages. The
+- LANG=zh_CN.UTF-8: su shows the module's Chinese prompt and messages, and
+  patternctl its own. The
   locale is generated with localedef into a private directory and, with the
   built catalogue, mounted over /usr/lib/locale and
   /usr/share/locale/zh_CN/LC_MESSAGES inside the private mount namespace
@@ -175,6 +176,22 @@ class SuChineseTest(SuAttemptTest):
         right = self.su_chinese(clients.PATTERN)
         self.assertIn(b"SWITCHED-" + self.TARGET.encode(), right.output, right)
         self.assertIn("自上次成功以来，图案验证失败 1 次，最近一次来自 /dev/pts/".encode(), right.output, right)
+
+    def patternctl_chinese(self, *argv):
+        command = " ".join(shlex.quote(a) for a in [clients.PATTERNCTL, argv[0], "--store", self.store,
+                                                    "--state", self.state_dir] + list(argv[1:]))
+        script = "mount --bind %s /usr/lib/locale && mount --bind %s %s && LANG=zh_CN.UTF-8 exec %s" % (
+            shlex.quote(self.locales), shlex.quote(self.messages), "/usr/share/locale/zh_CN/LC_MESSAGES", command)
+        return clients.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script])
+
+    def test_patternctl_speaks_chinese(self):
+        missing = self.patternctl_chinese("status", "pp15bnosuchuser")
+        self.assertEqual(missing.returncode, 1, missing)
+        self.assertIn("没有此用户：“pp15bnosuchuser”".encode(), missing.stderr, missing)
+        self.su(clients.WRONG)
+        reset = self.patternctl_chinese("reset", self.TARGET)
+        self.assertEqual(reset.returncode, 0, reset)
+        self.assertIn(("已清除 %s 的 1 次失败尝试" % self.TARGET).encode(), reset.stdout, reset)
 
     # The English behaviour is tested once, by the parent class.
     test_wrong_pattern_is_recorded_with_service_and_tty = None

@@ -28,8 +28,9 @@ RIGHT = "2951836"
 OTHER = "3816729"
 WRONG = "1538"
 
+# user:uid:hash:setAt, or user:hash:setAt as written before records carried the account's uid.
 STORE_LINE = re.compile(
-    rb"([^:\x00-\x20\x7f]{1,100}):(\$y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+):(0|[1-9][0-9]{0,18})\n")
+    rb"([^:\x00-\x20\x7f]{1,100}):(?:(?:0|[1-9][0-9]{0,9}):)?(\$y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+):(0|[1-9][0-9]{0,18})\n")
 STATE_RECORD = re.compile(rb"([0-9]{10}) ([0-9]{19})\n")
 
 

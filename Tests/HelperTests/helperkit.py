@@ -251,6 +251,37 @@ elif job["kind"] == "kill":
         out = p.stdout.read()
         status = p.wait()
         results.append([delay, status, out.decode("latin-1"), state_failures() - before])
+elif job["kind"] == "signals":
+    # The helper waits for its input; the caller sends it signals meant to stop or end it, then the input.
+    p = subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+    time.sleep(0.3)
+    states = []
+    for name in job["signals"]:
+        os.kill(p.pid, getattr(signal, name))
+        time.sleep(0.1)
+        with open("/proc/%d/stat" % p.pid) as f:
+            states.append([name, f.read().rsplit(")", 1)[1].split()[0]])
+    p.stdin.write(job["input"].encode("latin-1"))
+    p.stdin.close()
+    results = {"states": states, "status": p.wait(), "output": p.stdout.read().decode("latin-1")}
+elif job["kind"] == "stop":
+    # The first call is stopped after `delay`; a second call for the same user must still finish.
+    first = subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+    first.stdin.write(job["input"].encode("latin-1"))
+    first.stdin.close()
+    time.sleep(job["delay"])
+    os.kill(first.pid, signal.SIGSTOP)
+    start = time.monotonic()
+    second = subprocess.run(prefix + [job["operation"], job["user"]], input=job["input"].encode("latin-1"),
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={}, timeout=60)
+    took = time.monotonic() - start
+    failures_while_stopped = state_failures()
+    os.kill(first.pid, signal.SIGKILL)
+    first.wait()
+    results = {"status": second.returncode, "output": second.stdout.decode("latin-1"), "seconds": took,
+               "failures_while_stopped": failures_while_stopped}
 print(json.dumps(results))
 '''
 

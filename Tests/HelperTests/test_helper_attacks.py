@@ -220,6 +220,31 @@ class HelperAttackTest(unittest.TestCase):
             self.assertIn(self.sandbox.status(self.USER)["failures"], [str(n) for n in range(5)])
         self.assertGreaterEqual(counted, 8)
 
+    def test_job_control_and_terminal_signals_are_ignored(self):
+        names = ["SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGHUP", "SIGINT", "SIGQUIT", "SIGPIPE", "SIGXFSZ"]
+        job = {"kind": "signals", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
+               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "signals": names}
+        report = hk.drive(self.sandbox, job)
+        # Still running, not stopped ("T"), after each signal; then it answers and counts as usual.
+        self.assertEqual(report["states"], [[name, "S"] for name in names], report)
+        self.assertEqual((report["status"], report["output"]), (hk.WRONG, "wrong allowed 4\n"))
+        self.assertEqual(self.failures(), 1)
+
+    def test_a_stopped_helper_does_not_freeze_the_users_other_checks(self):
+        # SIGSTOP cannot be ignored: the user stops their own helper in the middle of a cost-7 hash. The state
+        # lock is not held while hashing, so the next check (a sudo, another locker) goes ahead at once.
+        done = self.sandbox.patternctl("set", "--cost", "7", self.USER,
+                                       stdin=("%s\n%s\n" % (PATTERN, PATTERN)).encode())
+        self.assertEqual(done.returncode, 0, done.stderr)
+        job = {"kind": "stop", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
+               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "delay": 0.15,
+               "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex()}
+        report = hk.drive(self.sandbox, job)
+        self.assertEqual((report["status"], report["output"]), (hk.WRONG, "wrong allowed 3\n"), report)
+        self.assertLess(report["seconds"], 3.0, report)
+        # Both guesses counted: the stopped one before its hash, the second one too.
+        self.assertEqual(report["failures_while_stopped"], 2)
+
     def test_64_parallel_direct_calls_hash_exactly_deny_guesses(self):
         job = {"kind": "parallel", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
                "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "count": 64}

@@ -63,7 +63,7 @@ class ManPageTests(unittest.TestCase):
             self.assertIn(name, read("man", "pam_pattern.8"))
 
     def test_every_returned_code_is_documented(self):
-        source = read("Sources", "PamPattern", "PamResult.swift")
+        source = read("Sources", "PamPattern", "AuthOutcome.swift")
         codes = set(re.findall(r"return (PAM_[A-Z_]+)", source))
         self.assertGreaterEqual(len(codes), 6, codes)
         man, readme = read("man", "pam_pattern.8"), read("README.md")

@@ -289,6 +289,21 @@ def require_root(test):
         raise unittest.SkipTest("needs root: the store and state must be root-owned (run `make test` as root)")
 
 
+class FixtureCase(unittest.TestCase):
+    """Root, the built module, and a private Fixture (removed after the test) with ENROL = (user, pattern)
+    enrolled at cost 1; ENROL = None leaves the store empty."""
+
+    ENROL = ("alice", "1235789")
+
+    def setUp(self):
+        require_root(self)
+        require_module()
+        self.fixture = Fixture()
+        self.addCleanup(self.fixture.close)
+        if self.ENROL:
+            self.fixture.enrol(*self.ENROL)
+
+
 class Fixture:
     """A temp tree: confdir (private pam.d), store dir, state dir.
 
@@ -417,8 +432,9 @@ def run(argv, **kwargs):
 
 
 def require_module(test=None):
+    """Fails (not skips): a missing build must not look like a passing suite; a missing root skips."""
     if not os.path.exists(MODULE):
-        raise unittest.SkipTest("no %s: run `make build` first" % MODULE)
+        raise AssertionError("no %s: run `make build` first (or set PAM_PATTERN_BUILD)" % MODULE)
 
 
 # --- isolation: a crash in the module must fail one test, not the run --------

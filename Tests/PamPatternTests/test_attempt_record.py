@@ -10,6 +10,7 @@ import signal
 import unittest
 
 from pamharness import (
+    FixtureCase,
     PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_ERROR_MSG, PAM_RHOST, PAM_SILENT, PAM_SUCCESS, PAM_TEXT_INFO,
     PAM_TTY, Conversation, Fixture, authenticate, code_name, failures, in_child, require_module, require_root,
     summary,
@@ -45,14 +46,7 @@ def infos(result):
     return [text for style, text in result.conversation.messages if style == PAM_TEXT_INFO]
 
 
-class AttemptRecordTest(unittest.TestCase):
-    def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        self.fixture.enrol(USER, PATTERN)
-
+class AttemptRecordTest(FixtureCase):
     def auth(self, answer, options="deny=100 lock_after=0", tty=b"/dev/pts/7", host=None, flags=0,
              write_service=True):
         items = {PAM_TTY: tty}

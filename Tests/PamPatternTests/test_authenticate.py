@@ -6,6 +6,7 @@ import time
 import unittest
 
 from pamharness import (
+    FixtureCase,
     PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_CONV_ERR, PAM_DISALLOW_NULL_AUTHTOK, PAM_ERROR_MSG, PAM_IGNORE,
     PAM_PROMPT_ECHO_OFF, PAM_RHOST, PAM_SILENT, PAM_SUCCESS, PAM_TEXT_INFO, PAM_USER_UNKNOWN,
     Conversation, Fixture, authenticate, code_name, failures, module_line, require_module, require_root,
@@ -21,14 +22,7 @@ WRONG = "14789"
 NOT_A_PATTERN = b"Not a pattern: type the dots of your pattern as digits 1-9, each dot once."
 
 
-class AuthenticateTestCase(unittest.TestCase):
-    def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        self.fixture.enrol(USER, PATTERN)
-
+class AuthenticateTestCase(FixtureCase):
     def auth(self, answers=(), options="", user=USER, **kwargs):
         service = self.fixture.service(options)
         return authenticate(self.fixture.confdir, service, user, Conversation(answers), **kwargs)

@@ -15,7 +15,7 @@ import textwrap
 import unittest
 
 from pamharness import (PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_SUCCESS, ROOT, BUILD, Conversation, Fixture,
-                        authenticate, failures, in_child, require_module, require_root)
+                        FixtureCase, authenticate, failures, in_child, require_module, require_root)
 from test_logging import LOG_CRIT, capture_syslog
 
 USER = "alice"
@@ -23,13 +23,9 @@ PATTERN = "1235789"
 WRONG = "14789"
 
 
-class ConfTestCase(unittest.TestCase):
+class ConfTestCase(FixtureCase):
     def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        self.fixture.enrol(USER, PATTERN)
+        super().setUp()
         self.conf = os.path.join(self.fixture.root, "pam_pattern.conf")
 
     def write_conf(self, text, mode=0o644):

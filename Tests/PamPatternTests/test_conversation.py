@@ -7,6 +7,7 @@ case with the signal's name instead of killing the test run.
 import unittest
 
 from pamharness import (
+    FixtureCase,
     CONV_ERR, NULL_ANSWER, NULL_RESPONSES, PAM_AUTH_ERR, PAM_CONV_ERR, Conversation, Fixture,
     authenticate, code_name, failures, in_child, require_module, require_root, summary,
 )
@@ -15,14 +16,7 @@ USER = "alice"
 PATTERN = b"1235789"
 
 
-class ConversationFailureTest(unittest.TestCase):
-    def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        self.fixture.enrol(USER, PATTERN.decode())
-
+class ConversationFailureTest(FixtureCase):
     def run_case(self, conversation_factory, options=""):
         service = self.fixture.service(options)
         fixture = self.fixture

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import unittest
 
-from pamharness import Fixture, require_module, require_root
+from pamharness import FixtureCase, Fixture, require_module, require_root
 
 CYCLES = 1000
 MEASURE_FROM = 100
@@ -18,14 +18,7 @@ MEASURE_FROM = 100
 BOUND_KIB = 128
 
 
-class CyclesTest(unittest.TestCase):
-    def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        self.fixture.enrol("alice", "1235789")  # cost 1: the cycles measure the module, not yescrypt
-
+class CyclesTest(FixtureCase):
     def test_thousand_cycles_flat_memory(self):
         # A fresh interpreter (not a fork of this one): the measurement then sees
         # the module and libpam, not heap state left by earlier tests.

@@ -9,6 +9,7 @@ import os
 import unittest
 
 from pamharness import (
+    FixtureCase,
     PAM_AUTH_ERR, PAM_SUCCESS, Conversation, Fixture, SystemUser, authenticate, code_name, failures,
     module_line, require_module, require_root, write_service,
 )
@@ -18,13 +19,9 @@ PATTERN = b"1235789"
 WRONG = b"14789"
 
 
-class ForwardPassExecTest(unittest.TestCase):
+class ForwardPassExecTest(FixtureCase):
     def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        self.fixture.enrol(USER, PATTERN.decode())
+        super().setUp()
         self.token_file = os.path.join(self.fixture.root, "token")
         script = os.path.join(self.fixture.root, "capture-token")
         with open(script, "w") as f:
@@ -76,17 +73,15 @@ class ForwardPassExecTest(unittest.TestCase):
         self.assertEqual(len(result.conversation.prompts), 2, result)
 
 
-class ForwardPassUnixTest(unittest.TestCase):
+class ForwardPassUnixTest(FixtureCase):
     """The real use: pam_pattern forward_pass, then pam_unix try_first_pass."""
 
     NAME = "pptestfwd"
     PASSWORD = "Plain-Password-42"
+    ENROL = None
 
     def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
+        super().setUp()
         self.user = SystemUser(self.NAME, self.PASSWORD)
         self.addCleanup(self.user.remove)
         self.fixture.enrol(self.NAME, PATTERN.decode())

@@ -10,6 +10,7 @@ import time
 import unittest
 
 from pamharness import (
+    FixtureCase,
     PAM_AUTHINFO_UNAVAIL, PAM_SUCCESS, PATTERNCTL, Conversation, Fixture, authenticate, code_name, failures,
     in_child, require_module, require_root, state_file, summary,
 )
@@ -19,13 +20,9 @@ PATTERN = "1235789"
 BOUND = 5.0  # ThrottleStore.lockWaitMilliseconds
 
 
-class LockBoundTest(unittest.TestCase):
+class LockBoundTest(FixtureCase):
     def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        self.fixture.enrol(USER, PATTERN)
+        super().setUp()
         path = state_file(self.fixture.state_dir, USER)
         with open(path, "wb") as f:
             f.write(b"%010d %019d\n" % (1, int(time.time()) - 10))

@@ -12,7 +12,7 @@ import re
 import socket
 import unittest
 
-from pamharness import Conversation, Fixture, authenticate, in_child, require_module, require_root
+from pamharness import PAM_SILENT, FixtureCase, Conversation, Fixture, authenticate, in_child, require_module, require_root
 
 CLONE_NEWNS = 0x00020000
 MS_REC = 0x4000
@@ -51,21 +51,18 @@ def capture_syslog(actions):
     return lines
 
 
-class LoggingTest(unittest.TestCase):
+class LoggingTest(FixtureCase):
     def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        self.fixture.enrol(USER, PATTERN)
+        super().setUp()
         self.hash = self.fixture.records[USER.encode()]
 
     def logged(self, attempts):
         fixture = self.fixture
 
         def actions():
-            for options, user, answers in attempts:
-                authenticate(fixture.confdir, fixture.service(options), user, Conversation(answers))
+            for options, user, answers, *flags in attempts:
+                authenticate(fixture.confdir, fixture.service(options), user, Conversation(answers),
+                             flags=flags[0] if flags else 0)
         try:
             return in_child(lambda: capture_syslog(actions))
         except AssertionError as error:
@@ -90,6 +87,18 @@ class LoggingTest(unittest.TestCase):
         self.assertTrue(any(b"malformed pattern from user alice" in t for t in notices), lines)
         ours = [t for _, t in lines if b"pam_pattern" in t]
         self.assertTrue(ours and all(b"pam_pattern(pattern-test:auth)" in t for t in ours), lines)
+
+    def test_lock_under_pam_silent_is_logged_with_the_wait(self):
+        # sudo before 1.9.16 passes PAM_SILENT: the person is not told, so the log must say who and how long.
+        lines = self.logged([
+            ("deny=1 unlock_time=60", USER, [WRONG.encode()], PAM_SILENT),
+            ("deny=1 unlock_time=60", USER, [], PAM_SILENT),
+        ])
+        self.assertNoSecrets(lines)
+        locked = [text for severity, text in lines
+                  if severity == LOG_NOTICE and b"pattern locked for user alice" in text]
+        self.assertEqual(len(locked), 1, lines)
+        self.assertRegex(locked[0], rb"\(too many wrong patterns; next try in (59|60) s\); not told \(PAM_SILENT\)")
 
     def test_broken_store_is_critical(self):
         with open(self.fixture.store, "ab") as f:

@@ -40,12 +40,4 @@ import Testing
         #expect(PatternError.placeName(of: 9) == "bottom right")
         #expect(PatternError.placeName(of: 0) == "not on the grid")
     }
-
-    @Test func noRefusalCountsAsAGuess() {
-        let all: [PatternError] = [
-            .empty, .tooLong(byteCount: 100), .notADot(character: 0x41, position: 1), .zero(position: 1),
-            .dotUsedTwice(dot: 1), .tooShort(dotCount: 3, minimum: 4),
-        ]
-        for error in all { #expect(!error.isCountedAsGuess) }
-    }
 }

@@ -9,6 +9,27 @@ struct StoreLookupTests {
 
     func line(_ user: String, _ time: String = "1") -> [UInt8] { ascii(user + ":") + hash + ascii(":" + time + "\n") }
 
+    @Test func linesWithAUidAndWithoutAgreeWithTheFullParser() throws {
+        let bound: (String, String) -> [UInt8] = { user, uid in ascii(user + ":" + uid + ":") + self.hash + ascii(":7\n") }
+        let store = line("alice") + bound("bob", "1000") + bound("carol", "0") + bound("dave", "4294967294")
+            + line("erin") + bound("frank", "123456789")
+        let records = try StoreRecord.parseStore(store)
+        #expect(records.map { $0.uid } == [nil, 1000, 0, 4_294_967_294, nil, 123_456_789])
+        for name in ["alice", "bob", "carol", "dave", "erin", "frank", "1000", "nobody"] {
+            let expected = records.first { $0.user == ascii(name) }
+            #expect(try StoreLookup.find(ascii(name), in: store) == expected, "\(name)")
+        }
+        // The looked-up user's uid gets the full parse; a bad one is an error naming the line.
+        for uid in ["", "01", "4294967295", "-1", "12a", "99999999999"] {
+            let bad = line("alice") + bound("bob", uid)
+            #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: .badUid)) {
+                try StoreRecord.parseStore(bad)
+            }
+        }
+        // The round trip keeps the form each line had.
+        #expect(StoreRecord.encodeStore(records) == store)
+    }
+
     @Test func agreesWithTheFullParserOnValidStores() throws {
         let store = line("alice") + line("bob", "1764460000") + line("carol") + line("b") + line("bobby")
         let records = try StoreRecord.parseStore(store)
@@ -81,7 +102,7 @@ struct StoreLookupTests {
         let path = directory.file("patterns")
         writeBytes(path, store)
         for name in ["user0", "user1234", "user2499", "user2500"] {
-            let fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+            let fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
             #expect(fd >= 0)
             defer { close(fd) }
             let found = try StoreLookup.find(ascii(name), readingFrom: fd, limit: 1 << 24)
@@ -89,17 +110,17 @@ struct StoreLookupTests {
         }
         // a torn last line, and a file over the limit
         writeBytes(path, store + ascii("torn:$y$"))
-        var fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+        var fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
         #expect(throws: StoreError.malformedLine(lineNumber: 2501, reason: .missingNewline)) {
             try StoreLookup.find(ascii("user1"), readingFrom: fd, limit: 1 << 24)
         }
         close(fd)
-        fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+        fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
         #expect(throws: StoreError.self) { try StoreLookup.find(ascii("user1"), readingFrom: fd, limit: 1000) }
         close(fd)
         // one line longer than a whole window
         writeBytes(path, line("alice") + Array(repeating: 0x61, count: StoreLookup.windowBytes + 10) + ascii("\n"))
-        fd = pattern_open(path, pattern_o_rdonly() | pattern_o_cloexec(), 0)
+        fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
         #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: .wrongFieldCount(1))) {
             try StoreLookup.find(ascii("alice"), readingFrom: fd, limit: 1 << 24)
         }

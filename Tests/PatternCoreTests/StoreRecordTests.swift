@@ -36,7 +36,11 @@ struct StoreRecordTests {
         let cases: [([UInt8], LineProblem)] = [
             (ascii("\n"), .emptyLine),
             (ascii("bob\n"), .wrongFieldCount(1)),
-            (ascii("bob:") + hash + ascii(":1:extra\n"), .wrongFieldCount(4)),
+            // Four fields: the second is a uid, and a hash there is not one.
+            (ascii("bob:") + hash + ascii(":1:extra\n"), .badUid),
+            (ascii("bob:1:") + hash + ascii(":1:extra\n"), .wrongFieldCount(5)),
+            (ascii("bob:01:") + hash + ascii(":1\n"), .badUid),
+            (ascii("bob:1:*:1\n"), .badHash),
             (ascii(":") + hash + ascii(":1\n"), .badUserName),
             (ascii("b b:") + hash + ascii(":1\n"), .badUserName),
             (ascii("bob:*:1\n"), .badHash),

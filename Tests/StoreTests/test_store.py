@@ -23,7 +23,8 @@ import unittest
 ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 IS_ROOT = os.geteuid() == 0
 TEMP_PREFIX_RE = re.compile(r"^\.patterns\.tmp\.")
-LINE_RE = re.compile(rb"([^:\x00-\x20\x7f]{1,100}):(\$y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+):(0|[1-9][0-9]{0,18})\n")
+# user:uid:hash:setAt, or user:hash:setAt (written before records carried the uid)
+LINE_RE = re.compile(rb"([^:\x00-\x20\x7f]{1,100}):(?:(?:0|[1-9][0-9]{0,9}):)?(\$y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+):(0|[1-9][0-9]{0,18})\n")
 
 _writer = None
 

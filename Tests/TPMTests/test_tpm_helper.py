@@ -127,7 +127,8 @@ class TPMThroughHelperTest(unittest.TestCase):
         parts = self.script([
             self.root_call("tpm-enroll", hk.WRONG_PATTERN),   # a change: new index, then the old one deleted
             "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
-            "grep -c '^%s:\\$tpm2\\$' /etc/security/pam_pattern/patterns" % self.USER,
+            # user:uid:$tpm2$... (the uid is there once the line belongs to an account)
+            "grep -cE '^%s:([0-9]+:)?\\$tpm2\\$' /etc/security/pam_pattern/patterns" % self.USER,
             self.verify(hk.WRONG_PATTERN),
             self.verify(hk.PATTERN),
             hk.as_user(self.user, hk.helper_call("tpm-enroll", self.USER, "printf '%s\\0' 1236")),

@@ -150,3 +150,16 @@ def wait_until_reading(pid, timeout=30):
 def require_root(test):
     if os.geteuid() != 0:
         test.skipTest("needs root (the store must be root-owned)")
+
+
+class SandboxCase(unittest.TestCase):
+    """The built patternctl (missing: the class fails), root (else skipped) and a private Sandbox per test."""
+
+    @classmethod
+    def setUpClass(cls):
+        require_binary()
+
+    def setUp(self):
+        require_root(self)
+        self.box = Sandbox()
+        self.addCleanup(self.box.close)

@@ -16,7 +16,7 @@ import ctltest
 from ctltest import Sandbox, USER_A, USER_B, GOOD, run
 
 COMPLETION = os.path.join(ctltest.ROOT, "completion", "patternctl")
-COMMANDS = ["set", "remove", "reset", "status", "list", "show", "bench", "help"]
+COMMANDS = ["set", "remove", "reset", "status", "list", "prune", "show", "bench", "help"]
 
 
 class CompletionTests(unittest.TestCase):

@@ -12,15 +12,9 @@ import ctltest
 from ctltest import run, Sandbox, USER_A, GOOD, PATTERNCTL
 
 
-class ConfTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ctltest.require_binary()
-
+class ConfTests(ctltest.SandboxCase):
     def setUp(self):
-        ctltest.require_root(self)
-        self.box = Sandbox()
-        self.addCleanup(self.box.close)
+        super().setUp()
         self.conf = os.path.join(self.box.directory, "pam_pattern.conf")
 
     def write_conf(self, text, mode=0o644):

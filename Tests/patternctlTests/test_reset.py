@@ -25,15 +25,9 @@ MALFORMED = {
 }
 
 
-class ResetRepairTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ctltest.require_binary()
-
+class ResetRepairTests(ctltest.SandboxCase):
     def setUp(self):
-        ctltest.require_root(self)
-        self.box = Sandbox()
-        self.addCleanup(self.box.close)
+        super().setUp()
         done = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
         self.assertEqual(done.code, 0, done)
         self.path = os.path.join(self.box.state, USER_A.encode().hex())

@@ -29,16 +29,7 @@ def write_state(sandbox, user, failures, last_failure):
         handle.write(b"%010d %019d\n" % (failures, last_failure))
 
 
-class SandboxTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ctltest.require_binary()
-
-    def setUp(self):
-        ctltest.require_root(self)
-        self.box = Sandbox()
-        self.addCleanup(self.box.close)
-
+class SandboxTest(ctltest.SandboxCase):
     def ctl(self, *argv, **kwargs):
         return run(*(list(argv[:1]) + self.box.args() + list(argv[1:])), **kwargs)
 

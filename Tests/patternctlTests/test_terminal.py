@@ -100,16 +100,7 @@ class DrawingStyleTests(unittest.TestCase):
                 self.assertTrue(all(byte < 0x80 for byte in output), output)
 
 
-class TerminalSetTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ctltest.require_binary()
-
-    def setUp(self):
-        ctltest.require_root(self)
-        self.box = Sandbox()
-        self.addCleanup(self.box.close)
-
+class TerminalSetTests(ctltest.SandboxCase):
     def session(self, *argv):
         return TerminalSession(["set"] + self.box.args() + ["--cost", "1"] + list(argv) + [USER_A])
 
@@ -178,21 +169,19 @@ class TerminalSetTests(unittest.TestCase):
         self.assertIsNone(self.box.store_bytes())
 
 
-class ShellJobControlTests(unittest.TestCase):
+class ShellJobControlTests(ctltest.SandboxCase):
     """patternctl run from an interactive bash in a private tmux server, the screen read with capture-pane."""
 
     TIMEOUT = 20
 
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
+        super().setUpClass()
         if not shutil.which("tmux"):
             raise unittest.SkipTest("tmux is not installed (make deps)")
 
     def setUp(self):
-        ctltest.require_root(self)
-        self.box = Sandbox()
-        self.addCleanup(self.box.close)
+        super().setUp()
         # A server of our own (-L): never the user's sessions, no user config (-f /dev/null).
         self.server = ["tmux", "-L", "pp-terminal-%d-%s" % (os.getpid(), self._testMethodName), "-f", "/dev/null"]
         environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "TERM": "xterm",

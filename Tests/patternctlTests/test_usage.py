@@ -4,7 +4,7 @@ import unittest
 import ctltest
 from ctltest import run, golden
 
-COMMANDS = ["set", "remove", "reset", "status", "list", "show", "bench"]
+COMMANDS = ["set", "remove", "reset", "status", "list", "prune", "show", "bench"]
 
 # Command lines that are usage errors, each with its exact stderr in golden/usage-errors.txt.
 USAGE_ERRORS = [

@@ -3,8 +3,12 @@
  *
  * Why this exists: the core is also compiled as Embedded Swift, which cannot
  * import Glibc. This header is the whole C <-> Swift contract for system
- * calls. Variadic functions (open, fcntl) and macros (errno) cannot be called
- * from Swift, so they get small prefixed wrappers here.
+ * calls. Swift calls the plain functions (read, pwrite, flock, fsync, ...)
+ * and sees the O_* constants through this header directly; only what it
+ * cannot call gets a small prefixed wrapper here: variadic functions (open,
+ * fcntl), macros (errno, S_IS*), a function hidden by a struct of the same
+ * name (flock), a struct field Swift imports as a tuple
+ * (d_name), and libcrypt's calls with their buffer rules.
  */
 #ifndef PATTERN_SYSTEM_H
 #define PATTERN_SYSTEM_H
@@ -42,13 +46,13 @@ int pattern_openat(int dirfd, const char *path, int flags, mode_t mode);
 /* Zeroes memory in a way the compiler may not elide (explicit_bzero). */
 void pattern_secure_zero(void *pointer, size_t length);
 
-/* The flag values Swift cannot see through macros. */
+/* Not needed: Swift imports the O_* constants (also in Embedded Swift). Kept only until no caller on
+ * another branch is left; new code writes O_RDONLY etc. */
 int pattern_o_rdonly(void);
 int pattern_o_wronly(void);
 int pattern_o_rdwr(void);
 int pattern_o_creat(void);
 int pattern_o_excl(void);
-int pattern_o_trunc(void);
 int pattern_o_nofollow(void);
 int pattern_o_cloexec(void);
 int pattern_o_noctty(void);
@@ -59,13 +63,11 @@ int pattern_o_nonblock(void);
 int pattern_s_isreg(mode_t mode);
 int pattern_s_isdir(mode_t mode);
 int pattern_s_islnk(mode_t mode);
-int pattern_s_isfifo(mode_t mode);
 
 /* fcntl(fd, F_DUPFD_CLOEXEC, 3): a close-on-exec duplicate, never on fd 0-2 (fcntl is variadic). */
 int pattern_dup_cloexec(int fd);
 
-/* flock(2), retried while it fails with EINTR (a signal during a wait for the
- * lock must not turn into "lock failed" or, worse, "no lock"). */
+/* flock(2): Swift sees only `struct flock` under that name. */
 int pattern_flock(int fd, int operation);
 
 /* flock(2) that gives up: LOCK_NB polled with short sleeps until it succeeds or `timeout_ms` have passed
@@ -91,6 +93,10 @@ void pattern_file_size_restore(const struct rlimit *saved, int raised);
 
 /* The current file offset (lseek(fd, 0, SEEK_CUR)), or -1 with errno. */
 long long pattern_offset(int fd);
+
+/* The uid of the account named `name` (getpwnam_r, through NSS). Returns 0 and sets *uid when the account
+ * exists, 1 when there is no such account, -1 with errno when the lookup itself failed. */
+int pattern_account_uid(const char *name, uid_t *uid);
 
 /* The bytes of a directory entry's name (d_name is a fixed char array that
  * Swift imports as a 256-element tuple). */

@@ -63,11 +63,12 @@ enum Help {
           reset USER      clear a user's failed attempts and lock
           status [USER]   show enrolment, failures and lock of one user
           list            show every enrolled user, one line each
+          prune           remove the patterns of deleted accounts
           show CODE       show a pattern's canonical digits, drawing and strength
           bench           time one verification at each yescrypt cost
           help [COMMAND]  show the help of a command
 
-        set, remove, reset, status and list need root; show, bench and help do not.
+        set, remove, reset, status, list and prune need root; show, bench and help do not.
         Without root, set, remove and status work on your own pattern, through
         pam_pattern_helper (the current pattern, or your password, first).
         USER defaults to the user who ran sudo (SUDO_USER), else the current user.
@@ -100,6 +101,19 @@ enum Help {
           --allow-weak    accept a pattern that is easy to guess
           --ascii         draw with ASCII characters
           --unicode       draw with box-drawing characters (default on a UTF-8 terminal)
+
+        """ + "\n" + section(globalOptions) + exitStatus
+    }
+
+    /// `patternctl prune --help`.
+    static var prune: String {
+        """
+        Usage: patternctl prune [OPTIONS]
+
+        Remove every pattern whose account is gone: a pattern belongs to the
+        account (uid) it was set for, and the module refuses it once that name
+        has another uid or no account. 'list' shows such patterns as
+        "mismatch". Needs root.
 
         """ + "\n" + section(globalOptions) + exitStatus
     }
@@ -168,6 +182,8 @@ enum Help {
 
         Show every enrolled user, one line each, under a header line:
         USER, SET (UTC), COST, FAILURES and LOCKED, with the meaning of status.
+        A pattern that does not belong to the account with its name now is
+        flagged on stderr (see prune).
         Needs root.
 
         Options:

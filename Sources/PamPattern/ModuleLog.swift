@@ -1,8 +1,9 @@
 import CPamShim
+import PatternCoreEmbedded
 
 /// Logging through pam_syslog (the shim's pam_pattern_log), which prefixes
 /// "pam_pattern(service:auth):". Never given the typed digits, a hash or store
-/// content; user names are passed through `CString.printable`.
+/// content; user names are passed through `TextCodec.printable`.
 struct ModuleLog {
     let handle: OpaquePointer?
     /// `debug` option: LOG_DEBUG lines for each decision.
@@ -31,7 +32,7 @@ struct ModuleLog {
 /// `text` + a log-safe user name, e.g. logLine("failed pattern for user ", user).
 func logLine(_ text: String, _ user: [UInt8], _ tail: String = "") -> [UInt8] {
     var line = Array(text.utf8)
-    line.append(contentsOf: CString.printable(user))
+    line.append(contentsOf: TextCodec.printable(user, limit: 100))
     line.append(contentsOf: tail.utf8)
     return line
 }

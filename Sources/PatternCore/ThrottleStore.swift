@@ -1,0 +1,137 @@
+import CPatternSystem
+
+/// The per-user throttle state files: `<directory>/<hex of user name>`, root-owned, 0600, in a root-owned 0700
+/// directory, each flocked while in use. On persistent storage (/var/lib), so a reboot does not reset counts.
+public struct ThrottleStore: Sendable {
+    /// "/var/lib/pam_pattern".
+    public static let defaultDirectory: [UInt8] = Array("/var/lib/pam_pattern".utf8)
+    /// Largest state file read (a record is 31 bytes).
+    static let maximumFileBytes: Int64 = 64
+
+    /// The directory's path, as bytes.
+    public let directory: [UInt8]
+
+    public init(directory: [UInt8]) {
+        self.directory = directory
+    }
+
+    /// The file name for a user: the lower-case hex of the name's bytes. Safe for any name ('/', '.', "..",
+    /// newlines all become hex), cannot collide, and is never a dot file (so it never matches lock/temp names).
+    public static func fileName(for user: [UInt8]) -> [UInt8]? {
+        guard StoreRecord.isValidUserName(user) else { return nil }
+        return TextCodec.hex(user)
+    }
+
+    /// How long any lock on a state file is waited for, in the module and in patternctl: a holder keeps it
+    /// for one read and one fsync'd 31-byte write, so only a stopped or stuck process holds it longer, and
+    /// nobody else's login may hang behind that (the module then fails closed: PAM_AUTHINFO_UNAVAIL).
+    public static let lockWaitMilliseconds: Int32 = 5000
+
+    /// The user's state (shared lock, bounded wait, while reading). A missing directory or file is the zero
+    /// state. Read-only: a last failure in the future is left as it is (`ThrottlePolicy` treats it as now).
+    public func state(for user: [UInt8]) throws(StoreError) -> ThrottleState {
+        guard let name = ThrottleStore.fileName(for: user), let cName = SystemCall.cString(name) else {
+            throw .invalidUserName
+        }
+        guard let path = SystemCall.cString(directory) else { throw .invalidPath }
+        guard let directoryFD = try SafeFile.openDirectory(path, create: false) else { return .zero }
+        defer { SystemCall.close(directoryFD) }
+        let fd: Int32
+        do { fd = try SystemCall.openat(directoryFD, cName, SafeFile.readFlags) } catch {
+            if error.code == ENOENT { return .zero }
+            throw SafeFile.fileOpenError(error)
+        }
+        defer { SystemCall.close(fd) }
+        _ = try SafeFile.checkFile(fd, limit: ThrottleStore.maximumFileBytes)
+        try ThrottleStore.takeLock(fd, LOCK_SH)
+        return try LockedThrottleState.read(fd)
+    }
+
+    /// The user's state as the module judges it at `now`: a last failure in the future (a clock that was
+    /// ahead, a hand-edited file) is rewritten as `now` under the exclusive lock, so no wait ever lasts
+    /// longer than configured. A missing directory or file is the zero state (nothing is created).
+    public func currentState(for user: [UInt8], now: Int64) throws(StoreError) -> ThrottleState {
+        guard var locked = try lock(user: user, create: false) else { return .zero }
+        defer { locked.close() }
+        return try locked.read(normalisedAt: now)
+    }
+
+    /// Throws `fileSizeLimit` when this process could not write a whole state record (its hard RLIMIT_FSIZE
+    /// is below 31 bytes): checked before a state file is created, so nothing is left behind.
+    static func requireRoomForRecord() throws(StoreError) {
+        do {
+            let room = try SystemCall.FileSizeRoom(end: Int64(ThrottleState.recordBytes))
+            room.restore()
+        } catch {
+            if error.code == EFBIG { throw .fileSizeLimit(bytes: Int64(ThrottleState.recordBytes)) }
+            throw .system(operation: .write, errno: error.code)
+        }
+    }
+
+    /// flock with the bounded wait; a wait that runs out is `StoreError.lockBusy`.
+    static func takeLock(_ fd: Int32, _ operation: Int32) throws(StoreError) {
+        do { try SystemCall.flock(fd, operation, waitingAtMost: lockWaitMilliseconds) } catch {
+            if error.code == EWOULDBLOCK { throw .lockBusy(waitedSeconds: Int(lockWaitMilliseconds / 1000)) }
+            throw .system(operation: .lock, errno: error.code)
+        }
+    }
+
+    /// Sets the user's state back to zero (after a success, or by root). Works on a malformed file too;
+    /// an unsafe one (wrong owner, mode, links, type) is still refused. No file means nothing to reset.
+    public func reset(user: [UInt8]) throws(StoreError) {
+        guard var locked = try lock(user: user, create: false) else { return }
+        defer { locked.close() }
+        try locked.write(.zero)
+    }
+
+    /// Opens (with `create`: making the directory 0700 and the file 0600 if needed) and exclusively locks the
+    /// user's state file, waiting at most `lockWaitMilliseconds`. The state is NOT parsed yet (reset must work
+    /// on a malformed file): call `read()`. nil when not creating and there is no file.
+    func lock(user: [UInt8], create: Bool) throws(StoreError) -> LockedThrottleState? {
+        guard let name = ThrottleStore.fileName(for: user), let cName = SystemCall.cString(name) else {
+            throw .invalidUserName
+        }
+        guard let path = SystemCall.cString(directory) else { throw .invalidPath }
+        guard let directoryFD = try SafeFile.openDirectory(path, create: create) else { return nil }
+        defer { SystemCall.close(directoryFD) }
+        let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY
+            | O_NONBLOCK
+        var fd: Int32 = -1
+        while fd < 0 {
+            do {
+                fd = try SystemCall.openat(directoryFD, cName, flags)
+            } catch {
+                if error.code != ENOENT { throw SafeFile.fileOpenError(error) }
+                if !create { return nil }
+                do {
+                    fd = try SystemCall.openat(
+                        directoryFD, cName, flags | O_CREAT | O_EXCL, 0o600)
+                } catch {
+                    // EEXIST: another attempt created it first; open theirs.
+                    if error.code != EEXIST { throw SafeFile.fileOpenError(error) }
+                    continue
+                }
+                // Exactly 0600 whatever umask the caller left us (0777 would make it 0000).
+                do { try SystemCall.fchmod(fd, 0o600) } catch {
+                    SystemCall.close(fd)
+                    throw .system(operation: .chmod, errno: error.code)
+                }
+                // A new file must survive a crash, or its first counted failure would vanish with it.
+                do { try SystemCall.fsync(directoryFD) } catch {
+                    SystemCall.close(fd)
+                    throw .system(operation: .fsync, errno: error.code)
+                }
+            }
+        }
+        do throws(StoreError) {
+            _ = try SafeFile.checkFile(fd, limit: ThrottleStore.maximumFileBytes)
+            // Held until close: around read -> check -> record, or around the reset after a success; never
+            // across a hash or a conversation. Bounded: a stopped holder cannot freeze anyone else.
+            try ThrottleStore.takeLock(fd, LOCK_EX)
+        } catch {
+            SystemCall.close(fd)
+            throw error
+        }
+        return LockedThrottleState(fd: fd)
+    }
+}

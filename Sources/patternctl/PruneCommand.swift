@@ -1,0 +1,61 @@
+import PatternCore
+
+/// `patternctl prune`: remove every pattern whose account is gone: the record carries a uid that the name no
+/// longer has (deleted, perhaps re-created with a new uid), or its name has no account at all. The module
+/// refuses such records already; pruning cleans them up so a new account of that name starts without one.
+struct PruneCommand: Subcommand {
+    static let name = "prune"
+    static let options: [OptionSpec] = []
+    static var help: String { Help.prune }
+    static let needsRoot = true
+
+    let global: GlobalOptions
+
+    init(arguments: ParsedArguments, global: GlobalOptions) throws(UsageError) {
+        _ = try arguments.operands([], required: 0)
+        self.global = global
+    }
+
+    func run() -> ExitStatus {
+        do {
+            var doomed: [StoreRecord] = []
+            for record in try StoreAccess.records(global) {
+                switch UserFacts.binding(of: record) {
+                case .mismatch:
+                    doomed.append(record)
+                case .unbound where (try? Account.uid(of: record.user)) == .some(nil):
+                    doomed.append(record)
+                default:
+                    break
+                }
+            }
+            if doomed.isEmpty {
+                Output.line("Every pattern belongs to an existing account; nothing was changed.")
+                return .success
+            }
+            var removed = 0
+            for record in doomed {
+                // Only if it is still the same line: a pattern set for the new account meanwhile stays.
+                guard try global.store.record(for: record.user) == record else { continue }
+                guard try global.store.remove(user: record.user) else { continue }
+                removed += 1
+                let facts = UserFacts.binding(of: record)
+                let name = String(decoding: record.user, as: UTF8.self)
+                switch facts {
+                case .mismatch(let recorded, let current):
+                    let now = current.map { "the account now has uid \($0)" } ?? "no such account"
+                    Output.line("Removed the pattern of \(name) (set for uid \(recorded); \(now)).")
+                default:
+                    Output.line("Removed the pattern of \(name) (no such account).")
+                }
+            }
+            if removed != doomed.count {
+                Output.error("\(doomed.count - removed) of them had changed meanwhile and were kept")
+            }
+            return .success
+        } catch {
+            Output.error("could not prune \(StoreAccess.describe(global)): \(error.message)")
+            return .failure
+        }
+    }
+}
