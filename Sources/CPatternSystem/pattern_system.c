@@ -16,17 +16,6 @@ void pattern_secure_zero(void *pointer, size_t length) {
     if (pointer != NULL && length > 0) explicit_bzero(pointer, length);
 }
 
-int pattern_o_rdonly(void) { return O_RDONLY; }
-int pattern_o_wronly(void) { return O_WRONLY; }
-int pattern_o_rdwr(void) { return O_RDWR; }
-int pattern_o_creat(void) { return O_CREAT; }
-int pattern_o_excl(void) { return O_EXCL; }
-int pattern_o_nofollow(void) { return O_NOFOLLOW; }
-int pattern_o_cloexec(void) { return O_CLOEXEC; }
-int pattern_o_noctty(void) { return O_NOCTTY; }
-int pattern_o_directory(void) { return O_DIRECTORY; }
-int pattern_o_nonblock(void) { return O_NONBLOCK; }
-
 int pattern_s_isreg(mode_t mode) { return S_ISREG(mode); }
 int pattern_s_isdir(mode_t mode) { return S_ISDIR(mode); }
 int pattern_s_islnk(mode_t mode) { return S_ISLNK(mode); }
@@ -89,11 +78,6 @@ void pattern_file_size_restore(const struct rlimit *saved, int raised) {
         setrlimit(RLIMIT_FSIZE, saved);
         errno = kept;
     }
-}
-
-long long pattern_offset(int fd) {
-    off_t offset = lseek(fd, 0, SEEK_CUR);
-    return offset < 0 ? -1 : (long long)offset;
 }
 
 int pattern_account_uid(const char *name, uid_t *uid) {

@@ -170,8 +170,7 @@ public struct PatternStore: Sendable {
         guard let lockName = SystemCall.cString([0x2E] + location.nameBytes + Array(".lock".utf8)) else {
             throw .invalidPath
         }
-        let flags = pattern_o_rdwr() | pattern_o_creat() | pattern_o_nofollow() | pattern_o_cloexec()
-            | pattern_o_noctty() | pattern_o_nonblock()
+        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
         let fd: Int32
         do { fd = try SystemCall.openat(directory, lockName, flags, 0o600) } catch {
             throw SafeFile.fileOpenError(error)

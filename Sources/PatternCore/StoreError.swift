@@ -1,37 +1,3 @@
-/// Why one line of the store (or a throttle state file) was refused. An enum, not a String, so that
-/// `StoreError` stays comparable in Embedded Swift without Unicode tables.
-public enum LineProblem: Error, Equatable, Sendable {
-    /// The file does not end in a newline: a torn or hand-edited file.
-    case missingNewline
-    /// An empty line (the format has no blank lines or comments).
-    case emptyLine
-    /// Not exactly three ':'-separated fields.
-    case wrongFieldCount(Int)
-    /// The user name is empty, too long, or contains ':', whitespace or a control byte.
-    case badUserName
-    /// The hash is not a well-formed yescrypt "$y$" string.
-    case badHash
-    /// The time is not a non-negative decimal number that fits 64 bits, without leading zeros.
-    case badTime
-    /// The uid is not a decimal number 0...4294967294 without leading zeros.
-    case badUid
-
-    /// A sentence for the administrator.
-    public var message: String {
-        switch self {
-        case .missingNewline: return "the last line does not end with a newline (torn or hand-edited file)"
-        case .emptyLine: return "the line is empty"
-        case .wrongFieldCount(let count): return "expected 3 or 4 fields separated by ':', found \(count)"
-        case .badUserName:
-            return "the user name is empty, longer than \(StoreRecord.maximumUserNameBytes) bytes, "
-                + "or contains ':', whitespace or a control character"
-        case .badHash: return "the hash is neither a yescrypt \"$y$\" crypt string nor a \"$tpm2$\" TPM record"
-        case .badTime: return "the time is not a non-negative decimal number of seconds"
-        case .badUid: return "the uid is not a decimal number from 0 to 4294967294"
-        }
-    }
-}
-
 /// Every way reading or writing the pattern store or a throttle state file can fail. The module turns any of
 /// these into PAM_AUTHINFO_UNAVAIL (fail closed); patternctl prints `message`.
 public enum StoreError: Error, Equatable, Sendable {
@@ -103,13 +69,13 @@ public enum StoreError: Error, Equatable, Sendable {
         case .directoryIsSymlink: return "the directory is a symbolic link"
         case .directoryNotOwnedByRoot(let uid): return "the directory is owned by uid \(uid), not root"
         case .directoryWritableByOthers(let mode):
-            return "the directory is writable by group or others (mode \(octal(mode)))"
+            return "the directory is writable by group or others (mode \(TextCodec.octal(mode)))"
         case .isSymlink: return "the file is a symbolic link"
         case .notRegularFile: return "the file is not a regular file"
         case .notOwnedByRoot(let uid): return "the file is owned by uid \(uid), not root"
-        case .writableByOthers(let mode): return "the file is writable by group or others (mode \(octal(mode)))"
+        case .writableByOthers(let mode): return "the file is writable by group or others (mode \(TextCodec.octal(mode)))"
         case .accessibleByOthers(let mode):
-            return "the file is readable by group or others (mode \(octal(mode)); it must be 0600)"
+            return "the file is readable by group or others (mode \(TextCodec.octal(mode)); it must be 0600)"
         case .hardLinked(let links): return "the file has \(links) hard links; it must have exactly one"
         case .tooLarge(let bytes, let limit): return "the file is \(bytes) bytes, more than the limit of \(limit)"
         case .malformedLine(let line, let reason): return "line \(line) is malformed: \(reason.message)"
@@ -136,16 +102,4 @@ public enum StoreError: Error, Equatable, Sendable {
                 : "the TPM cannot check the pattern now (TPM result \(code))"
         }
     }
-}
-
-/// "0644"-style rendering of permission bits.
-func octal(_ mode: UInt32) -> String {
-    let bits = mode & 0o7777
-    let digits: [UInt8] = [
-        UInt8(0x30 + ((bits >> 9) & 7)), UInt8(0x30 + ((bits >> 6) & 7)),
-        UInt8(0x30 + ((bits >> 3) & 7)), UInt8(0x30 + (bits & 7)),
-    ]
-    var text = ""
-    for digit in digits { text += digit == 0x30 ? "0" : "\(Int(digit) - 0x30)" }
-    return text
 }

@@ -1,32 +1,5 @@
 import CPatternSystem
 
-/// Which system call failed, carried by `StoreError.system`.
-public enum SystemOperation: Equatable, Sendable {
-    case open, openDirectory, makeDirectory, stat, read, write, fsync, rename, unlink, lock, truncate, chmod,
-        listDirectory, crypt, accountLookup
-
-    /// The C name, for messages.
-    public var name: String {
-        switch self {
-        case .open: return "open"
-        case .openDirectory: return "open (directory)"
-        case .makeDirectory: return "mkdir"
-        case .stat: return "fstat"
-        case .read: return "read"
-        case .write: return "write"
-        case .fsync: return "fsync"
-        case .rename: return "rename"
-        case .unlink: return "unlink"
-        case .lock: return "flock"
-        case .truncate: return "ftruncate"
-        case .chmod: return "fchmod"
-        case .listDirectory: return "readdir"
-        case .crypt: return "crypt"
-        case .accountLookup: return "getpwnam_r"
-        }
-    }
-}
-
 /// Every system call the store and the throttle make, in one place: EINTR is retried here (`valueOrErrno`),
 /// -1 becomes a thrown `Errno`, and paths are bytes turned into NUL-terminated C strings here.
 /// (Model: apple/swift-system, `valueOrErrno(retryOnInterrupt:)` and its syscall wrappers.)

@@ -85,4 +85,14 @@ public enum TextCodec {
         if let limit, bytes.count > limit { out.append(contentsOf: "...".utf8) }
         return out
     }
+
+    /// "0644": the permission bits of a file mode as four octal digits (for messages about unsafe files).
+    public static func octal(_ mode: UInt32) -> String {
+        let bits = mode & 0o7777
+        let digits: [UInt8] = [
+            UInt8(0x30 + ((bits >> 9) & 7)), UInt8(0x30 + ((bits >> 6) & 7)),
+            UInt8(0x30 + ((bits >> 3) & 7)), UInt8(0x30 + (bits & 7)),
+        ]
+        return String(decoding: digits, as: UTF8.self)
+    }
 }

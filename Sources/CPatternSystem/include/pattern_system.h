@@ -46,19 +46,6 @@ int pattern_openat(int dirfd, const char *path, int flags, mode_t mode);
 /* Zeroes memory in a way the compiler may not elide (explicit_bzero). */
 void pattern_secure_zero(void *pointer, size_t length);
 
-/* Not needed: Swift imports the O_* constants (also in Embedded Swift). Kept only until no caller on
- * another branch is left; new code writes O_RDONLY etc. */
-int pattern_o_rdonly(void);
-int pattern_o_wronly(void);
-int pattern_o_rdwr(void);
-int pattern_o_creat(void);
-int pattern_o_excl(void);
-int pattern_o_nofollow(void);
-int pattern_o_cloexec(void);
-int pattern_o_noctty(void);
-int pattern_o_directory(void);
-int pattern_o_nonblock(void);
-
 /* stat(2) field helpers: st_mode type tests are macros. */
 int pattern_s_isreg(mode_t mode);
 int pattern_s_isdir(mode_t mode);
@@ -90,9 +77,6 @@ int pattern_file_size_room(long long end, struct rlimit *saved, int *raised);
 
 /* Puts back the limits saved by pattern_file_size_room (when it raised them). */
 void pattern_file_size_restore(const struct rlimit *saved, int raised);
-
-/* The current file offset (lseek(fd, 0, SEEK_CUR)), or -1 with errno. */
-long long pattern_offset(int fd);
 
 /* The uid of the account named `name` (getpwnam_r, through NSS). Returns 0 and sets *uid when the account
  * exists, 1 when there is no such account, -1 with errno when the lookup itself failed. */
