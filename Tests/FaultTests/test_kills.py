@@ -37,6 +37,25 @@ def kill_at(argv, delay, input=None):
     return process.returncode == -signal.SIGKILL
 
 
+def kill_when(argv, condition, input=None, limit=30.0):
+    """Starts argv and sends SIGKILL the moment `condition()` is true (polled); True if the kill hit it."""
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE if input else subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if input:
+        try:
+            process.stdin.write(input)
+            process.stdin.close()
+        except BrokenPipeError:
+            pass
+    deadline = time.monotonic() + limit
+    while process.poll() is None and time.monotonic() < deadline:
+        if condition():
+            process.send_signal(signal.SIGKILL)
+            break
+    process.wait()
+    return process.returncode == -signal.SIGKILL
+
+
 def duration(argv, input=None, runs=3):
     """Median wall time of a command run to completion."""
     times = []
@@ -95,8 +114,18 @@ class KillTests(unittest.TestCase):
             self.assertEqual(tree.ctl("list").returncode, 0, "list after kill %d" % i)
             if i % 10 == 9:
                 self.assertEqual(tree.auth("daemon", fk.RIGHT)[0], fk.PAM_SUCCESS)
-        print("\n  kill -9 during set/remove: %d kills left a temp file (killed mid-write)" % mid_write, file=sys.stderr)
-        self.assertGreater(mid_write, 0, "no kill landed inside a store write")
+        # Random kills rarely hit the short write itself (the hash and the user lookups dominate), so some
+        # kills are aimed: the moment the temp file exists, the writer is between create and rename.
+        aimed = 0
+        for i in range(KILLS_PER_PATH // 3):
+            before = tree.store_bytes()
+            self.hits += kill_when(tree.set_argv("bin"), lambda: bool(tree.temps()), input)
+            self.check_store(before, "bin", present_after=True)
+            aimed += bool(tree.temps())
+            self.assertEqual(tree.ctl("list").returncode, 0, "list after aimed kill %d" % i)
+        print("\n  kill -9 during set/remove: %d random and %d aimed kills left a temp file (killed mid-write)"
+              % (mid_write, aimed), file=sys.stderr)
+        self.assertGreater(mid_write + aimed, 0, "no kill landed inside a store write")
         self.finish(completed, KILLS_PER_PATH * 2, "set/remove")
 
     def test_kill_9_during_reset(self):
