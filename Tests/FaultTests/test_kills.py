@@ -21,8 +21,8 @@ KILLS_PER_PATH = 60
 FILLER_USERS = 5000
 
 
-def kill_at(argv, delay, input=None):
-    """Starts argv, sends SIGKILL after `delay` seconds (if still running); True if the kill hit it."""
+def start(argv, input=None):
+    """Starts argv with `input` (if any) already written to its stdin."""
     process = subprocess.Popen(argv, stdin=subprocess.PIPE if input else subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if input:
@@ -31,6 +31,12 @@ def kill_at(argv, delay, input=None):
             process.stdin.close()
         except BrokenPipeError:
             pass
+    return process
+
+
+def kill_at(argv, delay, input=None):
+    """Starts argv, sends SIGKILL after `delay` seconds (if still running); True if the kill hit it."""
+    process = start(argv, input)
     time.sleep(delay)
     process.send_signal(signal.SIGKILL)
     process.wait()
@@ -39,14 +45,7 @@ def kill_at(argv, delay, input=None):
 
 def kill_when(argv, condition, input=None, limit=30.0):
     """Starts argv and sends SIGKILL the moment `condition()` is true (polled); True if the kill hit it."""
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE if input else subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    if input:
-        try:
-            process.stdin.write(input)
-            process.stdin.close()
-        except BrokenPipeError:
-            pass
+    process = start(argv, input)
     deadline = time.monotonic() + limit
     while process.poll() is None and time.monotonic() < deadline:
         if condition():
