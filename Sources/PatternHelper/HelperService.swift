@@ -42,20 +42,9 @@ struct HelperService {
                 // Listed in the user's attempt record like any failure; the caller (a screen locker) cannot
                 // pass on the "failures since" notice, so the failures stay unseen for the next su or login.
                 var unseen: (count: Int, last: FailedAttempt)? = nil
-                switch try gate.attempt(user: user, pattern: pattern, now: now(), origin: HelperService.origin,
-                                        markSeen: false, unseen: &unseen) {
-                case .accepted: return .accepted
-                case .rejected(let after):
-                    HelperLog.notice(HelperLog.line("wrong pattern for user ", user))
-                    return .wrong(after)
-                case .refused(let verdict): return .locked(verdict)
-                case .notEnrolled: return .notEnrolled
-                case .revoked:
-                    // Matched a record the store no longer holds: never a success (the protocol has no word
-                    // for it; "unavailable" fails closed).
-                    HelperLog.notice(HelperLog.line("pattern changed or removed during the attempt; refused for user ", user))
-                    return .unavailable
-                }
+                let outcome = try gate.attempt(user: user, pattern: pattern, now: now(), origin: HelperService.origin,
+                                               markSeen: false, unseen: &unseen)
+                return HelperVerdict(outcome, user: user, wrongText: "wrong pattern for user ")
             case .tpmEnroll:
                 guard let typed = fields.first else { return .refused(.input) }
                 return HelperTPMEnrolment.enroll(user: user, typed: typed, options: options, now: now())

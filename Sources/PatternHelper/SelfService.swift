@@ -102,18 +102,8 @@ struct SelfService {
 
     /// The current pattern as a counted guess.
     func guess(_ gate: GuessGate, user: [UInt8], current: Pattern) throws(StoreError) -> HelperVerdict {
-        switch try gate.attempt(user: user, pattern: current, now: now()) {
-        case .accepted: return .accepted
-        case .rejected(let after):
-            HelperLog.notice(HelperLog.line("wrong current pattern for user ", user))
-            return .wrong(after)
-        case .refused(let verdict): return .locked(verdict)
-        case .notEnrolled: return .notEnrolled
-        case .revoked:
-            // Changed or removed by someone else while the hash ran: not a success; fail closed.
-            HelperLog.notice(HelperLog.line("pattern changed or removed during the attempt; refused for user ", user))
-            return .unavailable
-        }
+        let outcome = try gate.attempt(user: user, pattern: current, now: now())
+        return HelperVerdict(outcome, user: user, wrongText: "wrong current pattern for user ")
     }
 
     /// PAM service "patternctl" for `user` with `password`; the copies handed to C are wiped afterwards.
