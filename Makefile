@@ -146,7 +146,7 @@ build: check-deps toolchain build-owner
 pot:
 	$(PYTHON) po/extract-messages.py . > po/pam_pattern.pot
 
-test: deps build test-swift test-integration test-fuzz
+test: deps build lint test-swift test-integration test-fuzz
 
 test-swift: toolchain build-owner
 	$(SWIFT) test --scratch-path $(SCRATCH); status=$$?; $(GIVE_BACK); exit $$status

@@ -9,6 +9,7 @@ test can compare it with the committed .pot.
 
 Usage: po/extract-messages.py [ROOT]   (prints the .pot on stdout)
 """
+
 import pathlib
 import re
 import sys
@@ -56,8 +57,10 @@ def collect(root):
         for path in sorted((root / folder).rglob("*.swift")):
             rel = str(path.relative_to(root))
             text = path.read_text(encoding="utf-8")
-            found = [(m.start(), swift_unescape(m.group(1), rel), swift_unescape(m.group(2), rel))
-                     for m in PLURAL.finditer(text)]
+            found = [
+                (m.start(), swift_unescape(m.group(1), rel), swift_unescape(m.group(2), rel))
+                for m in PLURAL.finditer(text)
+            ]
             found += [(m.start(), swift_unescape(m.group(1), rel), None) for m in SINGLE.finditer(text)]
             for _, msgid, plural in sorted(found):
                 key = (msgid, plural)

@@ -56,7 +56,8 @@ enum AuthOutcome {
             if code == PAM_CONV_AGAIN { return PAM_INCOMPLETE }
             if code == PAM_SUCCESS || code == PAM_IGNORE { return PAM_USER_UNKNOWN }  // never pass success on
             return code
-        case .remoteRefused, .locked, .malformed, .emptyAnswerRefused, .wrongPattern, .forwardedAfterWrongPattern, .revoked:
+        case .remoteRefused, .locked, .malformed, .emptyAnswerRefused, .wrongPattern, .forwardedAfterWrongPattern,
+            .revoked:
             return PAM_AUTH_ERR
         case .conversationFailed: return PAM_CONV_ERR
         case .forwardFailed: return PAM_AUTH_ERR

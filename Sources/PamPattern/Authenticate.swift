@@ -115,8 +115,10 @@ struct Authenticator {
         var unseen: (count: Int, last: FailedAttempt)? = nil
         do {
             // The failures are marked seen only when the notice below can be shown (not under PAM_SILENT).
-            switch try service.attempt(user: user, pattern: pattern, now: now(), origin: items.origin(),
-                                         markSeen: !conversation.silent, unseen: &unseen) {
+            switch try service.attempt(
+                user: user, pattern: pattern, now: now(), origin: items.origin(),
+                markSeen: !conversation.silent, unseen: &unseen)
+            {
             case .judged(let judged): outcome = judged
             case .tooShort(let minimum):
                 // The system's minlen (through the helper) is stricter than this module's.
@@ -202,8 +204,10 @@ struct Authenticator {
             return pam_pattern_format_time(last.time, base, Int32(out.count)) == 0
         }
         let time = formatted ? CString.prefix(buffer, limit: buffer.count) : UserMessages.number(last.time)
-        conversation.info(UserMessages.failuresSince(count: count, last: last, time: time,
-                                                     wasLocked: count >= options.throttle.deny))
+        conversation.info(
+            UserMessages.failuresSince(
+                count: count, last: last, time: time,
+                wasLocked: count >= options.throttle.deny))
     }
 
     /// Every refusal by the throttle reaches syslog with the wait, so the admin can tell the person why
@@ -212,7 +216,8 @@ struct Authenticator {
         var line = logLine("pattern locked for user ", user)
         switch verdict {
         case .wait(let secondsLeft):
-            line += Array(" (too many wrong patterns; next try in ".utf8) + UserMessages.number(secondsLeft)
+            line +=
+                Array(" (too many wrong patterns; next try in ".utf8) + UserMessages.number(secondsLeft)
                 + Array(" s)".utf8)
         case .disabled: line += Array(" (disabled after too many wrong patterns; patternctl reset re-enables it)".utf8)
         case .allowed: break

@@ -46,8 +46,10 @@ struct Conversation {
 
     /// Prompts with echo off and runs `body` on the answer, whose first `viewLimit`
     /// bytes are visible; the answer is zeroed and freed afterwards.
-    func prompt<R>(_ text: [UInt8], viewLimit: Int,
-                   _ body: (Answer) -> R) throws(ConversationFailure) -> R {
+    func prompt<R>(
+        _ text: [UInt8], viewLimit: Int,
+        _ body: (Answer) -> R
+    ) throws(ConversationFailure) -> R {
         guard let handle else { throw .failed(PAM_SYSTEM_ERR) }
         var raw: UnsafeMutablePointer<CChar>? = nil
         let code = CString.with(text, orElse: PAM_BUF_ERR) {
@@ -62,9 +64,11 @@ struct Conversation {
         let length = CString.length(answer, limit: viewLimit + 1)
         let visible = length > viewLimit ? viewLimit : length
         return answer.withMemoryRebound(to: UInt8.self, capacity: visible + 1) { start in
-            body(Answer(cString: UnsafePointer(answer),
-                        bytes: UnsafeBufferPointer(start: start, count: visible),
-                        isLongerThanView: length > viewLimit))
+            body(
+                Answer(
+                    cString: UnsafePointer(answer),
+                    bytes: UnsafeBufferPointer(start: start, count: visible),
+                    isLongerThanView: length > viewLimit))
         }
     }
 }

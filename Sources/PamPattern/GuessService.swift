@@ -16,8 +16,9 @@ enum GuessService {
             return .helper(HelperClient(path: HelperRequest.installedPath))
         }
         let store = PatternStore(path: options.storePath)
-        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
-                             settings: options.throttle)
+        let gate = GuessGate(
+            store: store, throttle: ThrottleStore(directory: options.stateDirectory),
+            settings: options.throttle)
         return .inProcess(store: store, gate: gate)
     }
 
@@ -60,21 +61,26 @@ enum GuessService {
 
     /// `origin`, `markSeen`, `unseen`: the attempt record (GuessGate.attempt). The helper keeps the record
     /// itself and tells no unseen failures, so `unseen` stays nil there.
-    func attempt(user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin, markSeen: Bool,
-                 unseen: inout (count: Int, last: FailedAttempt)?) throws(Failure) -> Judgement {
+    func attempt(
+        user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin, markSeen: Bool,
+        unseen: inout (count: Int, last: FailedAttempt)?
+    ) throws(Failure) -> Judgement {
         unseen = nil
         switch self {
         case .inProcess(_, let gate):
             do throws(StoreError) {
-                return .judged(try gate.attempt(user: user, pattern: pattern, now: now, origin: origin,
-                                                markSeen: markSeen, unseen: &unseen))
+                return .judged(
+                    try gate.attempt(
+                        user: user, pattern: pattern, now: now, origin: origin,
+                        markSeen: markSeen, unseen: &unseen))
             } catch {
                 // A pattern held by the TPM: only the setuid helper links the TPM stack (sudo and login never
                 // map libtss2), so root asks it too. Nothing was counted here.
                 guard error == .tpmUnavailable(code: 0) else { throw .store(error) }
                 return try GuessService.helper(HelperClient(path: HelperRequest.installedPath))
-                    .attempt(user: user, pattern: pattern, now: now, origin: origin, markSeen: markSeen,
-                             unseen: &unseen)
+                    .attempt(
+                        user: user, pattern: pattern, now: now, origin: origin, markSeen: markSeen,
+                        unseen: &unseen)
             }
         case .helper(let client):
             var digits = pattern.digits

@@ -24,7 +24,8 @@ struct PamItems {
         let code = pam_pattern_get_user(handle, &name)
         guard code == PAM_SUCCESS else { return .failed(code) }
         guard let bytes = CString.bytes(name, limit: StoreRecord.maximumUserNameBytes),
-              StoreRecord.isValidUserName(bytes) else { return .unusable }
+            StoreRecord.isValidUserName(bytes)
+        else { return .unusable }
         return .user(bytes)
     }
 
@@ -43,9 +44,10 @@ struct PamItems {
     func origin() -> AttemptOrigin {
         let limit = AttemptRecord.maximumFieldBytes
         guard let handle else { return AttemptOrigin(service: [], tty: [], remoteHost: []) }
-        return AttemptOrigin(service: CString.prefix(pam_pattern_get_item_string(handle, PAM_SERVICE), limit: limit),
-                             tty: CString.prefix(pam_pattern_get_item_string(handle, PAM_TTY), limit: limit),
-                             remoteHost: CString.prefix(pam_pattern_get_item_string(handle, PAM_RHOST), limit: limit))
+        return AttemptOrigin(
+            service: CString.prefix(pam_pattern_get_item_string(handle, PAM_SERVICE), limit: limit),
+            tty: CString.prefix(pam_pattern_get_item_string(handle, PAM_TTY), limit: limit),
+            remoteHost: CString.prefix(pam_pattern_get_item_string(handle, PAM_RHOST), limit: limit))
     }
 
     /// Sets PAM_AUTHTOK (forward_pass only). libpam copies the string.

@@ -41,10 +41,13 @@ enum UserMessages {
     static func locked(_ verdict: ThrottleVerdict) -> [UInt8] {
         switch verdict {
         case .wait(let secondsLeft):
-            return localized("Too many wrong patterns: try again in %s. Your password still works.",
-                             duration(secondsLeft))
+            return localized(
+                "Too many wrong patterns: try again in %s. Your password still works.",
+                duration(secondsLeft))
         case .disabled:
-            return localized("Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works.")
+            return localized(
+                "Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works."
+            )
         case .allowed:
             return localized("Your pattern cannot be used right now. Your password still works.")
         }
@@ -63,13 +66,17 @@ enum UserMessages {
         switch verdictAfter {
         case .allowed(let left):
             if left <= 0 { return localized("Wrong pattern.") }
-            return localizedPlural("Wrong pattern. %s try left before a wait.",
-                                   "Wrong pattern. %s tries left before a wait.", Int64(left), number(Int64(left)))
+            return localizedPlural(
+                "Wrong pattern. %s try left before a wait.",
+                "Wrong pattern. %s tries left before a wait.", Int64(left), number(Int64(left)))
         case .wait(let secondsLeft):
-            return localized("Wrong pattern. Too many wrong patterns: the next try is possible in %s. Your password still works.",
-                             duration(secondsLeft))
+            return localized(
+                "Wrong pattern. Too many wrong patterns: the next try is possible in %s. Your password still works.",
+                duration(secondsLeft))
         case .disabled:
-            return localized("Wrong pattern. Your pattern is now disabled after too many wrong tries; an administrator can re-enable it. Your password still works.")
+            return localized(
+                "Wrong pattern. Your pattern is now disabled after too many wrong tries; an administrator can re-enable it. Your password still works."
+            )
         }
     }
 
@@ -88,16 +95,20 @@ enum UserMessages {
         let tty = last.tty.isEmpty ? localized("an unknown terminal") : last.tty
         var text: [UInt8]
         if last.remoteHost.isEmpty {
-            text = localizedPlural("%1$s failed pattern attempt since your last success, the last from %2$s on %3$s at %4$s.",
-                                   "%1$s failed pattern attempts since your last success, the last from %2$s on %3$s at %4$s.",
-                                   Int64(count), number(Int64(count)), service, tty, time)
+            text = localizedPlural(
+                "%1$s failed pattern attempt since your last success, the last from %2$s on %3$s at %4$s.",
+                "%1$s failed pattern attempts since your last success, the last from %2$s on %3$s at %4$s.",
+                Int64(count), number(Int64(count)), service, tty, time)
         } else {
-            text = localizedPlural("%1$s failed pattern attempt since your last success, the last from %2$s on %3$s (host %5$s) at %4$s.",
-                                   "%1$s failed pattern attempts since your last success, the last from %2$s on %3$s (host %5$s) at %4$s.",
-                                   Int64(count), number(Int64(count)), service, tty, time, last.remoteHost)
+            text = localizedPlural(
+                "%1$s failed pattern attempt since your last success, the last from %2$s on %3$s (host %5$s) at %4$s.",
+                "%1$s failed pattern attempts since your last success, the last from %2$s on %3$s (host %5$s) at %4$s.",
+                Int64(count), number(Int64(count)), service, tty, time, last.remoteHost)
         }
         if wasLocked {
-            text += [0x0A] + localized("They locked your pattern for a while, so it may have been refused without a prompt.")
+            text +=
+                [0x0A]
+                + localized("They locked your pattern for a while, so it may have been refused without a prompt.")
         }
         return text
     }

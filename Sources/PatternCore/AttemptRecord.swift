@@ -103,7 +103,8 @@ public struct AttemptRecord: Equatable, Sendable {
             guard bytes[index] == 0x0A else { continue }
             if isHeader {
                 guard fields.count == 2, fields[0].elementsEqual("unseen".utf8),
-                    let unseen = TextCodec.parseDecimal(fields[1], leadingZeros: false, maximumDigits: 19), unseen <= maximumUnseen
+                    let unseen = TextCodec.parseDecimal(fields[1], leadingZeros: false, maximumDigits: 19),
+                    unseen <= maximumUnseen
                 else { return nil }
                 record.unseen = Int(unseen)
                 isHeader = false
@@ -116,8 +117,10 @@ public struct AttemptRecord: Equatable, Sendable {
                         value.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
                     else { return nil }
                 }
-                record.attempts.append(FailedAttempt(time: time, service: stored(fields[1]), tty: stored(fields[2]),
-                                                     remoteHost: stored(fields[3])))
+                record.attempts.append(
+                    FailedAttempt(
+                        time: time, service: stored(fields[1]), tty: stored(fields[2]),
+                        remoteHost: stored(fields[3])))
             }
             fields.removeAll(keepingCapacity: true)
         }

@@ -46,7 +46,8 @@ extension ThrottleStore {
         defer { SystemCall.close(directoryFD) }
         let tempPrefix = [0x2E] + name + Array(".tmp.".utf8)
         SafeFile.sweepTemps(in: directoryFD, prefix: tempPrefix)
-        try SafeFile.replace(in: directoryFD, name: cName, tempPrefix: tempPrefix, with: record.encoded(),
-                                 durable: false)
+        try SafeFile.replace(
+            in: directoryFD, name: cName, tempPrefix: tempPrefix, with: record.encoded(),
+            durable: false)
     }
 }

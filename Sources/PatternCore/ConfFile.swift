@@ -61,7 +61,9 @@ public struct ConfFile: Sendable {
             throw .unsafe(.system(operation: .read, errno: error.code))
         }
         // Grew past the cap after the size check.
-        guard let bytes else { throw .unsafe(.tooLarge(bytes: Self.maximumFileBytes + 1, limit: Self.maximumFileBytes)) }
+        guard let bytes else {
+            throw .unsafe(.tooLarge(bytes: Self.maximumFileBytes + 1, limit: Self.maximumFileBytes))
+        }
         return bytes
     }
 
@@ -104,10 +106,13 @@ public struct ConfFile: Sendable {
         let name = trimmed(line[line.startIndex..<equals])
         let value = trimmed(line[(equals + 1)...])
         guard let spec = PatternOption.named(name) else {
-            let looksLikeKey = name.count <= ConfError.maximumQuotedBytes && name.allSatisfy {
-                ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-                    || $0 == UInt8(ascii: "_")
-            }
+            let looksLikeKey =
+                name.count <= ConfError.maximumQuotedBytes
+                && name.allSatisfy {
+                    ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+                        || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                        || $0 == UInt8(ascii: "_")
+                }
             throw .malformed(line: number, problem: .unknownKey(looksLikeKey ? Array(name) : []))
         }
         guard spec.isConfKey else { throw .malformed(line: number, problem: .argumentOnly(spec.key)) }

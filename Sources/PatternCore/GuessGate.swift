@@ -55,8 +55,10 @@ public struct GuessGate {
     /// in step 1, under the lock, just before it is counted. On a match (step 3) this guess's entry is taken
     /// out again, `unseen` receives the failures the person has not been told about (nil if none), and with
     /// `markSeen` they are marked seen.
-    public func attempt(user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
-                        unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) -> GuessOutcome {
+    public func attempt(
+        user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
+        unseen: inout (count: Int, last: FailedAttempt)?
+    ) throws(StoreError) -> GuessOutcome {
         unseen = nil
         // Enrollment first, unlocked: an unknown name must not create a state file (no files for arbitrary
         // names). The record that is verified is read again under the lock below.
@@ -100,8 +102,9 @@ public struct GuessGate {
 
         // 2. The TPM's answer (it keeps its own count), or the hash, with no lock held.
         if let tpm = record.tpmRecord, let tpmCheck {
-            return try settle(tpmCheck(tpm, user, pattern), user: user, record: record, before: before,
-                              counted: counted, now: now, origin: origin, markSeen: markSeen, unseen: &unseen)
+            return try settle(
+                tpmCheck(tpm, user, pattern), user: user, record: record, before: before,
+                counted: counted, now: now, origin: origin, markSeen: markSeen, unseen: &unseen)
         }
         guard try PatternHash.matches(pattern, against: record.hash) else {
             return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
@@ -133,14 +136,20 @@ public struct GuessGate {
     /// The TPM's answer, settled under the lock. The throttle's count becomes the larger of its own and the
     /// TPM's, so deleting the state file buys nothing and the waits follow the TPM's count; "unavailable" takes
     /// back this attempt's failure and its attempt-record entry (it was no guess).
-    func settle(_ result: TPMGuessResult, user: [UInt8], record: StoreRecord, before: ThrottleState,
-                counted: ThrottleState, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
-                unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) -> GuessOutcome {
+    func settle(
+        _ result: TPMGuessResult, user: [UInt8], record: StoreRecord, before: ThrottleState,
+        counted: ThrottleState, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
+        unseen: inout (count: Int, last: FailedAttempt)?
+    ) throws(StoreError) -> GuessOutcome {
         guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
         defer { locked.close() }
         let state = try locked.read()
-        let undone = state == counted ? before : ThrottleState(failures: max(state.failures - 1, 0),
-                                                               lastFailure: state.lastFailure)
+        let undone =
+            state == counted
+            ? before
+            : ThrottleState(
+                failures: max(state.failures - 1, 0),
+                lastFailure: state.lastFailure)
         switch result {
         case .right:
             guard let current = try store.record(for: user), current == record else { return .revoked }
@@ -166,8 +175,10 @@ public struct GuessGate {
     }
 
     /// Takes this guess's entry out of the attempt record (others listed meanwhile stay), as on a match.
-    private func withdraw(_ origin: AttemptOrigin?, user: [UInt8], now: Int64, markSeen: Bool,
-                          unseen: inout (count: Int, last: FailedAttempt)?) throws(StoreError) {
+    private func withdraw(
+        _ origin: AttemptOrigin?, user: [UInt8], now: Int64, markSeen: Bool,
+        unseen: inout (count: Int, last: FailedAttempt)?
+    ) throws(StoreError) {
         guard let origin else { return }
         var attempts = try recordedAttempts(user: user)
         attempts.withdraw(origin.failure(at: max(now, 0)))
@@ -222,7 +233,8 @@ public struct GuessGate {
 
     /// A last failure in the future is rewritten as `now` (bounded lock; no file is created).
     public func check(user: [UInt8], now: Int64) throws(StoreError) -> ThrottleVerdict {
-        return ThrottlePolicy.verdict(state: try throttle.currentState(for: user, now: now), now: now,
-                                      settings: settings)
+        return ThrottlePolicy.verdict(
+            state: try throttle.currentState(for: user, now: now), now: now,
+            settings: settings)
     }
 }

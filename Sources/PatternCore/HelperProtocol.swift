@@ -83,15 +83,25 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
     }
 
     public init?(word: [UInt8]) {
-        if word == Array("check".utf8) { self = .check }
-        else if word == Array("verify".utf8) { self = .verify }
-        else if word == Array("status".utf8) { self = .status }
-        else if word == Array("set".utf8) { self = .set }
-        else if word == Array("remove".utf8) { self = .remove }
-        else if word == Array("enroll".utf8) { self = .enroll }
-        else if word == Array("tpm-enroll".utf8) { self = .tpmEnroll }
-        else if word == Array("tpm-remove".utf8) { self = .tpmRemove }
-        else { return nil }
+        if word == Array("check".utf8) {
+            self = .check
+        } else if word == Array("verify".utf8) {
+            self = .verify
+        } else if word == Array("status".utf8) {
+            self = .status
+        } else if word == Array("set".utf8) {
+            self = .set
+        } else if word == Array("remove".utf8) {
+            self = .remove
+        } else if word == Array("enroll".utf8) {
+            self = .enroll
+        } else if word == Array("tpm-enroll".utf8) {
+            self = .tpmEnroll
+        } else if word == Array("tpm-remove".utf8) {
+            self = .tpmRemove
+        } else {
+            return nil
+        }
     }
 }
 
@@ -141,13 +151,21 @@ public enum HelperRefusal: Equatable, Sendable {
     }
 
     init?(word: ArraySlice<UInt8>) {
-        if word.elementsEqual("usage".utf8) { self = .usage }
-        else if word.elementsEqual("user".utf8) { self = .user }
-        else if word.elementsEqual("tty".utf8) { self = .tty }
-        else if word.elementsEqual("input".utf8) { self = .input }
-        else if word.elementsEqual("policy".utf8) { self = .policy }
-        else if word.elementsEqual("enrolled".utf8) { self = .enrolled }
-        else { return nil }
+        if word.elementsEqual("usage".utf8) {
+            self = .usage
+        } else if word.elementsEqual("user".utf8) {
+            self = .user
+        } else if word.elementsEqual("tty".utf8) {
+            self = .tty
+        } else if word.elementsEqual("input".utf8) {
+            self = .input
+        } else if word.elementsEqual("policy".utf8) {
+            self = .policy
+        } else if word.elementsEqual("enrolled".utf8) {
+            self = .enrolled
+        } else {
+            return nil
+        }
     }
 }
 
@@ -230,9 +248,17 @@ public enum HelperVerdict: Equatable, Sendable {
         case .weak: out.append(contentsOf: "weak".utf8)
         case .status(let facts):
             out.append(contentsOf: "status ".utf8)
-            if let setAt = facts.setAt { out.append(contentsOf: HelperVerdict.decimal(setAt)) } else { out.append(0x2D) }
+            if let setAt = facts.setAt {
+                out.append(contentsOf: HelperVerdict.decimal(setAt))
+            } else {
+                out.append(0x2D)
+            }
             out.append(0x20)
-            if let cost = facts.cost { out.append(contentsOf: HelperVerdict.decimal(Int64(cost))) } else { out.append(0x2D) }
+            if let cost = facts.cost {
+                out.append(contentsOf: HelperVerdict.decimal(Int64(cost)))
+            } else {
+                out.append(0x2D)
+            }
             out.append(0x20)
             out.append(contentsOf: HelperVerdict.decimal(Int64(facts.failures)))
             out.append(0x20)
@@ -285,7 +311,8 @@ public enum HelperVerdict: Equatable, Sendable {
             let setAt = number(rest[0])
             let cost = number(rest[1])
             guard none || (setAt != nil && cost != nil) else { return nil }
-            verdict = .status(UserStatus(setAt: setAt, cost: cost.map { Int($0) }, failures: Int(failures), verdict: now))
+            verdict = .status(
+                UserStatus(setAt: setAt, cost: cost.map { Int($0) }, failures: Int(failures), verdict: now))
         } else if first.elementsEqual("unavailable".utf8) && rest.isEmpty {
             verdict = .unavailable
         } else if first.elementsEqual("refused".utf8) && rest.count == 1, let why = HelperRefusal(word: rest[0]) {
@@ -347,7 +374,8 @@ public struct HelperRequest: Equatable, Sendable {
 
     /// The operation and user from argv (without argv[0]). Refused: wrong count, unknown operation, a user name
     /// no store line can hold.
-    public static func parseArguments(_ arguments: [[UInt8]]) -> Result<(HelperOperation, [UInt8]), HelperRefusalError> {
+    public static func parseArguments(_ arguments: [[UInt8]]) -> Result<(HelperOperation, [UInt8]), HelperRefusalError>
+    {
         guard arguments.count == 2, let operation = HelperOperation(word: arguments[0]) else {
             return .failure(HelperRefusalError(refusal: .usage))
         }
@@ -417,7 +445,8 @@ public enum HelperFailure: Error, Equatable, Sendable {
         case .couldNotRun(let code): return "could not run pam_pattern_helper (errno \(code))"
         case .killed(let signal): return "pam_pattern_helper was killed by signal \(signal)"
         case .unexpectedAnswer(let status):
-            return status == 127 ? "pam_pattern_helper could not be executed (exit 127: missing or not executable?)"
+            return status == 127
+                ? "pam_pattern_helper could not be executed (exit 127: missing or not executable?)"
                 : "pam_pattern_helper gave no valid verdict (exit \(status))"
         case .refused(let why):
             return "pam_pattern_helper refused the call (\(String(decoding: why.word, as: UTF8.self)))"

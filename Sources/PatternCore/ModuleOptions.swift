@@ -112,7 +112,8 @@ public struct ModuleOptions: Equatable, Sendable {
 
     /// Checks each argument against `PatternOption.table`. As PAM modules do, an unknown option or a bad value
     /// is reported and ignored, so the setting keeps its value from the file or the default.
-    public static func settings(fromArguments arguments: [[UInt8]]) -> (settings: [OptionSetting], problems: [[UInt8]]) {
+    public static func settings(fromArguments arguments: [[UInt8]]) -> (settings: [OptionSetting], problems: [[UInt8]])
+    {
         var settings: [OptionSetting] = []
         var problems: [[UInt8]] = []
         for argument in arguments {

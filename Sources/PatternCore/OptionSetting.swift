@@ -23,7 +23,8 @@ public struct OptionSetting: Equatable, Sendable {
         return OptionSetting(spec.key, .on)
     }
 
-    private static func parseValue(_ kind: OptionKind, _ value: ArraySlice<UInt8>) throws(OptionProblem) -> OptionValue {
+    private static func parseValue(_ kind: OptionKind, _ value: ArraySlice<UInt8>) throws(OptionProblem) -> OptionValue
+    {
         switch kind {
         case .flag:
             throw .takesNoValue
@@ -32,7 +33,8 @@ public struct OptionSetting: Equatable, Sendable {
             return .number(number)
         case .path:
             guard value.first == UInt8(ascii: "/"), value.count > 1, value.count <= maximumPathBytes,
-                  !value.contains(0) else { throw .notAbsolutePath }
+                !value.contains(0)
+            else { throw .notAbsolutePath }
             return .bytes(Array(value))
         case .layout:
             guard let layout = KeypadLayout(optionValue: Array(value)) else { throw .notALayout }

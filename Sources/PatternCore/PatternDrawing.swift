@@ -53,8 +53,8 @@ public enum PatternDrawing {
         }
         if let start = dots.first {
             let (row, column) = PatternCanvas.centre(of: start)
-            canvas.set(row, column - 1, PatternCanvas.text(0x5B))   // [
-            canvas.set(row, column + 1, PatternCanvas.text(0x5D))   // ]
+            canvas.set(row, column - 1, PatternCanvas.text(0x5B))  // [
+            canvas.set(row, column + 1, PatternCanvas.text(0x5D))  // ]
         }
         return String(decoding: canvas.bytes(style: style), as: UTF8.self)
     }
@@ -100,10 +100,10 @@ struct PatternCanvas {
     static let blank: UInt16 = 0
     static let horizontal: UInt16 = 1
     static let vertical: UInt16 = 2
-    static let backslash: UInt16 = 3     // ╲ top left to bottom right
-    static let slash: UInt16 = 4         // ╱ bottom left to top right
-    static let cross: UInt16 = 5         // ┼ a straight line crossing another
-    static let diagonalCross: UInt16 = 6 // ╳ two diagonals crossing
+    static let backslash: UInt16 = 3  // ╲ top left to bottom right
+    static let slash: UInt16 = 4  // ╱ bottom left to top right
+    static let cross: UInt16 = 5  // ┼ a straight line crossing another
+    static let diagonalCross: UInt16 = 6  // ╳ two diagonals crossing
     // Arrowheads, by the way they point.
     static let arrowRight: UInt16 = 0x10
     static let arrowLeft: UInt16 = 0x11
@@ -147,7 +147,7 @@ struct PatternCanvas {
 
     /// The straight line between two dot centres, ends excluded.
     mutating func line(from a: UInt8, to b: UInt8) {
-        guard a != b else { return }    // nothing to draw (only in a malformed pattern)
+        guard a != b else { return }  // nothing to draw (only in a malformed pattern)
         // Drawn from the upper end whichever way it was walked, so a line looks
         // the same both ways (the arrowhead alone says which).
         let (top, bottom) = Pattern.row(of: a) <= Pattern.row(of: b) ? (a, b) : (b, a)
@@ -165,7 +165,7 @@ struct PatternCanvas {
             let columnStep = columns > 0 ? 1 : -1
             let rowStep = rows > 0 ? 1 : -1
             for k in 1..<abs(columns) {
-                let exact = k * abs(rows)                  // in units of 1/|columns| rows
+                let exact = k * abs(rows)  // in units of 1/|columns| rows
                 var offset = exact / abs(columns)
                 let quarter = (exact % abs(columns)) * 4 / abs(columns)
                 var glyph = PatternCanvas.horizontal
@@ -192,11 +192,11 @@ struct PatternCanvas {
     static func arrowOffset(rows: Int, columns: Int) -> (row: Int, column: Int) {
         let r = rows.signum()
         let c = columns.signum()
-        if rows == 0 { return (0, 2 * c) }                  // ─ across
-        if columns == 0 { return (r, 0) }                   // │ up or down
+        if rows == 0 { return (0, 2 * c) }  // ─ across
+        if columns == 0 { return (r, 0) }  // │ up or down
         if abs(rows) == abs(columns) { return (r, 2 * c) }  // diagonal
-        if abs(rows) > abs(columns) { return (r, c) }       // steep knight move
-        return (r, 3 * c)                                   // shallow knight move
+        if abs(rows) > abs(columns) { return (r, c) }  // steep knight move
+        return (r, 3 * c)  // shallow knight move
     }
 
     /// The arrowhead on the line from `a` to `b`, next to `a`.
@@ -204,7 +204,7 @@ struct PatternCanvas {
         guard a != b else { return }
         var rows = Pattern.row(of: b) - Pattern.row(of: a)
         var columns = Pattern.column(of: b) - Pattern.column(of: a)
-        if rows % 2 == 0 && columns % 2 == 0 {    // a jump over a dot: same direction as one step
+        if rows % 2 == 0 && columns % 2 == 0 {  // a jump over a dot: same direction as one step
             rows /= 2
             columns /= 2
         }
@@ -257,35 +257,35 @@ struct PatternCanvas {
         switch style {
         case .ascii:
             switch code {
-            case horizontal: out.append(0x2D)       // -
-            case vertical: out.append(0x7C)         // |
-            case backslash: out.append(0x5C)        // \
-            case slash: out.append(0x2F)            // /
-            case cross: out.append(0x2B)            // +
-            case diagonalCross: out.append(0x58)    // X
+            case horizontal: out.append(0x2D)  // -
+            case vertical: out.append(0x7C)  // |
+            case backslash: out.append(0x5C)  // \
+            case slash: out.append(0x2F)  // /
+            case cross: out.append(0x2B)  // +
+            case diagonalCross: out.append(0x58)  // X
             // ASCII has no diagonal arrowheads: v and ^ point the way the line goes, down or up.
-            case arrowRight: out.append(0x3E)       // >
-            case arrowLeft: out.append(0x3C)        // <
-            case arrowUp, arrowUpRight, arrowUpLeft: out.append(0x5E)           // ^
-            case arrowDown, arrowDownRight, arrowDownLeft: out.append(0x76)     // v
+            case arrowRight: out.append(0x3E)  // >
+            case arrowLeft: out.append(0x3C)  // <
+            case arrowUp, arrowUpRight, arrowUpLeft: out.append(0x5E)  // ^
+            case arrowDown, arrowDownRight, arrowDownLeft: out.append(0x76)  // v
             default: out.append(0x20)
             }
         case .unicode:
             switch code {
-            case horizontal: out += [0xE2, 0x94, 0x80]     // ─ U+2500
-            case vertical: out += [0xE2, 0x94, 0x82]       // │ U+2502
-            case backslash: out += [0xE2, 0x95, 0xB2]      // ╲ U+2572
-            case slash: out += [0xE2, 0x95, 0xB1]          // ╱ U+2571
-            case cross: out += [0xE2, 0x94, 0xBC]          // ┼ U+253C
+            case horizontal: out += [0xE2, 0x94, 0x80]  // ─ U+2500
+            case vertical: out += [0xE2, 0x94, 0x82]  // │ U+2502
+            case backslash: out += [0xE2, 0x95, 0xB2]  // ╲ U+2572
+            case slash: out += [0xE2, 0x95, 0xB1]  // ╱ U+2571
+            case cross: out += [0xE2, 0x94, 0xBC]  // ┼ U+253C
             case diagonalCross: out += [0xE2, 0x95, 0xB3]  // ╳ U+2573
-            case arrowRight: out += [0xE2, 0x86, 0x92]     // → U+2192
-            case arrowLeft: out += [0xE2, 0x86, 0x90]      // ← U+2190
-            case arrowUp: out += [0xE2, 0x86, 0x91]        // ↑ U+2191
-            case arrowDown: out += [0xE2, 0x86, 0x93]      // ↓ U+2193
-            case arrowDownRight: out += [0xE2, 0x86, 0x98] // ↘ U+2198
+            case arrowRight: out += [0xE2, 0x86, 0x92]  // → U+2192
+            case arrowLeft: out += [0xE2, 0x86, 0x90]  // ← U+2190
+            case arrowUp: out += [0xE2, 0x86, 0x91]  // ↑ U+2191
+            case arrowDown: out += [0xE2, 0x86, 0x93]  // ↓ U+2193
+            case arrowDownRight: out += [0xE2, 0x86, 0x98]  // ↘ U+2198
             case arrowDownLeft: out += [0xE2, 0x86, 0x99]  // ↙ U+2199
-            case arrowUpRight: out += [0xE2, 0x86, 0x97]   // ↗ U+2197
-            case arrowUpLeft: out += [0xE2, 0x86, 0x96]    // ↖ U+2196
+            case arrowUpRight: out += [0xE2, 0x86, 0x97]  // ↗ U+2197
+            case arrowUpLeft: out += [0xE2, 0x86, 0x96]  // ↖ U+2196
             default: out.append(0x20)
             }
         }

@@ -35,15 +35,18 @@ extension Pattern {
     /// Extends `path` by every dot that can be drawn next. Drawing to a dot
     /// behind an unvisited one would pick that one up first, so such a step
     /// is not a separate pattern: it is already produced via the middle dot.
-    private static func extend(_ path: inout [UInt8], visited: UInt16, length: Int,
-                               into result: inout [Pattern]) {
+    private static func extend(
+        _ path: inout [UInt8], visited: UInt16, length: Int,
+        into result: inout [Pattern]
+    ) {
         if path.count == length {
             result.append(Pattern(canonicalDots: path))
             return
         }
         for next: UInt8 in 1...9 where visited & (1 << UInt16(next)) == 0 {
             if let last = path.last, let middle = dotBetween(last, next),
-               visited & (1 << UInt16(middle)) == 0 {
+                visited & (1 << UInt16(middle)) == 0
+            {
                 continue
             }
             path.append(next)

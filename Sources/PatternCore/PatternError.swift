@@ -27,13 +27,16 @@ public enum PatternError: Error, Equatable, Sendable {
         case .empty:
             return "No pattern was entered."
         case .tooLong(let byteCount):
-            return "The input is too long (\(byteCount) bytes); a pattern is at most \(Pattern.maximumInputBytes) bytes."
+            return
+                "The input is too long (\(byteCount) bytes); a pattern is at most \(Pattern.maximumInputBytes) bytes."
         case .notADot(let character, let position):
-            return "\(PatternError.describe(character)) at position \(position) is not a dot; type the dots as digits 1 to 9."
+            return
+                "\(PatternError.describe(character)) at position \(position) is not a dot; type the dots as digits 1 to 9."
         case .zero(let position):
             return "'0' at position \(position) is not a dot; the dots are numbered 1 to 9."
         case .dotUsedTwice(let dot):
-            return "Dot \(layout.key(forDot: dot) ?? dot) (\(PatternError.placeName(of: dot))) is used twice; each dot can be used only once, and a line across an unused dot uses it."
+            return
+                "Dot \(layout.key(forDot: dot) ?? dot) (\(PatternError.placeName(of: dot))) is used twice; each dot can be used only once, and a line across an unused dot uses it."
         case .tooShort(let dotCount, let minimum):
             let dots = dotCount == 1 ? "1 dot" : "\(dotCount) dots"
             return "The pattern has \(dots); at least \(minimum) are needed."

@@ -31,23 +31,45 @@ public struct PatternOption: Sendable {
     /// its user (prompt, grid, nullok, forward_pass, remote hosts, debug) is `.argument`: it belongs to that
     /// service's pam.d line.
     public static let table: [PatternOption] = [
-        PatternOption(.conf, "conf", .path, .argument, "read this configuration file instead of /etc/security/pam_pattern.conf"),
+        PatternOption(
+            .conf, "conf", .path, .argument, "read this configuration file instead of /etc/security/pam_pattern.conf"),
         PatternOption(.store, "store", .path, .both, "the pattern store"),
         PatternOption(.state, "state", .path, .both, "the directory of per-user throttle state files"),
-        PatternOption(.layout, "layout", .layout, .both, "how typed digits map onto the grid: phone (1 2 3 on top) or numpad (7 8 9 on top)"),
-        PatternOption(.minlen, "minlen", .count(Pattern.minimumLengthRange), .both, "the fewest dots a pattern may have"),
+        PatternOption(
+            .layout, "layout", .layout, .both,
+            "how typed digits map onto the grid: phone (1 2 3 on top) or numpad (7 8 9 on top)"),
+        PatternOption(
+            .minlen, "minlen", .count(Pattern.minimumLengthRange), .both, "the fewest dots a pattern may have"),
         PatternOption(.deny, "deny", .number(1...1000), .both, "failures allowed before the first wait"),
-        PatternOption(.unlockTime, "unlock_time", .number(1...31_536_000), .both, "the first wait in seconds; later waits grow from it"),
-        PatternOption(.lockAfter, "lock_after", .number(0...100_000), .both, "failures after which the pattern is disabled until root resets it (0: never)"),
-        PatternOption(.cost, "cost", .count(PatternHash.costRange), .conf, "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
-        PatternOption(.selfEnroll, "self_enroll", .yesNo, .conf, "whether a user without a pattern may set a first one after giving their password"),
-        PatternOption(.tpmTCTI, "tpm_tcti", .text(maximumBytes: ModuleOptions.maximumTCTIBytes), .conf, "the TPM for patterns held by the TPM: device:/dev/tpmrm0 or swtpm:path=SOCKET"),
-        PatternOption(.nullok, "nullok", .flag, .argument, "a user without a pattern is skipped (PAM_IGNORE) instead of refused"),
+        PatternOption(
+            .unlockTime, "unlock_time", .number(1...31_536_000), .both,
+            "the first wait in seconds; later waits grow from it"),
+        PatternOption(
+            .lockAfter, "lock_after", .number(0...100_000), .both,
+            "failures after which the pattern is disabled until root resets it (0: never)"),
+        PatternOption(
+            .cost, "cost", .count(PatternHash.costRange), .conf,
+            "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
+        PatternOption(
+            .selfEnroll, "self_enroll", .yesNo, .conf,
+            "whether a user without a pattern may set a first one after giving their password"),
+        PatternOption(
+            .tpmTCTI, "tpm_tcti", .text(maximumBytes: ModuleOptions.maximumTCTIBytes), .conf,
+            "the TPM for patterns held by the TPM: device:/dev/tpmrm0 or swtpm:path=SOCKET"),
+        PatternOption(
+            .nullok, "nullok", .flag, .argument, "a user without a pattern is skipped (PAM_IGNORE) instead of refused"),
         PatternOption(.showGrid, "show_grid", .flag, .argument, "show the empty grid before the prompt"),
-        PatternOption(.prompt, "prompt", .text(maximumBytes: ModuleOptions.maximumPromptBytes), .argument, "the prompt text"),
-        PatternOption(.forwardPass, "forward_pass", .flag, .argument, "one prompt for pattern or password; a non-pattern is handed on as the password"),
-        PatternOption(.emptyFails, "empty_fails", .flag, .argument, "an empty answer fails (PAM_AUTH_ERR) instead of skipping (PAM_IGNORE), for `auth required` as a second factor"),
-        PatternOption(.allowRemote, "allow_remote", .flag, .argument, "also accept a pattern when PAM_RHOST names a remote host"),
+        PatternOption(
+            .prompt, "prompt", .text(maximumBytes: ModuleOptions.maximumPromptBytes), .argument, "the prompt text"),
+        PatternOption(
+            .forwardPass, "forward_pass", .flag, .argument,
+            "one prompt for pattern or password; a non-pattern is handed on as the password"),
+        PatternOption(
+            .emptyFails, "empty_fails", .flag, .argument,
+            "an empty answer fails (PAM_AUTH_ERR) instead of skipping (PAM_IGNORE), for `auth required` as a second factor"
+        ),
+        PatternOption(
+            .allowRemote, "allow_remote", .flag, .argument, "also accept a pattern when PAM_RHOST names a remote host"),
         PatternOption(.debug, "debug", .flag, .argument, "log each decision (never the pattern) at LOG_DEBUG"),
     ]
 

@@ -10,8 +10,10 @@ extension Pattern {
     /// dots (clamped to 4...9). Errors, in order: too long (before anything
     /// else), a character that is not a dot or '0' (first one wins), empty,
     /// a dot used twice, too short (counted on the canonical pattern).
-    public static func parse<Input: Collection>(_ input: Input, layout: KeypadLayout = .phone,
-                                                minimumLength: Int = 4) throws(PatternError) -> Pattern
+    public static func parse<Input: Collection>(
+        _ input: Input, layout: KeypadLayout = .phone,
+        minimumLength: Int = 4
+    ) throws(PatternError) -> Pattern
     where Input.Element == UInt8 {
         var dots = try canonicalDots(typed: input, layout: layout)
         let minimum = clampedMinimumLength(minimumLength)
@@ -26,8 +28,10 @@ extension Pattern {
     /// Everything `parse` does except the length minimum: the canonical dots of
     /// typed input, which may be 1-3 dots long. Internal so tests can check
     /// canonicalisation of short inputs ("213") while the public minimum stays 4.
-    static func canonicalDots<Input: Collection>(typed input: Input,
-                                                 layout: KeypadLayout) throws(PatternError) -> [UInt8]
+    static func canonicalDots<Input: Collection>(
+        typed input: Input,
+        layout: KeypadLayout
+    ) throws(PatternError) -> [UInt8]
     where Input.Element == UInt8 {
         // Cap first: a hostile caller cannot make us scan megabytes.
         let byteCount = input.count
@@ -45,7 +49,8 @@ extension Pattern {
             if isSeparator(byte) { continue }
             if byte == 0x30 { throw .zero(position: position) }
             guard byte >= 0x31 && byte <= 0x39,
-                  let dot = layout.dot(forKey: byte &- 0x30) else {
+                let dot = layout.dot(forKey: byte &- 0x30)
+            else {
                 throw .notADot(character: byte, position: position)
             }
             keys.append(dot)
@@ -73,14 +78,15 @@ extension Pattern {
 
     /// The drawing rules of `canonicalDots(drawn:)`, appending to `result`.
     static func appendCanonical(_ drawn: [UInt8], to result: inout [UInt8]) throws(PatternError) {
-        var visited: UInt16 = 0    // bit d set = dot d used
+        var visited: UInt16 = 0  // bit d set = dot d used
         var previous: UInt8? = nil
         for dot in drawn {
             guard dot >= 1 && dot <= 9 else {
                 throw .notADot(character: dot &+ 0x30, position: result.count + 1)
             }
             if let from = previous, let middle = dotBetween(from, dot),
-               visited & (1 << UInt16(middle)) == 0 {
+                visited & (1 << UInt16(middle)) == 0
+            {
                 visited |= 1 << UInt16(middle)
                 result.append(middle)
             }

@@ -25,14 +25,16 @@ public enum PatternWeakness: Equatable, Sendable {
             let dots = dotCount == 1 ? "1 dot" : "\(dotCount) dots"
             return "It has only \(dots); at least \(minimum) are required."
         case .commonPattern:
-            return "It is one of the most common patterns (or a rotation or mirror image of one), among the first an attacker tries."
+            return
+                "It is one of the most common patterns (or a rotation or mirror image of one), among the first an attacker tries."
         case .sequentialDots:
             return "Its dots are consecutive numbers, like a PIN such as 1234, read across the grid in some direction."
         case .ringWalk:
             return "It only walks around the edge of the grid (a box or a spiral)."
         case .fewStrokes(let strokes):
             let noun = strokes == 1 ? "stroke" : "strokes"
-            return "It is drawn with only \(strokes) straight \(noun), a simple shape or letter (like L, V, Z, N, U or C)."
+            return
+                "It is drawn with only \(strokes) straight \(noun), a simple shape or letter (like L, V, Z, N, U or C)."
         }
     }
 }
@@ -105,10 +107,10 @@ extension Pattern {
         guard walk.count >= 2 else { return false }
         var positions: [Int] = []
         for dot in walk {
-            guard let index = Pattern.ring.firstIndex(of: dot) else { return false }   // the centre
+            guard let index = Pattern.ring.firstIndex(of: dot) else { return false }  // the centre
             positions.append(index)
         }
-        for direction in [1, 7] {    // +1 clockwise, +7 == -1 anticlockwise (mod 8)
+        for direction in [1, 7] {  // +1 clockwise, +7 == -1 anticlockwise (mod 8)
             var ok = true
             for i in 1..<positions.count where (positions[i - 1] + direction) % 8 != positions[i] {
                 ok = false

@@ -40,7 +40,8 @@ public enum SHA256 {
         while blockStart < padded.count {
             for i in 0..<16 {
                 let b = blockStart + i * 4
-                schedule[i] = UInt32(padded[b]) << 24 | UInt32(padded[b + 1]) << 16
+                schedule[i] =
+                    UInt32(padded[b]) << 24 | UInt32(padded[b + 1]) << 16
                     | UInt32(padded[b + 2]) << 8 | UInt32(padded[b + 3])
             }
             for i in 16..<64 {

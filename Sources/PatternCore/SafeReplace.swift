@@ -18,9 +18,10 @@ extension SafeFile {
     /// and fsyncs the directory. On any failure the temp file is removed and the old file is untouched.
     /// `durable: false` skips both fsyncs, for files whose loss in a crash costs only history: still never
     /// torn for a reader (rename), but a crash may leave the old file, or an empty or partial one.
-    static func replace(in directory: Int32, name: [CChar], tempPrefix: [UInt8], with bytes: [UInt8],
-                        durable: Bool = true) throws(StoreError)
-    {
+    static func replace(
+        in directory: Int32, name: [CChar], tempPrefix: [UInt8], with bytes: [UInt8],
+        durable: Bool = true
+    ) throws(StoreError) {
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY
         let pid = TextCodec.decimal(Int64(getpid()))
         var attempt: Int64 = 0

@@ -73,7 +73,8 @@ public enum StoreError: Error, Equatable, Sendable {
         case .isSymlink: return "the file is a symbolic link"
         case .notRegularFile: return "the file is not a regular file"
         case .notOwnedByRoot(let uid): return "the file is owned by uid \(uid), not root"
-        case .writableByOthers(let mode): return "the file is writable by group or others (mode \(TextCodec.octal(mode)))"
+        case .writableByOthers(let mode):
+            return "the file is writable by group or others (mode \(TextCodec.octal(mode)))"
         case .accessibleByOthers(let mode):
             return "the file is readable by group or others (mode \(TextCodec.octal(mode)); it must be 0600)"
         case .hardLinked(let links): return "the file has \(links) hard links; it must have exactly one"
@@ -81,7 +82,8 @@ public enum StoreError: Error, Equatable, Sendable {
         case .malformedLine(let line, let reason): return "line \(line) is malformed: \(reason.message)"
         case .duplicateUser(let line, let first): return "line \(line) repeats the user of line \(first)"
         case .accountMismatch(let recorded, _):
-            return "the pattern was set for uid \(recorded), which this name no longer has: refused (patternctl prune removes it)"
+            return
+                "the pattern was set for uid \(recorded), which this name no longer has: refused (patternctl prune removes it)"
         case .malformedState: return "the throttle state file is malformed (reset it with patternctl)"
         case .malformedAttemptRecord: return "the attempt record is malformed (reset it with patternctl)"
         case .invalidUserName:
@@ -98,7 +100,8 @@ public enum StoreError: Error, Equatable, Sendable {
         case .fileSizeLimit(let bytes):
             return "the file-size limit (ulimit -f) is below the \(bytes) bytes to write; nothing was written"
         case .tpmUnavailable(let code):
-            return code == 0 ? "the pattern is held by the TPM: only pam_pattern_helper can check it"
+            return code == 0
+                ? "the pattern is held by the TPM: only pam_pattern_helper can check it"
                 : "the TPM cannot check the pattern now (TPM result \(code))"
         }
     }

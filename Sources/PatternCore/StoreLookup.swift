@@ -99,7 +99,9 @@ enum StoreLookup {
                     if let first = found {
                         return .failure(.duplicateUser(lineNumber: lineNumber, firstLineNumber: first.line))
                     }
-                    switch StoreRecord.parse(line: ArraySlice(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]))) {
+                    switch StoreRecord.parse(
+                        line: ArraySlice(UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd])))
+                    {
                     case .success(let record): found = (record, lineNumber)
                     case .failure(let problem):
                         return .failure(.malformedLine(lineNumber: lineNumber, reason: problem))

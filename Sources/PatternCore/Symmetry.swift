@@ -40,7 +40,7 @@ public enum Symmetry: CaseIterable, Sendable {
         switch self {
         case .rotate90: return .rotate270
         case .rotate270: return .rotate90
-        default: return self    // half turn and mirrors undo themselves
+        default: return self  // half turn and mirrors undo themselves
         }
     }
 }

@@ -61,7 +61,9 @@ public enum SystemCall {
     /// One read into `buffer[start...]`, from the file offset, or at `offset` when given (pread, which leaves
     /// the file offset alone). Returns the byte count, 0 at end of file. The corresponding C functions are
     /// `read` and `pread`.
-    static func read(_ fd: Int32, into buffer: inout [UInt8], from start: Int, at offset: Int64? = nil)
+    static func read(
+        _ fd: Int32, into buffer: inout [UInt8], from start: Int, at offset: Int64? = nil
+    )
         throws(Errno) -> Int
     {
         guard start >= 0 && start < buffer.count else { return 0 }

@@ -22,7 +22,7 @@ public struct TPMRecord: Equatable, Sendable {
     /// nil unless the handle is in range and the sizes are right.
     public init?(handle: UInt32, name: [UInt8], salt: [UInt8]) {
         guard TPMIndexRange.handles.contains(handle), name.count == TPMRecord.nameSize,
-              name.first == 0x00, name.dropFirst().first == 0x0B, salt.count == TPMPinAuth.saltSize
+            name.first == 0x00, name.dropFirst().first == 0x0B, salt.count == TPMPinAuth.saltSize
         else { return nil }
         self.handle = handle
         self.name = name
@@ -38,10 +38,10 @@ public struct TPMRecord: Equatable, Sendable {
     public init?<Field: Collection>(text field: Field) where Field.Element == UInt8 {
         let bytes = Array(field)
         guard bytes.count == TPMRecord.textSize, bytes.starts(with: TPMRecord.prefix),
-              bytes[14] == 0x24, bytes[83] == 0x24,
-              let handleBytes = TextCodec.parseHex(bytes[6..<14]),
-              let name = TextCodec.parseHex(bytes[15..<83]),
-              let salt = TextCodec.parseHex(bytes[84..<116])
+            bytes[14] == 0x24, bytes[83] == 0x24,
+            let handleBytes = TextCodec.parseHex(bytes[6..<14]),
+            let name = TextCodec.parseHex(bytes[15..<83]),
+            let salt = TextCodec.parseHex(bytes[84..<116])
         else { return nil }
         var handle: UInt32 = 0
         for byte in handleBytes { handle = handle << 8 | UInt32(byte) }

@@ -94,7 +94,8 @@ public struct ThrottleStore: Sendable {
         guard let path = SystemCall.cString(directory) else { throw .invalidPath }
         guard let directoryFD = try SafeFile.openDirectory(path, create: create) else { return nil }
         defer { SystemCall.close(directoryFD) }
-        let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY
+        let flags =
+            O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY
             | O_NONBLOCK
         var fd: Int32 = -1
         while fd < 0 {

@@ -10,7 +10,8 @@ let selectedTarget: FuzzTarget = {
         exit(2)
     }
     if target.needsRoot && geteuid() != 0 {
-        let text = Array("PatternFuzz: the \(name) target needs root (the store refuses files not owned by root)\n".utf8)
+        let text = Array(
+            "PatternFuzz: the \(name) target needs root (the store refuses files not owned by root)\n".utf8)
         text.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
         exit(2)
     }

@@ -18,10 +18,12 @@ enum FuzzHelper {
     static func fields(_ input: [UInt8], count: Int) {
         let parsed = HelperRequest.parseFields(input, count: count)
         let segments = input.split(separator: 0, omittingEmptySubsequences: false)
-        let wellFramed = input.count <= HelperRequest.maximumInputBytes
+        let wellFramed =
+            input.count <= HelperRequest.maximumInputBytes
             && (count == 0 ? input.isEmpty : input.last == 0 && segments.count == count + 1)
             && segments.allSatisfy { $0.count <= HelperRequest.maximumFieldBytes }
-        require((parsed != nil) == wellFramed, "framing verdict \(parsed != nil) for \(input.count) bytes, count \(count)")
+        require(
+            (parsed != nil) == wellFramed, "framing verdict \(parsed != nil) for \(input.count) bytes, count \(count)")
         guard let parsed else { return }
         require(parsed.count == count, "field count \(parsed.count) != \(count)")
         require(HelperRequest.encodeFields(parsed) == input, "fields do not re-encode to the input")

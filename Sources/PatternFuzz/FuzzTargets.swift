@@ -94,8 +94,9 @@ enum FuzzPattern {
         if layout == .numpad {
             var keys: [UInt8] = []
             for dot in pattern.dots { keys.append((KeypadLayout.numpad.key(forDot: dot) ?? 0) &+ 0x30) }
-            require((try? Pattern.parse(keys, layout: .numpad, minimumLength: minimum)) == pattern,
-                    "numpad keys of \(pattern.digitString) do not parse back")
+            require(
+                (try? Pattern.parse(keys, layout: .numpad, minimumLength: minimum)) == pattern,
+                "numpad keys of \(pattern.digitString) do not parse back")
         }
         for symmetry in Symmetry.allCases {
             let image = pattern.applying(symmetry)
@@ -138,8 +139,9 @@ enum FuzzPattern {
         case .empty:
             require(typed.allSatisfy { $0 == 0x20 || $0 == 0x2D }, "empty for non-separator input")
         case .notADot(let character, let position):
-            require(position >= 1 && position <= typed.count && typed[position - 1] == character,
-                    "notADot(\(character), \(position)) does not point at that byte")
+            require(
+                position >= 1 && position <= typed.count && typed[position - 1] == character,
+                "notADot(\(character), \(position)) does not point at that byte")
         case .zero(let position):
             require(position >= 1 && position <= typed.count && typed[position - 1] == 0x30, "zero(\(position))")
         case .dotUsedTwice(let dot):
@@ -159,9 +161,12 @@ enum FuzzPattern {
 /// module's streaming lookup `PatternStore.record(for:)`, run on a real root-only file.
 enum FuzzStore {
     /// A valid cost-1 hash for the padding lines (any well-formed "$y$" string would do).
-    static let padHash: [UInt8] = Array("$y$j75$IYZo7d8cp6SMsUFJKBAs8/$F3Qt4CdRMI5MmbSHn2kK1t2QfbAeviz0rsmOV20r1m8".utf8)
-    static let users: [[UInt8]] = [Array("alice".utf8), Array("bob".utf8), Array("jos\u{e9}".utf8), Array("a".utf8),
-                                   Array("p0001".utf8), Array("root".utf8)]
+    static let padHash: [UInt8] = Array(
+        "$y$j75$IYZo7d8cp6SMsUFJKBAs8/$F3Qt4CdRMI5MmbSHn2kK1t2QfbAeviz0rsmOV20r1m8".utf8)
+    static let users: [[UInt8]] = [
+        Array("alice".utf8), Array("bob".utf8), Array("jos\u{e9}".utf8), Array("a".utf8),
+        Array("p0001".utf8), Array("root".utf8),
+    ]
 
     /// The padding for each distance, built once.
     nonisolated(unsafe) static var paddings = [[UInt8]?](repeating: nil, count: 256)
@@ -211,7 +216,9 @@ enum FuzzStore {
         if let record = found {
             // Whatever the rest of the file holds, a found record is the user's own, valid, complete line.
             require(record.user == user, "lookup returned another user's record")
-            require(StoreRecord.isValidUserName(record.user) && StoreRecord.isValidCredential(record.hash), "invalid record")
+            require(
+                StoreRecord.isValidUserName(record.user) && StoreRecord.isValidCredential(record.hash), "invalid record"
+            )
             require(containsLine(bytes, record.encoded()), "found record is not a line of the store")
         }
         if case .malformedLine(_, let problem)? = fullError, StoreRecord.isValidUserName(user) {
@@ -229,8 +236,9 @@ enum FuzzStore {
         // The format is strict and canonical: what parses re-encodes to the same bytes.
         require(StoreRecord.encodeStore(records) == bytes, "parse/encode round trip changed the store")
         for (index, record) in records.enumerated() {
-            require(StoreRecord.isValidUserName(record.user) && StoreRecord.isValidCredential(record.hash),
-                    "record \(index + 1) accepted but invalid")
+            require(
+                StoreRecord.isValidUserName(record.user) && StoreRecord.isValidCredential(record.hash),
+                "record \(index + 1) accepted but invalid")
             require(record.setAt >= 0, "negative time accepted")
             if let cost = record.cost { require(PatternHash.costRange.contains(cost), "cost \(cost)") }
         }
@@ -240,7 +248,8 @@ enum FuzzStore {
         // Verifying a pattern against a stored hash must not trap (libcrypt may refuse it). Cost 1 only:
         // a fuzzed "$y$" string could ask for gigabytes.
         if let first = records.first, PatternHash.cost(ofHash: first.hash) == 1,
-            let pattern = try? Pattern.parse(Array("1235789".utf8)) {
+            let pattern = try? Pattern.parse(Array("1235789".utf8))
+        {
             _ = PatternHash.verify(pattern, against: first.hash)
         }
     }
@@ -318,7 +327,8 @@ func checkTable(_ options: ModuleOptions) {
         case (.number(let range), .number(let number)):
             require(range.contains(number), "\(name) = \(number) outside \(range)")
         case (.path, .bytes(let path)):
-            require(path.first == 0x2F && path.count > 1 && path.count <= OptionSetting.maximumPathBytes
+            require(
+                path.first == 0x2F && path.count > 1 && path.count <= OptionSetting.maximumPathBytes
                     && !path.contains(0), "\(name) is not an absolute path")
         case (.text(let maximumBytes), .bytes(let text)):
             require(text.count <= maximumBytes && !text.contains { $0 < 0x20 || $0 == 0x7F }, "\(name) text")
@@ -385,7 +395,9 @@ enum FuzzFiles {
         require(fd >= 0, "cannot write \(path)")
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+            let count = bytes.withUnsafeBytes {
+                Glibc.write(fd, $0.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
             require(count > 0, "short write to \(path)")
             offset += count
         }

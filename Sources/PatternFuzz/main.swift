@@ -4,5 +4,5 @@
 // (Only a declaration here: the parser rejects top-level statements even in an inactive #if under
 // -parse-as-library. As top-level code it runs at start-up; in library mode it never runs.)
 #if !PATTERN_LIBFUZZER
-let replayed: Void = Replay.main()
+    let replayed: Void = Replay.main()
 #endif

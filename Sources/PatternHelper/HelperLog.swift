@@ -18,7 +18,9 @@ enum HelperLog {
         var text = message.map { $0 == 0 ? UInt8(ascii: "?") : $0 }
         text.append(0)
         text.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pattern_helper_log(priority, $0) }
+            buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                pattern_helper_log(priority, $0)
+            }
         }
     }
 }

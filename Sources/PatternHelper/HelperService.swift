@@ -13,8 +13,9 @@ struct HelperService {
 
     func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
-        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: options.stateDirectory),
-                             settings: options.throttle)
+        var gate = GuessGate(
+            store: store, throttle: ThrottleStore(directory: options.stateDirectory),
+            settings: options.throttle)
         // Patterns held by the TPM: the helper is the only process that talks to it, through the TPM the
         // system's configuration names (tpm_tcti; /dev/tpmrm0 by default).
         gate.tpmCheck = TPMGuessCheck.make(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
@@ -23,7 +24,8 @@ struct HelperService {
             case .status, .set, .remove, .enroll:
                 var ownGate = gate
                 ownGate.dummyHashCost = nil
-                return try SelfService(options: options, gate: ownGate, now: now).serve(operation, user: user, fields: fields)
+                return try SelfService(options: options, gate: ownGate, now: now).serve(
+                    operation, user: user, fields: fields)
             case .check:
                 guard try store.boundRecord(for: user) != nil else { return .notEnrolled }
                 let verdict = try gate.check(user: user, now: now())
@@ -42,8 +44,9 @@ struct HelperService {
                 // Listed in the user's attempt record like any failure; the caller (a screen locker) cannot
                 // pass on the "failures since" notice, so the failures stay unseen for the next su or login.
                 var unseen: (count: Int, last: FailedAttempt)? = nil
-                let outcome = try gate.attempt(user: user, pattern: pattern, now: now(), origin: HelperService.origin,
-                                               markSeen: false, unseen: &unseen)
+                let outcome = try gate.attempt(
+                    user: user, pattern: pattern, now: now(), origin: HelperService.origin,
+                    markSeen: false, unseen: &unseen)
                 return HelperVerdict(outcome, user: user, wrongText: "wrong pattern for user ")
             case .tpmEnroll:
                 guard let typed = fields.first else { return .refused(.input) }

@@ -27,10 +27,11 @@ struct SelfService {
         case .status:
             let record = try store.record(for: user)
             let state = try throttle.state(for: user)
-            return .status(UserStatus(
-                setAt: record?.setAt, cost: record.map { PatternHash.cost(ofHash: $0.hash) ?? 0 },
-                failures: state.failures,
-                verdict: ThrottlePolicy.verdict(state: state, now: now(), settings: options.throttle)))
+            return .status(
+                UserStatus(
+                    setAt: record?.setAt, cost: record.map { PatternHash.cost(ofHash: $0.hash) ?? 0 },
+                    failures: state.failures,
+                    verdict: ThrottlePolicy.verdict(state: state, now: now(), settings: options.throttle)))
         case .set:
             guard fields.count == 2 else { return .refused(.input) }
             let new: Pattern
@@ -41,7 +42,8 @@ struct SelfService {
             guard let current = currentPattern(fields[0]) else { return .malformed(minimumLength: minimum) }
             let verdict = try guess(gate, user: user, current: current)
             guard verdict == .accepted else { return verdict }
-            try store.save(StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
+            try store.save(
+                StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
             HelperLog.notice(HelperLog.line("pattern changed by user ", user))
             return .accepted
         case .remove:
@@ -74,7 +76,8 @@ struct SelfService {
             }
             // A set raced in meanwhile (root, or another enroll): keep it, do not overwrite.
             if try store.record(for: user) != nil { return .refused(.enrolled) }
-            try store.save(StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
+            try store.save(
+                StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
             HelperLog.notice(HelperLog.line("first pattern set by user ", user))
             return .accepted
         }

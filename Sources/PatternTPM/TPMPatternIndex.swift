@@ -12,8 +12,10 @@ import PatternCoreEmbedded
 public enum TPMPatternIndex {
     /// Defines an index for `user`'s `pattern` at the lowest free handle and returns its record.
     /// `salt` must be TPMPinAuth.saltSize fresh random bytes.
-    public static func enroll(_ pattern: Pattern, user: [UInt8], salt: [UInt8], pinLimit: UInt32,
-                              on tpm: TPMConnection) throws(TPMFailure) -> TPMRecord {
+    public static func enroll(
+        _ pattern: Pattern, user: [UInt8], salt: [UInt8], pinLimit: UInt32,
+        on tpm: TPMConnection
+    ) throws(TPMFailure) -> TPMRecord {
         guard salt.count == TPMPinAuth.saltSize, pinLimit > 0 else { throw TPMFailure(code: 0x7E00_0001) }
         var auth = TPMPinAuth.value(salt: salt, user: user, pattern: pattern)
         defer { for i in auth.indices { auth[i] = 0 } }
@@ -29,8 +31,9 @@ public enum TPMPatternIndex {
             let rc = auth.withUnsafeBufferPointer { authBytes in
                 tag.withUnsafeBufferPointer { tagBytes in
                     name.withUnsafeMutableBufferPointer { nameBytes in
-                        pattern_tpm_define_pin_index(tpm.context, handle, authBytes.baseAddress,
-                                                     tagBytes.baseAddress, pinLimit, nameBytes.baseAddress)
+                        pattern_tpm_define_pin_index(
+                            tpm.context, handle, authBytes.baseAddress,
+                            tagBytes.baseAddress, pinLimit, nameBytes.baseAddress)
                     }
                 }
             }
@@ -50,8 +53,10 @@ public enum TPMPatternIndex {
 
     /// Asks the TPM whether `pattern` is `user`'s: one read of the index with the derived auth in a
     /// salted HMAC session. A wrong pattern is counted by the TPM itself.
-    public static func check(_ pattern: Pattern, user: [UInt8], record: TPMRecord,
-                             on tpm: TPMConnection) -> TPMCheckOutcome {
+    public static func check(
+        _ pattern: Pattern, user: [UInt8], record: TPMRecord,
+        on tpm: TPMConnection
+    ) -> TPMCheckOutcome {
         var auth = TPMPinAuth.value(salt: record.salt, user: user, pattern: pattern)
         defer { for i in auth.indices { auth[i] = 0 } }
         let rc = auth.withUnsafeBufferPointer { authBytes in
@@ -63,7 +68,9 @@ public enum TPMPatternIndex {
     }
 
     /// The TPM's failure count and limit for the record's index (owner read; not a try).
-    public static func counter(of record: TPMRecord, on tpm: TPMConnection)
+    public static func counter(
+        of record: TPMRecord, on tpm: TPMConnection
+    )
         throws(TPMFailure) -> (failures: UInt32, limit: UInt32)
     {
         var failures: UInt32 = 0

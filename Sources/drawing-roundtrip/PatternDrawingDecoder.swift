@@ -18,11 +18,11 @@ struct PatternDrawingDecoder {
     /// (row, column) relative to its dot: the 16 ways a line can leave a dot.
     private static func stepDirection(row r: Int, column c: Int) -> (Int, Int)? {
         switch (abs(r), abs(c)) {
-        case (0, 2): return (0, c / 2)          // left, right
-        case (1, 0): return (r, 0)              // up, down
-        case (1, 2): return (r, c / 2)          // diagonal
-        case (1, 1): return (2 * r, c)          // steep knight move
-        case (1, 3): return (r, 2 * c / 3)      // shallow knight move
+        case (0, 2): return (0, c / 2)  // left, right
+        case (1, 0): return (r, 0)  // up, down
+        case (1, 2): return (r, c / 2)  // diagonal
+        case (1, 1): return (2 * r, c)  // steep knight move
+        case (1, 3): return (r, 2 * c / 3)  // shallow knight move
         default: return nil
         }
     }
@@ -77,8 +77,9 @@ struct PatternDrawingDecoder {
         var cellOf = [Cell](repeating: Cell(row: 0, column: 0), count: 10)
         for (cell, key) in labels {
             guard let dot = layout.dot(forKey: key),
-                  let gridRow = rows.firstIndex(of: cell.row), let gridColumn = columns.firstIndex(of: cell.column),
-                  Int(dot) == 3 * gridRow + gridColumn + 1 else {
+                let gridRow = rows.firstIndex(of: cell.row), let gridColumn = columns.firstIndex(of: cell.column),
+                Int(dot) == 3 * gridRow + gridColumn + 1
+            else {
                 throw Failure("label \(key) is not where the layout puts it")
             }
             guard !seen[Int(dot)] else { throw Failure("label \(key) appears twice") }
@@ -93,7 +94,8 @@ struct PatternDrawingDecoder {
             let line = lines[cell.row]
             let at = line.startIndex + cell.column
             if cell.column >= 1, cell.column + 1 < line.count,
-               line[at - 1] == "[", line[at + 1] == "]" {
+                line[at - 1] == "[", line[at + 1] == "]"
+            {
                 starts.append(dot)
             }
         }
@@ -115,7 +117,7 @@ struct PatternDrawingDecoder {
                     }
                 }
                 guard let (dot, way) = owner else { throw Failure("arrowhead at \(row),\(column) is beside no dot") }
-                guard way.0.signum() == signs.0, signs.1 == nil || way.1.signum() == signs.1! else {
+                guard way.0.signum() == signs.0, signs.1.map { way.1.signum() == $0 } ?? true else {
                     throw Failure("arrowhead '\(scalar)' beside dot \(dot) points off its line")
                 }
                 guard direction[Int(dot)] == nil else { throw Failure("dot \(dot) has two arrowheads") }

@@ -43,6 +43,7 @@ DispatchQueue.concurrentPerform(iterations: cases.count * slices) { job in
     }
 }
 for failure in outcome.failures.prefix(10) { print(failure) }
-print("\(patterns.count) patterns, \(outcome.checked) drawings (ASCII, Unicode, numpad labels): "
-      + "\(outcome.failures.count) failed to decode")
+print(
+    "\(patterns.count) patterns, \(outcome.checked) drawings (ASCII, Unicode, numpad labels): "
+        + "\(outcome.failures.count) failed to decode")
 exit(outcome.failures.isEmpty && patterns.count == 389_112 && outcome.checked == cases.count * 389_112 ? 0 : 1)

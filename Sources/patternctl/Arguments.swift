@@ -38,8 +38,10 @@ struct ParsedArguments {
 
     /// Splits `arguments` using `specs`. `stopAtFirstOperand` is used for the
     /// words before the command name, where the first operand is the command.
-    static func parse(_ arguments: ArraySlice<String>, specs: [OptionSpec],
-                      stopAtFirstOperand: Bool = false) throws(UsageError) -> (ParsedArguments, rest: ArraySlice<String>) {
+    static func parse(
+        _ arguments: ArraySlice<String>, specs: [OptionSpec],
+        stopAtFirstOperand: Bool = false
+    ) throws(UsageError) -> (ParsedArguments, rest: ArraySlice<String>) {
         var parsed = ParsedArguments()
         var index = arguments.startIndex
         var optionsEnded = false
@@ -74,7 +76,8 @@ struct ParsedArguments {
                 // Only single-letter aliases exist (-h); no bundling.
                 let letter = word.dropFirst()
                 guard letter.count == 1, let character = letter.first,
-                      let found = specs.first(where: { $0.short == character }) else {
+                    let found = specs.first(where: { $0.short == character })
+                else {
                     throw UsageError(message: "unknown option '\(word)'")
                 }
                 spec = found
@@ -103,7 +106,10 @@ struct ParsedArguments {
     func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = values[name] else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError(message: "option '--\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError(
+                message:
+                    "option '--\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+            )
         }
         return number
     }

@@ -47,8 +47,10 @@ struct BenchCommand: Subcommand {
                 return .failure
             }
             let marker = cost == PatternHash.defaultCost ? "  (default)" : ""
-            rows.append(["\(cost)", "\(1 << (cost - 1)) MiB", Self.milliseconds(elapsed),
-                         Self.duration(Double(elapsed) * Double(everyPattern) / 1e9) + marker])
+            rows.append([
+                "\(cost)", "\(1 << (cost - 1)) MiB", Self.milliseconds(elapsed),
+                Self.duration(Double(elapsed) * Double(everyPattern) / 1e9) + marker,
+            ])
         }
         Output.write(Table.render(rows))
         return .success

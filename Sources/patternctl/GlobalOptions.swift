@@ -26,7 +26,8 @@ struct GlobalOptions {
     ]
 
     /// The option specs shared by every command.
-    static let specs: [OptionSpec] = [.value("conf")] + tableOptions.map { .value($0.flag) }
+    static let specs: [OptionSpec] =
+        [.value("conf")] + tableOptions.map { .value($0.flag) }
         + [.flag("help", short: "h"), .flag("version")]
 
     /// Applies the global options found in `parsed`; later calls override earlier ones.

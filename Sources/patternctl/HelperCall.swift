@@ -6,7 +6,9 @@ import PatternCore
 /// line back. The same protocol types as the helper (HelperProtocol.swift), so the two cannot drift.
 enum HelperCall {
     /// The verdict, or why there is none (patternctl then fails; nothing was changed unless the helper said so).
-    static func run(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) -> Result<HelperVerdict, HelperFailure> {
+    static func run(
+        _ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]
+    ) -> Result<HelperVerdict, HelperFailure> {
         var input = HelperRequest.encodeFields(fields)
         defer { Terminal.wipe(&input) }
         var toHelper: [Int32] = [-1, -1]
@@ -25,9 +27,10 @@ enum HelperCall {
         posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 1)
 
         let words = [HelperRequest.installedPath, operation.word, user]
-        var argv: [UnsafeMutablePointer<CChar>?] = words.map { word in
-            strdup(String(decoding: word, as: UTF8.self))
-        } + [nil]
+        var argv: [UnsafeMutablePointer<CChar>?] =
+            words.map { word in
+                strdup(String(decoding: word, as: UTF8.self))
+            } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var environment: [UnsafeMutablePointer<CChar>?] = [nil]
         var child: pid_t = 0

@@ -32,8 +32,9 @@ struct ListCommand: Subcommand {
         for record in records {
             let name = String(decoding: record.user, as: UTF8.self)
             do {
-                let facts = try UserFacts(user: name, record: record, throttle: global.throttleStore,
-                                          settings: global.throttle, now: now)
+                let facts = try UserFacts(
+                    user: name, record: record, throttle: global.throttleStore,
+                    settings: global.throttle, now: now)
                 rows.append([name, facts.setAt, facts.cost, "\(facts.state.failures)", facts.locked])
                 // A record that does not belong to the account with this name now is flagged (stderr, so the
                 // table's columns stay what scripts parse).
@@ -43,11 +44,13 @@ struct ListCommand: Subcommand {
                 Output.error(localized("cannot read the throttle state of %s: %s", name, error.message))
                 rows.append([name, Timestamp.format(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?"])
                 // The throttle facts are unknown: null, as "?" in the table.
-                objects.append(.object([
-                    ("user", .string(name)), ("enrolled", .bool(true)),
-                    ("set", .string(Timestamp.format(record.setAt))), ("cost", .optional(record.cost.map { Int64($0) })),
-                    ("failures", .null), ("locked", .null), ("locked_until", .null), ("wait_seconds", .null),
-                ]))
+                objects.append(
+                    .object([
+                        ("user", .string(name)), ("enrolled", .bool(true)),
+                        ("set", .string(Timestamp.format(record.setAt))),
+                        ("cost", .optional(record.cost.map { Int64($0) })),
+                        ("failures", .null), ("locked", .null), ("locked_until", .null), ("wait_seconds", .null),
+                    ]))
                 status = .failure
             }
         }

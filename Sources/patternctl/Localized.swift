@@ -25,7 +25,9 @@ func localized(_ msgid: StaticString, _ arguments: String...) -> String {
     return String(decoding: MessageFormat.fill(template, arguments.map { Array($0.utf8) }), as: UTF8.self)
 }
 
-func localizedPlural(_ singular: StaticString, _ plural: StaticString, _ count: Int, _ arguments: String...)
+func localizedPlural(
+    _ singular: StaticString, _ plural: StaticString, _ count: Int, _ arguments: String...
+)
     -> String
 {
     let one = singular.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }

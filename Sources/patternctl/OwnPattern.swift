@@ -54,7 +54,8 @@ enum OwnPattern {
         let enrolled: Bool
         switch HelperCall.run(.status, user: name, fields: []) {
         case .success(.status(let facts)):
-            if case .allowed = facts.verdict {} else {
+            if case .allowed = facts.verdict {
+            } else {
                 Output.error(lockedMessage(facts.verdict) + "; nothing was changed")
                 return .failure
             }
@@ -66,8 +67,11 @@ enum OwnPattern {
 
         if enrolled {
             Output.line("Changing the unlock pattern of \(user).")
-            guard var current = canonical(command.readEntry(prompt: "Current pattern: ", interactive: interactive),
-                                          global: global) else { return .failure }
+            guard
+                var current = canonical(
+                    command.readEntry(prompt: "Current pattern: ", interactive: interactive),
+                    global: global)
+            else { return .failure }
             defer { Terminal.wipe(&current) }
             // Checked now, so a wrong one stops before the new pattern is asked for; counted like a login.
             switch HelperCall.run(.verify, user: name, fields: [current]) {
@@ -79,8 +83,9 @@ enum OwnPattern {
                 Output.error("no new pattern was set; nothing was changed")
                 return .failure
             }
-            return finish(HelperCall.run(.set, user: name, fields: [current, new.digits]), new, command, global,
-                          secret: "pattern", done: "Pattern changed")
+            return finish(
+                HelperCall.run(.set, user: name, fields: [current, new.digits]), new, command, global,
+                secret: "pattern", done: "Pattern changed")
         }
 
         guard global.settings.selfEnroll else {
@@ -97,8 +102,9 @@ enum OwnPattern {
             Output.error("no pattern was set; nothing was changed")
             return .failure
         }
-        return finish(HelperCall.run(.enroll, user: name, fields: [password, new.digits]), new, command, global,
-                      secret: "password", done: "Pattern set")
+        return finish(
+            HelperCall.run(.enroll, user: name, fields: [password, new.digits]), new, command, global,
+            secret: "password", done: "Pattern set")
     }
 
     /// `patternctl remove` for oneself, after the current pattern (counted).
@@ -116,8 +122,10 @@ enum OwnPattern {
         }
     }
 
-    private static func finish(_ result: Result<HelperVerdict, HelperFailure>, _ pattern: Pattern,
-                               _ command: SetCommand, _ global: GlobalOptions, secret: String, done: String) -> ExitStatus {
+    private static func finish(
+        _ result: Result<HelperVerdict, HelperFailure>, _ pattern: Pattern,
+        _ command: SetCommand, _ global: GlobalOptions, secret: String, done: String
+    ) -> ExitStatus {
         switch result {
         case .success(.accepted):
             Output.line("\(done) (\(pattern.dots.count) dots):")
@@ -137,14 +145,16 @@ enum OwnPattern {
         }
         defer { Terminal.wipe(&typed) }
         do {
-            return try Pattern.parse(typed, layout: global.layout, minimumLength: Pattern.minimumLengthRange.lowerBound).digits
+            return try Pattern.parse(typed, layout: global.layout, minimumLength: Pattern.minimumLengthRange.lowerBound)
+                .digits
         } catch {
             Output.error(error.message(layout: global.layout) + "; nothing was changed")
             return nil
         }
     }
 
-    static let policyMessage = "setting a first pattern yourself is turned off (self_enroll = no in "
+    static let policyMessage =
+        "setting a first pattern yourself is turned off (self_enroll = no in "
         + "/etc/security/pam_pattern.conf); ask root: sudo patternctl set USER"
 
     /// A verdict other than success, said in words; exit 1.
@@ -190,7 +200,9 @@ enum OwnPattern {
     }
 
     private static func unexpected(_ verdict: HelperVerdict) -> ExitStatus {
-        Output.error("pam_pattern_helper gave an unexpected answer (\(String(decoding: verdict.line.dropLast(), as: UTF8.self)))")
+        Output.error(
+            "pam_pattern_helper gave an unexpected answer (\(String(decoding: verdict.line.dropLast(), as: UTF8.self)))"
+        )
         return .failure
     }
 }

@@ -20,8 +20,11 @@ struct RemoveCommand: Subcommand {
 
     func run() -> ExitStatus {
         if geteuid() != 0 {
-            guard let own = OwnPattern.caller(requested: user.isEmpty ? nil : user, command: "remove",
-                                              global: global, rootOnly: []) else { return .failure }
+            guard
+                let own = OwnPattern.caller(
+                    requested: user.isEmpty ? nil : user, command: "remove",
+                    global: global, rootOnly: [])
+            else { return .failure }
             return OwnPattern.remove(user: own, global: global)
         }
         // No user-database check: the entry of a deleted account must stay removable.
@@ -34,7 +37,10 @@ struct RemoveCommand: Subcommand {
             Output.error(localized("%s has no pattern; nothing was changed", user))
             return .failure
         } catch {
-            Output.error(localized("could not remove the pattern of %s from %s: %s", user, StoreAccess.describe(global), error.message))
+            Output.error(
+                localized(
+                    "could not remove the pattern of %s from %s: %s", user, StoreAccess.describe(global), error.message)
+            )
             return .failure
         }
     }

@@ -25,16 +25,19 @@ struct ResetCommand: Subcommand {
             let before: ThrottleState
             do { before = try throttle.state(for: userBytes) } catch .malformedState {
                 try throttle.reset(user: userBytes)
-                Output.line(localized("Repaired the malformed throttle state of %s; the pattern can be used again.", user))
+                Output.line(
+                    localized("Repaired the malformed throttle state of %s; the pattern can be used again.", user))
                 return .success
             }
             try throttle.reset(user: userBytes)
             if before.failures == 0 {
                 Output.line(localized("%s had no failed attempts to clear.", user))
             } else {
-                Output.line(localizedPlural("Cleared %s failed attempt of %s; the pattern can be used again.",
-                                            "Cleared %s failed attempts of %s; the pattern can be used again.",
-                                            before.failures, "\(before.failures)", user))
+                Output.line(
+                    localizedPlural(
+                        "Cleared %s failed attempt of %s; the pattern can be used again.",
+                        "Cleared %s failed attempts of %s; the pattern can be used again.",
+                        before.failures, "\(before.failures)", user))
             }
             return .success
         } catch {

@@ -32,7 +32,8 @@ struct SetCommand: Subcommand {
     func run() -> ExitStatus {
         if geteuid() != 0 {
             let rootOnly = (costOption != nil ? ["cost"] : []) + (allowWeak ? ["allow-weak"] : [])
-            guard let own = OwnPattern.caller(requested: user, command: "set", global: global, rootOnly: rootOnly) else {
+            guard let own = OwnPattern.caller(requested: user, command: "set", global: global, rootOnly: rootOnly)
+            else {
                 return .failure
             }
             return OwnPattern.set(user: own, command: self, global: global)
@@ -53,7 +54,10 @@ struct SetCommand: Subcommand {
             _ = try store.load()
         } catch .missingDirectory {
         } catch {
-            Output.error(localized("cannot use the pattern store %s: %s; nothing was changed", StoreAccess.describe(global), error.message))
+            Output.error(
+                localized(
+                    "cannot use the pattern store %s: %s; nothing was changed", StoreAccess.describe(global),
+                    error.message))
             return .failure
         }
 
@@ -72,7 +76,8 @@ struct SetCommand: Subcommand {
             Output.error(localized("could not save the pattern in %s: %s", StoreAccess.describe(global), error.message))
             return .failure
         }
-        Output.line(localized("Pattern set for %s (%s dots, yescrypt cost %s):", name, "\(pattern.dots.count)", "\(cost)"))
+        Output.line(
+            localized("Pattern set for %s (%s dots, yescrypt cost %s):", name, "\(pattern.dots.count)", "\(cost)"))
         Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
         Output.line(Text.drawingLegend(pattern, layout: global.layout))
 
@@ -80,7 +85,8 @@ struct SetCommand: Subcommand {
         do {
             try global.throttleStore.reset(user: userBytes)
         } catch {
-            Output.error(localized("the pattern was set, but the old failure count could not be cleared: %s", error.message))
+            Output.error(
+                localized("the pattern was set, but the old failure count could not be cleared: %s", error.message))
             return .failure
         }
         return .success
@@ -101,8 +107,10 @@ struct SetCommand: Subcommand {
             let confirmation = try? Pattern.parse(second, layout: global.layout, minimumLength: global.minimumLength)
             // The same pattern typed differently ("1379" and "1235789") is the same pattern.
             if confirmation == pattern { return pattern }
-            Output.error(last ? localized("the two entries are not the same pattern")
-                               : localized("the two entries are not the same pattern; try again"))
+            Output.error(
+                last
+                    ? localized("the two entries are not the same pattern")
+                    : localized("the two entries are not the same pattern; try again"))
         }
         return nil
     }
@@ -118,7 +126,9 @@ struct SetCommand: Subcommand {
             return nil
         }
         if let weakness = pattern.weakness(minimumLength: global.minimumLength), !allowWeak {
-            Output.error(localized("refused as too easy to guess. %s Use --allow-weak to accept it anyway.", weakness.reason) + again)
+            Output.error(
+                localized("refused as too easy to guess. %s Use --allow-weak to accept it anyway.", weakness.reason)
+                    + again)
             return nil
         }
         return pattern
@@ -134,7 +144,8 @@ struct SetCommand: Subcommand {
     func readEntry(prompt: String, interactive: Bool) -> [UInt8]? {
         guard let line = interactive ? Terminal.readSecret(prompt: prompt) : Terminal.readLine() else {
             if !interactive {
-                Output.error(localized("expected two lines on standard input: the pattern, then the same pattern again"))
+                Output.error(
+                    localized("expected two lines on standard input: the pattern, then the same pattern again"))
             }
             return nil
         }

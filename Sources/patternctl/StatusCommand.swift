@@ -39,10 +39,13 @@ struct StatusCommand: Subcommand {
                 Output.error(localized("no such user: '%s'", name))
                 return .failure
             }
-            facts = try UserFacts(user: name, record: record, throttle: global.throttleStore,
-                                  settings: global.throttle, now: Timestamp.now())
+            facts = try UserFacts(
+                user: name, record: record, throttle: global.throttleStore,
+                settings: global.throttle, now: Timestamp.now())
         } catch {
-            Output.error(localized("cannot read the status of %s (store %s): %s", name, StoreAccess.describe(global), error.message))
+            Output.error(
+                localized(
+                    "cannot read the status of %s (store %s): %s", name, StoreAccess.describe(global), error.message))
             return .failure
         }
         if json {

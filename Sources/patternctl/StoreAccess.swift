@@ -14,7 +14,8 @@ enum StoreAccess {
         do throws(StoreError) {
             return try global.store.load()
         } catch .missingDirectory {
-            Output.error(localized("note: the directory of %s does not exist yet; nobody is enrolled", describe(global)))
+            Output.error(
+                localized("note: the directory of %s does not exist yet; nobody is enrolled", describe(global)))
             return []
         }
     }
@@ -24,7 +25,8 @@ enum StoreAccess {
         do throws(StoreError) {
             return try global.store.record(for: Array(user.utf8))
         } catch .missingDirectory {
-            Output.error(localized("note: the directory of %s does not exist yet; nobody is enrolled", describe(global)))
+            Output.error(
+                localized("note: the directory of %s does not exist yet; nobody is enrolled", describe(global)))
             return nil
         }
     }

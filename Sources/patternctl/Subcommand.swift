@@ -28,6 +28,8 @@ extension Subcommand {
 
     /// The message for a non-root run of a command that needs root.
     static var rootMessage: String {
-        localized("'patternctl %1$s' needs root: the pattern store and the throttle state are readable by root alone. Try: sudo patternctl %1$s ...", name)
+        localized(
+            "'patternctl %1$s' needs root: the pattern store and the throttle state are readable by root alone. Try: sudo patternctl %1$s ...",
+            name)
     }
 }

@@ -17,7 +17,8 @@ enum Terminal {
     static var outputSupportsUnicode: Bool {
         guard isatty(STDOUT_FILENO) == 1 else { return false }
         guard let term = getenv("TERM").map({ String(cString: $0) }),
-              !term.isEmpty, term != "dumb", term != "linux", !term.hasPrefix("linux-"), !term.hasPrefix("vt") else {
+            !term.isEmpty, term != "dumb", term != "linux", !term.hasPrefix("linux-"), !term.hasPrefix("vt")
+        else {
             return false
         }
         guard setlocale(LC_CTYPE, "") != nil, let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
@@ -68,8 +69,9 @@ enum Terminal {
             return readpassphrase(prompt, base, chars.count, RPP_ECHO_OFF | RPP_REQUIRE_TTY) != nil
         }
         guard read else {
-            Output.error("cannot read from the terminal with echo off (errno \(errno)); "
-                + "run patternctl from a terminal, or give the pattern on standard input")
+            Output.error(
+                "cannot read from the terminal with echo off (errno \(errno)); "
+                    + "run patternctl from a terminal, or give the pattern on standard input")
             return nil
         }
         var line: [UInt8] = []

@@ -29,8 +29,10 @@ enum UserDatabase {
 
     /// Runs one getpw*_r lookup, growing the buffer on ERANGE; returns pw_name.
     private static func withPasswd(
-        _ lookup: (UnsafeMutablePointer<passwd>, UnsafeMutablePointer<CChar>, Int,
-                   UnsafeMutablePointer<UnsafeMutablePointer<passwd>?>) -> Int32
+        _ lookup: (
+            UnsafeMutablePointer<passwd>, UnsafeMutablePointer<CChar>, Int,
+            UnsafeMutablePointer<UnsafeMutablePointer<passwd>?>
+        ) -> Int32
     ) -> String? {
         var size = 1024
         while size <= 1 << 20 {

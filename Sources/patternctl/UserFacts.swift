@@ -32,8 +32,10 @@ struct UserFacts {
     }
 
     /// Gathers the facts from the store and the throttle state, judged with `settings` at `now`.
-    init(user: String, record: StoreRecord?, throttle: ThrottleStore, settings: ThrottleSettings,
-         now: Int64) throws(StoreError) {
+    init(
+        user: String, record: StoreRecord?, throttle: ThrottleStore, settings: ThrottleSettings,
+        now: Int64
+    ) throws(StoreError) {
         self.user = user
         self.record = record
         self.now = now

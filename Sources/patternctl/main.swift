@@ -5,8 +5,10 @@ import PatternCore
 enum Patternctl {
     /// The commands, in the order the overview lists them.
     static var commands: [any Subcommand.Type] {
-        [SetCommand.self, RemoveCommand.self, ResetCommand.self, StatusCommand.self,
-         ListCommand.self, PruneCommand.self, ShowCommand.self, BenchCommand.self]
+        [
+            SetCommand.self, RemoveCommand.self, ResetCommand.self, StatusCommand.self,
+            ListCommand.self, PruneCommand.self, ShowCommand.self, BenchCommand.self,
+        ]
     }
 
     /// Parses the command line, checks root where needed, runs the command.
@@ -15,8 +17,9 @@ enum Patternctl {
         var hint = "patternctl --help"
         do throws(UsageError) {
             var global = GlobalOptions()
-            let (leading, rest) = try ParsedArguments.parse(arguments[...], specs: GlobalOptions.specs,
-                                                            stopAtFirstOperand: true)
+            let (leading, rest) = try ParsedArguments.parse(
+                arguments[...], specs: GlobalOptions.specs,
+                stopAtFirstOperand: true)
             try global.apply(leading)
             guard let name = leading.operands.first else {
                 if global.wantsVersion { Output.line(Help.version); return .success }

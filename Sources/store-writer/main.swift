@@ -19,16 +19,17 @@ enum FileHandleStderr {
 }
 
 func usage() -> Never {
-    FileHandleStderr.write("""
-    usage: store-writer save STORE USER HASH SETAT
-           store-writer set STORE USER DIGITS COST SETAT
-           store-writer remove STORE USER
-           store-writer load STORE
-           store-writer attempt STORE STATEDIR USER DIGITS NOW DENY UNLOCK LOCKAFTER
-           store-writer state STATEDIR USER
-           store-writer time COST COUNT
+    FileHandleStderr.write(
+        """
+        usage: store-writer save STORE USER HASH SETAT
+               store-writer set STORE USER DIGITS COST SETAT
+               store-writer remove STORE USER
+               store-writer load STORE
+               store-writer attempt STORE STATEDIR USER DIGITS NOW DENY UNLOCK LOCKAFTER
+               store-writer state STATEDIR USER
+               store-writer time COST COUNT
 
-    """)
+        """)
     exit(64)
 }
 
@@ -65,7 +66,8 @@ do throws(StoreError) {
             .save(StoreRecord(user: Array(rest[1].utf8), hash: Array(rest[2].utf8), setAt: int64(rest[3])))
     case "set" where rest.count == 5:
         let hash = try PatternHash.make(for: dots(rest[2]), cost: Int(int64(rest[3])))
-        try PatternStore(path: Array(rest[0].utf8)).save(StoreRecord(user: Array(rest[1].utf8), hash: hash, setAt: int64(rest[4])))
+        try PatternStore(path: Array(rest[0].utf8)).save(
+            StoreRecord(user: Array(rest[1].utf8), hash: hash, setAt: int64(rest[4])))
     case "remove" where rest.count == 2:
         print(try PatternStore(path: Array(rest[0].utf8)).remove(user: Array(rest[1].utf8)) ? "removed" : "absent")
     case "load" where rest.count == 1:
@@ -75,7 +77,8 @@ do throws(StoreError) {
     case "attempt" where rest.count == 8:
         var gate = GuessGate(
             store: PatternStore(path: Array(rest[0].utf8)), throttle: ThrottleStore(directory: Array(rest[1].utf8)),
-            settings: ThrottleSettings(deny: Int(int64(rest[5])), unlockTime: int64(rest[6]), lockAfter: Int(int64(rest[7]))))
+            settings: ThrottleSettings(
+                deny: Int(int64(rest[5])), unlockTime: int64(rest[6]), lockAfter: Int(int64(rest[7]))))
         gate.dummyHashCost = 1
         let user = Array(rest[2].utf8), guess = dots(rest[3]), now = int64(rest[4])
         waitForGo()

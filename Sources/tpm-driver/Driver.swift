@@ -70,12 +70,15 @@ func connect(_ tcti: String) -> TPMConnection {
 }
 
 func hex32(_ value: UInt32) -> String {
-    return "0x" + hex([UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
-                       UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
+    return "0x"
+        + hex([
+            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16),
+            UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value),
+        ])
 }
 
 // Embedded Swift has no CommandLine: the C entry point (argc, argv), by hand.
-@_cdecl("tpm_driver_main") // SwiftPM links main to <module>_main
+@_cdecl("tpm_driver_main")  // SwiftPM links main to <module>_main
 func driverMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
     var args: [String] = []
     for i in 0..<Int(argc) {
@@ -87,66 +90,69 @@ func driverMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer
 }
 
 func run(_ args: [String]) {
-// Compared as bytes: String == would pull in Unicode normalisation tables.
-let command = args.count > 1 ? Array(args[1].utf8) : []
-switch (command, args.count) {
-case (bytes("enroll"), 6), (bytes("enroll"), 7):
-    let tpm = connect(args[2])
-    guard let limit = UInt32(args[5]) else { fail("bad limit", status: 64) }
-    var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
-    for i in salt.indices { salt[i] = UInt8.random(in: 0...255) }
-    if args.count == 7 { salt = parseSalt(args[6]) }
-    do throws(TPMFailure) {
-        let record = try TPMPatternIndex.enroll(parsePattern(args[4]), user: bytes(args[3]), salt: salt,
-                                                pinLimit: limit, on: tpm)
-        print(String(decoding: record.text, as: UTF8.self))
-    } catch {
-        fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
-    }
-case (bytes("check"), 6):
-    let tpm = connect(args[2])
-    switch TPMPatternIndex.check(parsePattern(args[4]), user: bytes(args[3]), record: parseRecord(args[5]), on: tpm) {
-    case .right: print("right")
-    case .wrong: fail("wrong", status: 1)
-    case .limitReached: fail("limit", status: 2)
-    case .unavailable(let code):
-        fail("unavailable \(hex32(code)) \(TPMFailure(code: code).description)", status: 3)
-    }
-case (bytes("counter"), 4):
-    let tpm = connect(args[2])
-    do throws(TPMFailure) {
-        let counter = try TPMPatternIndex.counter(of: parseRecord(args[3]), on: tpm)
-        print("\(counter.failures) \(counter.limit)")
-    } catch {
-        fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
-    }
-case (bytes("remove"), 4):
-    let tpm = connect(args[2])
-    do throws(TPMFailure) {
-        try TPMPatternIndex.remove(parseRecord(args[3]), on: tpm)
-    } catch {
-        fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
-    }
-case (bytes("auth"), 5):
-    print(hex(TPMPinAuth.value(salt: parseSalt(args[2]), user: bytes(args[3]), pattern: parsePattern(args[4]))))
-case (bytes("guess"), 9):
-    guard let deny = Int(args[7]), let lockAfter = Int(args[8]) else { fail("bad numbers", status: 64) }
-    var gate = GuessGate(store: PatternStore(path: bytes(args[3])), throttle: ThrottleStore(directory: bytes(args[4])),
-                         settings: ThrottleSettings(deny: deny, unlockTime: 60, lockAfter: lockAfter))
-    gate.dummyHashCost = nil
-    gate.tpmCheck = TPMGuessCheck.make(tcti: args[2])
-    do throws(StoreError) {
-        switch try gate.attempt(user: bytes(args[5]), pattern: parsePattern(args[6]), now: Int64(time(nil))) {
-        case .accepted: print("accepted")
-        case .rejected(let after): fail("wrong \(describe(after))", status: 1)
-        case .refused(let verdict): fail("refused \(describe(verdict))", status: 2)
-        case .notEnrolled: fail("not-enrolled", status: 4)
-        case .revoked: fail("revoked", status: 2)
+    // Compared as bytes: String == would pull in Unicode normalisation tables.
+    let command = args.count > 1 ? Array(args[1].utf8) : []
+    switch (command, args.count) {
+    case (bytes("enroll"), 6), (bytes("enroll"), 7):
+        let tpm = connect(args[2])
+        guard let limit = UInt32(args[5]) else { fail("bad limit", status: 64) }
+        var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
+        for i in salt.indices { salt[i] = UInt8.random(in: 0...255) }
+        if args.count == 7 { salt = parseSalt(args[6]) }
+        do throws(TPMFailure) {
+            let record = try TPMPatternIndex.enroll(
+                parsePattern(args[4]), user: bytes(args[3]), salt: salt,
+                pinLimit: limit, on: tpm)
+            print(String(decoding: record.text, as: UTF8.self))
+        } catch {
+            fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
         }
-    } catch {
-        fail("unavailable \(error.message)", status: 3)
+    case (bytes("check"), 6):
+        let tpm = connect(args[2])
+        switch TPMPatternIndex.check(parsePattern(args[4]), user: bytes(args[3]), record: parseRecord(args[5]), on: tpm)
+        {
+        case .right: print("right")
+        case .wrong: fail("wrong", status: 1)
+        case .limitReached: fail("limit", status: 2)
+        case .unavailable(let code):
+            fail("unavailable \(hex32(code)) \(TPMFailure(code: code).description)", status: 3)
+        }
+    case (bytes("counter"), 4):
+        let tpm = connect(args[2])
+        do throws(TPMFailure) {
+            let counter = try TPMPatternIndex.counter(of: parseRecord(args[3]), on: tpm)
+            print("\(counter.failures) \(counter.limit)")
+        } catch {
+            fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
+        }
+    case (bytes("remove"), 4):
+        let tpm = connect(args[2])
+        do throws(TPMFailure) {
+            try TPMPatternIndex.remove(parseRecord(args[3]), on: tpm)
+        } catch {
+            fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
+        }
+    case (bytes("auth"), 5):
+        print(hex(TPMPinAuth.value(salt: parseSalt(args[2]), user: bytes(args[3]), pattern: parsePattern(args[4]))))
+    case (bytes("guess"), 9):
+        guard let deny = Int(args[7]), let lockAfter = Int(args[8]) else { fail("bad numbers", status: 64) }
+        var gate = GuessGate(
+            store: PatternStore(path: bytes(args[3])), throttle: ThrottleStore(directory: bytes(args[4])),
+            settings: ThrottleSettings(deny: deny, unlockTime: 60, lockAfter: lockAfter))
+        gate.dummyHashCost = nil
+        gate.tpmCheck = TPMGuessCheck.make(tcti: args[2])
+        do throws(StoreError) {
+            switch try gate.attempt(user: bytes(args[5]), pattern: parsePattern(args[6]), now: Int64(time(nil))) {
+            case .accepted: print("accepted")
+            case .rejected(let after): fail("wrong \(describe(after))", status: 1)
+            case .refused(let verdict): fail("refused \(describe(verdict))", status: 2)
+            case .notEnrolled: fail("not-enrolled", status: 4)
+            case .revoked: fail("revoked", status: 2)
+            }
+        } catch {
+            fail("unavailable \(error.message)", status: 3)
+        }
+    default:
+        fail("usage: tpm-driver enroll|check|counter|remove|auth ...", status: 64)
     }
-default:
-    fail("usage: tpm-driver enroll|check|counter|remove|auth ...", status: 64)
-}
 }

@@ -5,6 +5,7 @@ real-client flock), the real module through libpam (pam_once), patternctl as roo
 Also the migration of stores written before records carried a uid: a `user:hash:setAt` line still works,
 and patternctl's next write binds it to the account the name has then.
 """
+
 import os
 import pwd
 import sys

@@ -9,6 +9,7 @@ RLIMIT_FSIZE: `prlimit --fsize=N` sets soft and hard limits; these containers la
 so nobody can raise a hard limit, and the limit applies to every write that reaches past N bytes,
 in place or not.
 """
+
 import os
 import re
 import resource
@@ -35,8 +36,9 @@ class InheritedStateTest(unittest.TestCase):
 
     def auth(self, answer, preexec=None, prefix=()):
         """(PAM code, transcript) of one authentication in a process prepared by `preexec`."""
-        result = subprocess.run(list(prefix) + self.tree.auth_argv(USER, answer), capture_output=True, timeout=60,
-                                preexec_fn=preexec)
+        result = subprocess.run(
+            list(prefix) + self.tree.auth_argv(USER, answer), capture_output=True, timeout=60, preexec_fn=preexec
+        )
         self.assertFalse(result.returncode < 0, "pam_once killed by signal %d" % -result.returncode)
         lines = result.stdout.decode(errors="replace").splitlines()
         codes = [l for l in lines if l.startswith("rc=")]
@@ -114,8 +116,20 @@ class InheritedStateTest(unittest.TestCase):
             os.close(2)
 
         log = os.path.join(self.tree.root, "strace.log")
-        code, transcript = self.auth(fk.WRONG, preexec=close_stdio, prefix=[
-            "strace", "-f", "-y", "-qq", "-o", log, "-e", "trace=openat,fstat,newfstatat,read,pread64,pwrite64,write,flock,fsync,fchmod,getdents64"])
+        code, transcript = self.auth(
+            fk.WRONG,
+            preexec=close_stdio,
+            prefix=[
+                "strace",
+                "-f",
+                "-y",
+                "-qq",
+                "-o",
+                log,
+                "-e",
+                "trace=openat,fstat,newfstatat,read,pread64,pwrite64,write,flock,fsync,fchmod,getdents64",
+            ],
+        )
         self.assertEqual(code, fk.PAM_AUTH_ERR, transcript)
         with open(log, errors="replace") as f:
             calls = [l for l in f if self.tree.store_dir in l or self.tree.state_dir in l]

@@ -19,6 +19,7 @@ Users ppatk1 (attacker) and ppatk2 (victim) are made per test and removed with u
 test fails; the whole suite holds the real-client flock (/run/lock/pam_pattern-real-clients.lock), like
 Tests/ClientTests. Root only.
 """
+
 import fcntl
 import os
 import pty
@@ -135,8 +136,9 @@ class AttackCase(clients.ClientCase):
         self.write_pam(self.pam_file, [self.auth_line()])
 
     def enrol_slow(self, pattern=PATTERN):
-        done = self.patternctl("set", "--cost", SLOW_COST, self.VICTIM,
-                               stdin=("%s\n%s\n" % (pattern, pattern)).encode())
+        done = self.patternctl(
+            "set", "--cost", SLOW_COST, self.VICTIM, stdin=("%s\n%s\n" % (pattern, pattern)).encode()
+        )
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
 
     def as_user(self, user, command):
@@ -155,8 +157,11 @@ class AttackCase(clients.ClientCase):
 
     def ctl(self, *argv, stdin=b""):
         """patternctl with a timeout just over the lock bound: a hang is a failure, not a 60 s wait."""
-        return clients.run([clients.PATTERNCTL] + list(argv[:1]) + ["--store", self.store, "--state", self.state_dir]
-                           + list(argv[1:]), input=stdin, timeout=LOCK_BOUND + SLACK + 5)
+        return clients.run(
+            [clients.PATTERNCTL] + list(argv[:1]) + ["--store", self.store, "--state", self.state_dir] + list(argv[1:]),
+            input=stdin,
+            timeout=LOCK_BOUND + SLACK + 5,
+        )
 
     def state_path(self):
         return os.path.join(self.state_dir, self.VICTIM.encode().hex())
@@ -262,8 +267,11 @@ class RevokedPatternTest(AttackCase):
         self.revoke_while_stopped(lambda: self.ctl("remove", self.VICTIM))
 
     def test_pattern_changed_while_the_attempt_hashes_is_refused(self):
-        self.revoke_while_stopped(lambda: self.ctl(
-            "set", "--cost", "1", self.VICTIM, stdin=("%s\n%s\n" % (OTHER_PATTERN, OTHER_PATTERN)).encode()))
+        self.revoke_while_stopped(
+            lambda: self.ctl(
+                "set", "--cost", "1", self.VICTIM, stdin=("%s\n%s\n" % (OTHER_PATTERN, OTHER_PATTERN)).encode()
+            )
+        )
 
     def test_pattern_removed_while_the_attempt_waits_for_the_lock_is_refused(self):
         self.enrol_slow()
@@ -300,13 +308,18 @@ class FileSizeLimitTest(AttackCase):
         attacker.finish()
         self.assertNotIn(b"SWITCHED-", attacker.output)
         # su ends on its own ("Authentication failure"), not by SIGXFSZ in the middle of the state write.
-        self.assertTrue(os.WIFEXITED(attacker.status), "su killed by signal %d: %r"
-                        % (os.WTERMSIG(attacker.status), attacker.output))
+        self.assertTrue(
+            os.WIFEXITED(attacker.status),
+            "su killed by signal %d: %r" % (os.WTERMSIG(attacker.status), attacker.output),
+        )
         self.assert_state_whole()
         after = self.state_bytes()
         waited, switched, output = self.victim_logs_in()
-        self.assertTrue(switched, "the victim's pattern stopped working after prlimit --fsize=%s: %r (state %r)"
-                        % (limit, output, self.state_bytes()))
+        self.assertTrue(
+            switched,
+            "the victim's pattern stopped working after prlimit --fsize=%s: %r (state %r)"
+            % (limit, output, self.state_bytes()),
+        )
         return before, after
 
     def test_fsize_5_on_a_new_state_file(self):

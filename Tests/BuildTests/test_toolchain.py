@@ -9,9 +9,9 @@ source) with a stand-in `swift` that "builds" by copying the real artifacts:
 the Makefile's own steps (cp, strip, gcc, ownership) run for real, in seconds.
 Root only (it switches users).
 """
+
 import os
 import shutil
-import stat
 import subprocess
 import tempfile
 import textwrap
@@ -27,8 +27,13 @@ def make(*args, uid=None, path=NO_SWIFT_PATH, env=None, cwd=ROOT):
     prefix = ["setpriv", "--reuid=%d" % uid, "--regid=%d" % uid, "--clear-groups"] if uid is not None else []
     environment = {"PATH": path, "HOME": cwd, "LC_ALL": "C"}
     environment.update(env or {})
-    return subprocess.run(prefix + ["make", "-s", "--no-print-directory", "-C", cwd, *args],
-                          capture_output=True, text=True, env=environment, timeout=300)
+    return subprocess.run(
+        prefix + ["make", "-s", "--no-print-directory", "-C", cwd, *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=300,
+    )
 
 
 def real_swift():
@@ -78,7 +83,9 @@ class ToolchainTests(unittest.TestCase):
         """A stand-in swift: --version, and `build --scratch-path S --product P` copies the real artifact."""
         path = os.path.join(self.tree, name)
         with open(path, "w") as f:
-            f.write(textwrap.dedent("""\
+            f.write(
+                textwrap.dedent(
+                    """\
                 #!/bin/bash
                 if [ "$1" = --version ]; then echo "Swift version %s (swift-%s-RELEASE)"; exit 0; fi
                 echo "$*" >> %s
@@ -90,7 +97,10 @@ class ToolchainTests(unittest.TestCase):
                   [ ! -e "$built" ] || exec cp "$built" "$scratch/release/"
                 done
                 echo "no artifact for $product" >&2; exit 1
-                """ % (version, version, self.ran, self.tree, self.tree)))
+                """
+                    % (version, version, self.ran, self.tree, self.tree)
+                )
+            )
         os.chmod(path, 0o755)
         os.lchown(path, USER_ID, USER_ID)
         return path
@@ -105,8 +115,13 @@ class ToolchainTests(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         # Real sudo, with its secure_path: what `sudo make demo` ran into.
         if os.path.exists("/opt/swift/usr/bin/swift"):
-            r = subprocess.run(["sudo", "-n", "make", "-s", "--no-print-directory", "-C", ROOT, "print-swift", "toolchain"],
-                               capture_output=True, text=True, env={"PATH": NO_SWIFT_PATH}, timeout=120)
+            r = subprocess.run(
+                ["sudo", "-n", "make", "-s", "--no-print-directory", "-C", ROOT, "print-swift", "toolchain"],
+                capture_output=True,
+                text=True,
+                env={"PATH": NO_SWIFT_PATH},
+                timeout=120,
+            )
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
             self.assertEqual(r.stdout.strip(), "/opt/swift/usr/bin/swift")
 
@@ -129,7 +144,12 @@ class ToolchainTests(unittest.TestCase):
 
     def test_sudo_build_then_user_build_works(self):
         # As sudo would run it: root, with the invoking user in SUDO_UID/SUDO_GID.
-        sudo_env = {"SWIFT": self.fake_swift, "SUDO_UID": str(USER_ID), "SUDO_GID": str(USER_ID), "SUDO_USER": "someone"}
+        sudo_env = {
+            "SWIFT": self.fake_swift,
+            "SUDO_UID": str(USER_ID),
+            "SUDO_GID": str(USER_ID),
+            "SUDO_USER": "someone",
+        }
         r = make("build", cwd=self.tree, env=sudo_env)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         by_root = self.swift_builds()

@@ -6,6 +6,7 @@ checked. pam.d/su must also keep Debian 12's stock file whole (its pam_wheel
 lines, commented as shipped), so enabling wheel is uncommenting one line.
 The real su with wheel enabled is tested in test_shipped_su.py (root).
 """
+
 import hashlib
 import os
 import unittest
@@ -38,8 +39,9 @@ class ShippedPamFilesLayoutTest(unittest.TestCase):
             shipped = f.read().decode().splitlines()
         remaining = iter(shipped)
         for line in stock.decode().splitlines():
-            self.assertTrue(any(line == candidate for candidate in remaining),
-                            "stock line missing or out of order: %r" % line)
+            self.assertTrue(
+                any(line == candidate for candidate in remaining), "stock line missing or out of order: %r" % line
+            )
 
     def test_pattern_comes_after_rootok_and_every_wheel_line(self):
         with open(SHIPPED_SU) as f:
@@ -52,8 +54,16 @@ class ShippedPamFilesLayoutTest(unittest.TestCase):
     def test_no_shipped_file_puts_the_pattern_above_a_restriction(self):
         # Stock auth restrictions a right pattern must not skip (commented-out lines count: enabling one
         # where it stands must work).
-        restrictions = {"pam_wheel.so", "pam_nologin.so", "pam_securetty.so", "pam_faillock.so",
-                        "pam_access.so", "pam_time.so", "pam_succeed_if.so", "pam_listfile.so"}
+        restrictions = {
+            "pam_wheel.so",
+            "pam_nologin.so",
+            "pam_securetty.so",
+            "pam_faillock.so",
+            "pam_access.so",
+            "pam_time.so",
+            "pam_succeed_if.so",
+            "pam_listfile.so",
+        }
         directory = os.path.join(ROOT, "pam.d")
         # pam.d/patternctl is the password check for a first self-service pattern: it must not offer the
         # pattern at all (a pattern cannot vouch for setting the first pattern).

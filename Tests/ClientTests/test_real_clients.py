@@ -25,6 +25,7 @@ friends) are byte-identical to before the class ran.
 Root only: skipped with one clear line otherwise (setUpModule). Run time
 about 40 s, mostly the clients' own delay after a failure (~2 s each).
 """
+
 import fcntl
 import hashlib
 import os
@@ -61,12 +62,20 @@ SERVICE_FILE = "/etc/pam.d/" + SERVICE
 DROPIN = "/etc/sudoers.d/pam-pattern-clients-test"
 
 # What must be byte-identical after the suite: directories are walked.
-WATCHED = ("/etc/pam.d", "/etc/sudoers.d", "/etc/sudoers", "/etc/passwd", "/etc/shadow",
-           "/etc/group", "/etc/gshadow", "/etc/subuid", "/etc/subgid")
+WATCHED = (
+    "/etc/pam.d",
+    "/etc/sudoers.d",
+    "/etc/sudoers",
+    "/etc/passwd",
+    "/etc/shadow",
+    "/etc/group",
+    "/etc/gshadow",
+    "/etc/subuid",
+    "/etc/subgid",
+)
 SETTLE = 60
 # Written by login/su; replaced by empty files inside the namespace.
-LOGIN_RECORDS = ("/var/log/btmp", "/var/log/wtmp", "/var/log/lastlog", "/var/log/faillog",
-                 "/run/utmp", "/var/run/utmp")
+LOGIN_RECORDS = ("/var/log/btmp", "/var/log/wtmp", "/var/log/lastlog", "/var/log/faillog", "/run/utmp", "/var/run/utmp")
 
 
 def snapshot():
@@ -126,7 +135,9 @@ def setUpModule():
             return
         except BlockingIOError:
             if time.monotonic() >= deadline:
-                raise AssertionError("another run of the real-client suite holds %s for %d s" % (RUN_LOCK, RUN_LOCK_WAIT))
+                raise AssertionError(
+                    "another run of the real-client suite holds %s for %d s" % (RUN_LOCK, RUN_LOCK_WAIT)
+                )
             time.sleep(1)
 
 
@@ -276,8 +287,10 @@ class ClientCase(unittest.TestCase):
         return user
 
     def patternctl(self, *argv, stdin=b""):
-        return run([PATTERNCTL] + list(argv[:1]) + ["--store", self.store, "--state", self.state_dir]
-                   + list(argv[1:]), input=stdin)
+        return run(
+            [PATTERNCTL] + list(argv[:1]) + ["--store", self.store, "--state", self.state_dir] + list(argv[1:]),
+            input=stdin,
+        )
 
     def enrol(self, user, pattern=PATTERN):
         done = self.patternctl("set", "--cost", "1", user, stdin=("%s\n%s\n" % (pattern, pattern)).encode())
@@ -307,10 +320,12 @@ class ClientCase(unittest.TestCase):
 
     def write_pam(self, path, auth_lines):
         with open(path, "w") as f:
-            f.write("# pam_pattern real-client test (removed by the test)\n"
-                    + "".join(line.rstrip() + "\n" for line in auth_lines)
-                    + "account required pam_permit.so\n"
-                    "session required pam_permit.so\n")
+            f.write(
+                "# pam_pattern real-client test (removed by the test)\n"
+                + "".join(line.rstrip() + "\n" for line in auth_lines)
+                + "account required pam_permit.so\n"
+                "session required pam_permit.so\n"
+            )
         os.chmod(path, 0o644)
 
     def namespace_argv(self, pam_target, pam_source, command):
@@ -350,9 +365,11 @@ class SudoTest(ClientCase):
         self.addCleanup(remove, DROPIN)
         staged = os.path.join(self.root, "sudoers")
         with open(staged, "w") as f:
-            f.write("Defaults:%(u)s pam_service=%(s)s\n"
-                    "Defaults:%(u)s !lecture, passwd_tries=1\n"
-                    "%(u)s ALL=(ALL) ALL\n" % {"u": self.USER, "s": SERVICE})
+            f.write(
+                "Defaults:%(u)s pam_service=%(s)s\n"
+                "Defaults:%(u)s !lecture, passwd_tries=1\n"
+                "%(u)s ALL=(ALL) ALL\n" % {"u": self.USER, "s": SERVICE}
+            )
         os.chmod(staged, 0o440)
         checked = run(["visudo", "-cf", staged])
         self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
@@ -506,20 +523,30 @@ class LoginTest(ClientCase):
     def login(self, steps, end, on_prompt=None):
         """Runs login; a session expected to fail (end="kill") stops at a shell prompt."""
         argv = self.namespace_argv("/etc/pam.d/login", self.pam_file, "login")
-        session = PtySession(argv, steps, end=end, timeout=self.TIMEOUT, on_prompt=on_prompt,
-                             stop_on=self.SHELL_PROMPT if end == "kill" else None)
-        self.assertFalse(os.WIFSIGNALED(session.status) and os.WTERMSIG(session.status) != signal.SIGKILL,
-                         session)
+        session = PtySession(
+            argv,
+            steps,
+            end=end,
+            timeout=self.TIMEOUT,
+            on_prompt=on_prompt,
+            stop_on=self.SHELL_PROMPT if end == "kill" else None,
+        )
+        self.assertFalse(os.WIFSIGNALED(session.status) and os.WTERMSIG(session.status) != signal.SIGKILL, session)
         return session
 
     def attempt(self, answer):
         """The steps of one login attempt that is expected to fail."""
-        return [(b"login: ", self.USER.encode() + b"\n"), (PROMPT, answer.encode() + b"\n"),
-                (b"Login incorrect", None)]
+        return [(b"login: ", self.USER.encode() + b"\n"), (PROMPT, answer.encode() + b"\n"), (b"Login incorrect", None)]
 
     def test_right_pattern_logs_in(self):
-        session = self.login([(b"login: ", self.USER.encode() + b"\n"), (PROMPT, PATTERN.encode() + b"\n"),
-                              (self.SHELL_PROMPT, self.SHELL_CHECK)], end="eof")
+        session = self.login(
+            [
+                (b"login: ", self.USER.encode() + b"\n"),
+                (PROMPT, PATTERN.encode() + b"\n"),
+                (self.SHELL_PROMPT, self.SHELL_CHECK),
+            ],
+            end="eof",
+        )
         self.assertEqual(session.reached, 3, session)
         self.assertIn(b"LOGGED-IN-42", session.output, session)
         self.assertNotIn(b"Login incorrect", session.output)
@@ -558,8 +585,11 @@ class LoginTest(ClientCase):
         self.assert_locked(self.USER)
         # A fresh login process, the RIGHT pattern typed should a prompt come:
         # still no prompt, refused.
-        fresh = self.login([(b"login: ", self.USER.encode() + b"\n"), (b"Login incorrect", None)],
-                           end="kill", on_prompt=(PROMPT, PATTERN.encode() + b"\n"))
+        fresh = self.login(
+            [(b"login: ", self.USER.encode() + b"\n"), (b"Login incorrect", None)],
+            end="kill",
+            on_prompt=(PROMPT, PATTERN.encode() + b"\n"),
+        )
         self.assertEqual(fresh.reached, 2, fresh)
         self.assertNotIn(PROMPT, fresh.output, fresh)
         self.assertIn(b"Login incorrect", fresh.output, fresh)

@@ -20,13 +20,23 @@ exists, else the group with gid 0 ("root" on Debian). The member is added to
 it with usermod -aG and leaves it with userdel; /etc is compared byte for
 byte afterwards (ClientCase). Root only, about 20 s.
 """
+
 import grp
 import os
 import shlex
 import unittest
 
 from test_real_clients import (  # noqa: F401  (setUpModule/tearDownModule hold the shared /run/lock flock)
-    MODULE, PATTERN, PROMPT, ROOT, ClientCase, PtySession, run, setUpModule, tearDownModule)
+    MODULE,
+    PATTERN,
+    PROMPT,
+    ROOT,
+    ClientCase,
+    PtySession,
+    run,
+    setUpModule,
+    tearDownModule,
+)
 
 SHIPPED_SU = os.path.join(ROOT, "pam.d", "su")
 # The stock Debian 12 line, exactly as the shipped file must keep it (commented out).
@@ -77,8 +87,10 @@ class WheelRestrictedSuTest(ClientCase):
         # The applicant's login: no secret needed (the test drives it); pam_loginuid makes getlogin() name them.
         self.login_pam = os.path.join(self.root, "login.pam")
         with open(self.login_pam, "w") as f:
-            f.write("auth required pam_permit.so\naccount required pam_permit.so\n"
-                    "session optional pam_loginuid.so\nsession required pam_permit.so\n")
+            f.write(
+                "auth required pam_permit.so\naccount required pam_permit.so\n"
+                "session optional pam_loginuid.so\nsession required pam_permit.so\n"
+            )
         os.chmod(self.login_pam, 0o644)
         self.su_pam = os.path.join(self.root, "su.pam")
 
@@ -93,10 +105,12 @@ class WheelRestrictedSuTest(ClientCase):
         """`user` logs in, checks who getlogin() says they are, runs `su root`, answers `answers` (bytes per prompt)."""
         inner = "mount --bind %s /etc/pam.d/su && exec login" % shlex.quote(self.su_pam)
         argv = self.namespace_argv("/etc/pam.d/login", self.login_pam, "sh -c " + shlex.quote(inner))
-        steps = [(b"login: ", user.encode() + b"\n"),
-                 (SHELL_PROMPT, b"echo APPLICANT-$(logname)\n"),
-                 (b"APPLICANT-" + user.encode(), None),
-                 (SHELL_PROMPT, SWITCH)]
+        steps = [
+            (b"login: ", user.encode() + b"\n"),
+            (SHELL_PROMPT, b"echo APPLICANT-$(logname)\n"),
+            (b"APPLICANT-" + user.encode(), None),
+            (SHELL_PROMPT, SWITCH),
+        ]
         steps += answers
         steps += [(SHELL_PROMPT, b"exit\n")]
         session = PtySession(argv, steps, end="eof", timeout=self.TIMEOUT)
@@ -110,8 +124,9 @@ class WheelRestrictedSuTest(ClientCase):
         self.configure_su()
         # required (stock): the stack goes on after pam_wheel fails, so the outsider is still asked for
         # the pattern and then the password; neither may let them in.
-        session = self.su_as(self.OUTSIDER, [(PROMPT, PATTERN.encode() + b"\n"),
-                                             (b"Password: ", b"\n"), (b"su: ", None)])
+        session = self.su_as(
+            self.OUTSIDER, [(PROMPT, PATTERN.encode() + b"\n"), (b"Password: ", b"\n"), (b"su: ", None)]
+        )
         tail = self.after_su(session)
         self.assertNotIn(SWITCHED, tail, session)
         self.assertTrue(b"Permission denied" in tail or b"Authentication failure" in tail, session)

@@ -16,6 +16,7 @@
 Same rules as test_real_clients.py (root, the run lock, unique users, /etc
 checked unchanged afterwards).
 """
+
 import os
 import re
 import shlex
@@ -55,16 +56,18 @@ class SuAttemptTest(clients.ClientCase):
         self.make_user(self.TARGET)
         self.enrol(self.TARGET)
         self.pam_file = os.path.join(self.root, "su.pam")
-        self.write_pam(self.pam_file, ["auth sufficient pam_rootok.so",
-                                       self.auth_line("deny=100 lock_after=0")])
+        self.write_pam(self.pam_file, ["auth sufficient pam_rootok.so", self.auth_line("deny=100 lock_after=0")])
 
     def su(self, answer, prompt=clients.PROMPT, extra_mounts=(), environment=""):
         inner = "%ssu %s -c %s" % (environment, self.TARGET, shlex.quote("echo SWITCHED-$(id -un)"))
         command = "su %s -c %s" % (self.SOURCE, shlex.quote(inner))
         argv = self.namespace_argv("/etc/pam.d/su", self.pam_file, command)
         if extra_mounts:
-            argv[-1] = " && ".join("mount --bind %s %s" % (shlex.quote(a), shlex.quote(b))
-                                   for a, b in extra_mounts) + " && " + argv[-1]
+            argv[-1] = (
+                " && ".join("mount --bind %s %s" % (shlex.quote(a), shlex.quote(b)) for a, b in extra_mounts)
+                + " && "
+                + argv[-1]
+            )
         session = clients.PtySession(argv, [(prompt, answer.encode() + b"\n")])
         self.assertFalse(os.WIFSIGNALED(session.status), session)
         return session
@@ -91,9 +94,11 @@ class SuAttemptTest(clients.ClientCase):
         right = self.su(clients.PATTERN)
         self.assertIn(b"SWITCHED-" + self.TARGET.encode(), right.output, right)
         tty = self.attempts()[1][0].split()[2]
-        self.assertRegex(right.after(clients.PROMPT).decode(errors="replace"),
-                         r"1 failed pattern attempt since your last success, the last from su on %s at "
-                         r"\d{4}-\d\d-\d\d \d\d:\d\d" % re.escape(tty))
+        self.assertRegex(
+            right.after(clients.PROMPT).decode(errors="replace"),
+            r"1 failed pattern attempt since your last success, the last from su on %s at "
+            r"\d{4}-\d\d-\d\d \d\d:\d\d" % re.escape(tty),
+        )
         self.assertEqual(self.attempts()[0], 0)  # marked seen
         again = self.su(clients.PATTERN)
         self.assertIn(b"SWITCHED-", again.output, again)
@@ -102,8 +107,9 @@ class SuAttemptTest(clients.ClientCase):
     def test_record_keeps_the_newest_sixteen(self):
         # 18 su processes at once; the state lock serialises their records.
         sessions = []
-        threads = [threading.Thread(target=lambda: sessions.append(self.su(clients.WRONG)))
-                   for _ in range(CAPACITY + 2)]
+        threads = [
+            threading.Thread(target=lambda: sessions.append(self.su(clients.WRONG))) for _ in range(CAPACITY + 2)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -133,9 +139,12 @@ class SuChineseTest(SuAttemptTest):
         # The machine's own locales, plus zh_CN.UTF-8 compiled here (never into the real /usr/lib/locale).
         cls.locales = os.path.join(cls.locale_root, "lib-locale")
         shutil.copytree("/usr/lib/locale", cls.locales, symlinks=True)
-        made = subprocess.run(["localedef", "--no-archive", "-i", "zh_CN", "-f", "UTF-8",
-                               os.path.join(cls.locales, "zh_CN.utf8")],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
+        made = subprocess.run(
+            ["localedef", "--no-archive", "-i", "zh_CN", "-f", "UTF-8", os.path.join(cls.locales, "zh_CN.utf8")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=120,
+        )
         if not os.path.isfile(os.path.join(cls.locales, "zh_CN.utf8", "LC_MESSAGES", "SYS_LC_MESSAGES")):
             raise AssertionError("localedef zh_CN failed: %s" % made.stdout.decode(errors="replace"))
         # The machine's Chinese catalogues (su's own, Linux-PAM's) plus the built pam_pattern.mo.
@@ -164,9 +173,12 @@ class SuChineseTest(SuAttemptTest):
             self.skipTest("no /usr/share/locale/zh_CN/LC_MESSAGES to mount over")
 
     def su_chinese(self, answer, prompt="图案：".encode()):
-        return self.su(answer, prompt=prompt, environment="LANG=zh_CN.UTF-8 ",
-                       extra_mounts=((self.locales, "/usr/lib/locale"),
-                                     (self.messages, "/usr/share/locale/zh_CN/LC_MESSAGES")))
+        return self.su(
+            answer,
+            prompt=prompt,
+            environment="LANG=zh_CN.UTF-8 ",
+            extra_mounts=((self.locales, "/usr/lib/locale"), (self.messages, "/usr/share/locale/zh_CN/LC_MESSAGES")),
+        )
 
     def test_wrong_then_right_pattern_in_chinese(self):
         wrong = self.su_chinese(clients.WRONG)
@@ -178,10 +190,16 @@ class SuChineseTest(SuAttemptTest):
         self.assertIn("自上次成功以来，图案验证失败 1 次，最近一次来自 /dev/pts/".encode(), right.output, right)
 
     def patternctl_chinese(self, *argv):
-        command = " ".join(shlex.quote(a) for a in [clients.PATTERNCTL, argv[0], "--store", self.store,
-                                                    "--state", self.state_dir] + list(argv[1:]))
+        command = " ".join(
+            shlex.quote(a)
+            for a in [clients.PATTERNCTL, argv[0], "--store", self.store, "--state", self.state_dir] + list(argv[1:])
+        )
         script = "mount --bind %s /usr/lib/locale && mount --bind %s %s && LANG=zh_CN.UTF-8 exec %s" % (
-            shlex.quote(self.locales), shlex.quote(self.messages), "/usr/share/locale/zh_CN/LC_MESSAGES", command)
+            shlex.quote(self.locales),
+            shlex.quote(self.messages),
+            "/usr/share/locale/zh_CN/LC_MESSAGES",
+            command,
+        )
         return clients.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script])
 
     def test_patternctl_speaks_chinese(self):

@@ -12,6 +12,7 @@ patternctl set/remove rewrites the store in a loop.
 All processes start together (a FIFO barrier), so they really race for the locks.
 Root only. Run: PAM_PATTERN_BUILD=<repo>/build PAM_PATTERN_ROOT=<repo> python3 -m unittest discover -s Tests/ConcurrencyTests
 """
+
 import os
 import re
 import subprocess
@@ -46,8 +47,9 @@ class Churn(threading.Thread):
         i = 0
         while not self.stop.is_set():
             user = CHURN_USERS[i % len(CHURN_USERS)]
-            result = self.tree.set(user, fk.OTHER) if (i // len(CHURN_USERS)) % 2 == 0 \
-                else self.tree.ctl("remove", user)
+            result = (
+                self.tree.set(user, fk.OTHER) if (i // len(CHURN_USERS)) % 2 == 0 else self.tree.ctl("remove", user)
+            )
             if result.returncode != 0:
                 self.failures.append((user, result.returncode, result.stderr))
             self.iterations += 1
@@ -85,8 +87,15 @@ class ConcurrencyTests(unittest.TestCase):
         # Held open for writing while the processes start, so none blocks in open(); closing it is "go".
         holder = os.open(go, os.O_RDWR)
         environment = dict(os.environ, PAM_ONCE_GO=go)
-        processes = [subprocess.Popen(self.tree.auth_argv(user, answer, service), stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, env=environment) for user, answer in jobs]
+        processes = [
+            subprocess.Popen(
+                self.tree.auth_argv(user, answer, service),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=environment,
+            )
+            for user, answer in jobs
+        ]
         fifo = os.stat(go)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not all(self.waiting_on(p.pid, fifo) for p in processes):
@@ -104,8 +113,9 @@ class ConcurrencyTests(unittest.TestCase):
         fk.parse_store(self.tree.store_bytes())
         self.assertEqual(self.churn.failures, [])
         for code, transcript in results:
-            self.assertNotEqual(code, fk.PAM_AUTHINFO_UNAVAIL, "store or state unusable during the race: %s"
-                                % transcript)
+            self.assertNotEqual(
+                code, fk.PAM_AUTHINFO_UNAVAIL, "store or state unusable during the race: %s" % transcript
+            )
         return results
 
     @staticmethod
@@ -127,7 +137,7 @@ class ConcurrencyTests(unittest.TestCase):
         tree = self.tree
         overlaps = []
         for round_number in range(3):
-            right = set(self.users[round_number % 2::2])
+            right = set(self.users[round_number % 2 :: 2])
             jobs = [(user, fk.RIGHT if user in right else fk.WRONG) for user in self.users]
             results = self.race(jobs)
             overlaps.append(self.overlap)
@@ -141,8 +151,11 @@ class ConcurrencyTests(unittest.TestCase):
             # Every wrong guess counted once; a right one clears the count.
             for user in self.users:
                 self.assertEqual(tree.failures(user), self.expected_failures(user, round_number), user)
-        print("\n  32 users x 3 rounds: all answers right, patternctl set/remove ran %s times during the races"
-              % overlaps, file=sys.stderr)
+        print(
+            "\n  32 users x 3 rounds: all answers right, patternctl set/remove ran %s times during the races"
+            % overlaps,
+            file=sys.stderr,
+        )
 
     def expected_failures(self, user, last_round):
         """Failures after rounds 0..last_round: even users are right in even rounds, wrong in odd ones."""
@@ -163,8 +176,11 @@ class ConcurrencyTests(unittest.TestCase):
             left.append(int(found[0].group(1)))
         # Each process recorded its failure on top of all the earlier ones: 999, 998, ..., 936.
         self.assertEqual(sorted(left), list(range(1000 - 64, 1000)))
-        print("\n  64 parallel wrong guesses (deny=1000): 64 counted, each saw a distinct count; "
-              "patternctl ran %d times during the race" % self.overlap, file=sys.stderr)
+        print(
+            "\n  64 parallel wrong guesses (deny=1000): 64 counted, each saw a distinct count; "
+            "patternctl ran %d times during the race" % self.overlap,
+            file=sys.stderr,
+        )
 
     def test_64_processes_of_one_user_no_guess_past_the_throttle(self):
         results = self.race([("target", fk.WRONG)] * 64)
@@ -178,8 +194,11 @@ class ConcurrencyTests(unittest.TestCase):
         code, transcript = self.tree.auth("target", fk.RIGHT)
         self.assertEqual(code, fk.PAM_AUTH_ERR)
         self.assertFalse(any(l.startswith("prompt:") for l in transcript), transcript)
-        print("\n  64 parallel wrong guesses (deny=5): 5 verified, 59 refused without a hash; "
-              "patternctl ran %d times during the race" % self.overlap, file=sys.stderr)
+        print(
+            "\n  64 parallel wrong guesses (deny=5): 5 verified, 59 refused without a hash; "
+            "patternctl ran %d times during the race" % self.overlap,
+            file=sys.stderr,
+        )
 
     def test_sustained_logins_during_store_rewrites(self):
         # SUSTAIN seconds of back-to-back logins, 16 at a time, while the churn rewrites the store:
@@ -227,9 +246,12 @@ class ConcurrencyTests(unittest.TestCase):
         fk.parse_store(tree.store_bytes())
         self.assertGreater(rewrites, 10, "the store was hardly rewritten during the logins")
         wrong = sum(outcomes["verified"].values())
-        print("\n  %ds sustained: %d right logins, %d wrong guesses verified and all counted, %d refused by "
-              "the throttle, %d store rewrites by patternctl" % (SUSTAIN, outcomes["right"], wrong,
-                                                                 outcomes["refused"], rewrites), file=sys.stderr)
+        print(
+            "\n  %ds sustained: %d right logins, %d wrong guesses verified and all counted, %d refused by "
+            "the throttle, %d store rewrites by patternctl"
+            % (SUSTAIN, outcomes["right"], wrong, outcomes["refused"], rewrites),
+            file=sys.stderr,
+        )
 
 
 class ReplacedWhileReadingTests(unittest.TestCase):
@@ -249,9 +271,22 @@ class ReplacedWhileReadingTests(unittest.TestCase):
         patternctl set replaces the store; returns (exit status, stdout lines)."""
         tree = self.tree
         when = tree.aim(argv, "openat", '"patterns"', occurrence=opening)
-        traced = subprocess.Popen(["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=openat", "-e",
-                                   "inject=openat:delay_exit=1500000:when=%d" % when] + argv,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        traced = subprocess.Popen(
+            [
+                "strace",
+                "-f",
+                "-qq",
+                "-o",
+                "/dev/null",
+                "-e",
+                "trace=openat",
+                "-e",
+                "inject=openat:delay_exit=1500000:when=%d" % when,
+            ]
+            + argv,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         time.sleep(0.5)  # inside the delay: the reader holds the old store open
         tree.set("bin", fk.OTHER, check=True)
         out, err = traced.communicate(timeout=60)

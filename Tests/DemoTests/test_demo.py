@@ -1,6 +1,7 @@
 """`make demo` driven like a person would: expect types at the real prompt.
 It must show the prompt, refuse a wrong pattern, accept the demo pattern, and
 leave /etc exactly as it was."""
+
 import fcntl
 import hashlib
 import os
@@ -62,8 +63,13 @@ class DemoTests(unittest.TestCase):
         fcntl.flock(lock, fcntl.LOCK_EX)
         before = etc_digest()
         tmp_before = set(os.listdir("/tmp"))
-        r = subprocess.run(["expect", "-c", EXPECT_SCRIPT], capture_output=True, text=True, timeout=400,
-                           env=dict(os.environ, PAM_PATTERN_ROOT=ROOT))
+        r = subprocess.run(
+            ["expect", "-c", EXPECT_SCRIPT],
+            capture_output=True,
+            text=True,
+            timeout=400,
+            env=dict(os.environ, PAM_PATTERN_ROOT=ROOT),
+        )
         self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-2000:])
         self.assertIn("attempt 1: REFUSED", r.stdout)
         self.assertIn("attempt 2: ACCEPTED", r.stdout)

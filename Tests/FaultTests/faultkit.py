@@ -4,6 +4,7 @@ parsers of the store and state formats written from FILEFORMAT.md (independent o
 
 Environment: PAM_PATTERN_BUILD (pam_pattern.so, patternctl), PAM_PATTERN_ROOT (the repository).
 """
+
 import atexit
 import os
 import re
@@ -30,7 +31,8 @@ WRONG = "1538"
 
 # user:uid:hash:setAt, or user:hash:setAt as written before records carried the account's uid.
 STORE_LINE = re.compile(
-    rb"([^:\x00-\x20\x7f]{1,100}):(?:(?:0|[1-9][0-9]{0,9}):)?(\$y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+):(0|[1-9][0-9]{0,18})\n")
+    rb"([^:\x00-\x20\x7f]{1,100}):(?:(?:0|[1-9][0-9]{0,9}):)?(\$y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+):(0|[1-9][0-9]{0,18})\n"
+)
 STATE_RECORD = re.compile(rb"([0-9]{10}) ([0-9]{19})\n")
 
 
@@ -56,8 +58,10 @@ def pam_once():
         directory = tempfile.mkdtemp(prefix="pam-once-")
         atexit.register(shutil.rmtree, directory, True)
         binary = os.path.join(directory, "pam_once")
-        subprocess.run(["gcc", "-Wall", "-Wextra", "-O2", "-rdynamic", "-o", binary, os.path.join(HERE, "pam_once.c"), "-lpam"],
-                       check=True)
+        subprocess.run(
+            ["gcc", "-Wall", "-Wextra", "-O2", "-rdynamic", "-o", binary, os.path.join(HERE, "pam_once.c"), "-lpam"],
+            check=True,
+        )
         _pam_once = binary
     return _pam_once
 
@@ -68,7 +72,7 @@ def parse_store(data):
     while offset < len(data):
         match = STORE_LINE.match(data, offset)
         if not match:
-            raise ValueError("malformed store at byte %d: %r" % (offset, data[offset:offset + 80]))
+            raise ValueError("malformed store at byte %d: %r" % (offset, data[offset : offset + 80]))
         records.append((match.group(1), match.group(2), int(match.group(3))))
         offset = match.end()
     users = [r[0] for r in records]
@@ -116,8 +120,7 @@ class Tree:
         return [PATTERNCTL, "--store", self.store, "--state", self.state_dir] + [str(a) for a in args]
 
     def ctl(self, *args, input=None, prefix=(), check=False, timeout=60):
-        result = subprocess.run(list(prefix) + self.ctl_argv(*args), input=input, capture_output=True,
-                                timeout=timeout)
+        result = subprocess.run(list(prefix) + self.ctl_argv(*args), input=input, capture_output=True, timeout=timeout)
         if check and result.returncode != 0:
             raise AssertionError("patternctl %s failed (%d): %s" % (args, result.returncode, result.stderr))
         return result
@@ -126,8 +129,9 @@ class Tree:
         return self.ctl_argv("set", user, "--cost", "1")
 
     def set(self, user, pattern=RIGHT, prefix=(), check=False):
-        return self.ctl("set", user, "--cost", "1", input=("%s\n%s\n" % (pattern, pattern)).encode(),
-                        prefix=prefix, check=check)
+        return self.ctl(
+            "set", user, "--cost", "1", input=("%s\n%s\n" % (pattern, pattern)).encode(), prefix=prefix, check=check
+        )
 
     # --- the module --------------------------------------------------------------------------------
 
@@ -136,11 +140,14 @@ class Tree:
 
     def auth(self, user, answer, prefix=(), service="pattern-fault", env=None):
         """(PAM code, transcript) of one authentication in its own process."""
-        result = subprocess.run(list(prefix) + self.auth_argv(user, answer, service), capture_output=True,
-                                timeout=60, env=env)
+        result = subprocess.run(
+            list(prefix) + self.auth_argv(user, answer, service), capture_output=True, timeout=60, env=env
+        )
         if result.returncode != 0:
-            raise AssertionError("pam_once exited %d (signal %s): %s" % (
-                result.returncode, -result.returncode if result.returncode < 0 else "-", result.stderr))
+            raise AssertionError(
+                "pam_once exited %d (signal %s): %s"
+                % (result.returncode, -result.returncode if result.returncode < 0 else "-", result.stderr)
+            )
         lines = result.stdout.decode(errors="replace").splitlines()
         codes = [l for l in lines if l.startswith("rc=")]
         if not codes:
@@ -212,8 +219,13 @@ def nth_call(argv, syscall, path_part, input=None, env=None, occurrence=1):
     aims an injection at one exact write, fsync or rename without depending on the program's output."""
     log = tempfile.mktemp(prefix="strace-")
     try:
-        subprocess.run(["strace", "-f", "-y", "-qq", "-e", "trace=" + syscall, "-o", log] + list(argv),
-                       input=input, capture_output=True, timeout=60, env=env)
+        subprocess.run(
+            ["strace", "-f", "-y", "-qq", "-e", "trace=" + syscall, "-o", log] + list(argv),
+            input=input,
+            capture_output=True,
+            timeout=60,
+            env=env,
+        )
         index = 0
         seen = 0
         with open(log, errors="replace") as f:
@@ -235,5 +247,14 @@ def nth_call(argv, syscall, path_part, input=None, env=None, occurrence=1):
 
 def inject(syscall, error, when):
     """The strace prefix that fails the `when`-th call of `syscall` with `error` (and only that one)."""
-    return ["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=" + syscall,
-            "-e", "inject=%s:error=%s:when=%d" % (syscall, error, when)]
+    return [
+        "strace",
+        "-f",
+        "-qq",
+        "-o",
+        "/dev/null",
+        "-e",
+        "trace=" + syscall,
+        "-e",
+        "inject=%s:error=%s:when=%d" % (syscall, error, when),
+    ]

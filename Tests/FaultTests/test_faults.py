@@ -10,6 +10,7 @@ the next command works.
 
 Root only. Run: PAM_PATTERN_BUILD=<repo>/build PAM_PATTERN_ROOT=<repo> python3 -m unittest discover -s Tests/FaultTests
 """
+
 import ctypes
 import os
 import pickle
@@ -81,8 +82,9 @@ class StoreWriteFaultTests(Base):
         input = ("%s\n%s\n" % (fk.OTHER, fk.OTHER)).encode()
         for syscall, error in STORE_FAULTS:
             with self.subTest(syscall=syscall, error=error):
-                self.check_old_store_kept(self.tree.set_argv("sys"), input, syscall, error,
-                                          "could not save the pattern")
+                self.check_old_store_kept(
+                    self.tree.set_argv("sys"), input, syscall, error, "could not save the pattern"
+                )
                 self.assertNotIn("sys", self.tree.records())
         self.assert_next_commands_work()
 
@@ -90,8 +92,9 @@ class StoreWriteFaultTests(Base):
         input = ("%s\n%s\n" % (fk.OTHER, fk.OTHER)).encode()
         for syscall, error in STORE_FAULTS:
             with self.subTest(syscall=syscall, error=error):
-                self.check_old_store_kept(self.tree.set_argv("daemon"), input, syscall, error,
-                                          "could not save the pattern")
+                self.check_old_store_kept(
+                    self.tree.set_argv("daemon"), input, syscall, error, "could not save the pattern"
+                )
                 # The old pattern still works, the new one does not, the count was not cleared.
                 self.assertEqual(self.tree.auth("daemon", fk.OTHER)[0], fk.PAM_AUTH_ERR)
                 self.assertEqual(self.tree.ctl("reset", "daemon").returncode, 0)
@@ -127,8 +130,11 @@ class StoreWriteFaultTests(Base):
         # pattern and the old (or new) count, each whole; a reset then works.
         tree = self.tree
         input = ("%s\n%s\n" % (fk.OTHER, fk.OTHER)).encode()
-        for syscall, error, allowed in (("pwrite64", "EIO", [2]), ("pwrite64", "ENOSPC", [2]),
-                                        ("fsync", "EIO", [0, 2])):
+        for syscall, error, allowed in (
+            ("pwrite64", "EIO", [2]),
+            ("pwrite64", "ENOSPC", [2]),
+            ("fsync", "EIO", [0, 2]),
+        ):
             with self.subTest(syscall=syscall, error=error):
                 argv = tree.set_argv("daemon")
                 when = tree.aim(argv, syscall, "/state/" + "daemon".encode().hex(), input=input)
@@ -152,8 +158,11 @@ class StateWriteFaultTests(Base):
 
     def test_reset_keeps_a_whole_state_on_each_fault(self):
         tree = self.tree
-        for syscall, error, allowed in (("pwrite64", "EIO", [2]), ("pwrite64", "ENOSPC", [2]),
-                                        ("fsync", "EIO", [0, 2])):
+        for syscall, error, allowed in (
+            ("pwrite64", "EIO", [2]),
+            ("pwrite64", "ENOSPC", [2]),
+            ("fsync", "EIO", [0, 2]),
+        ):
             with self.subTest(syscall=syscall, error=error):
                 argv = tree.ctl_argv("reset", "daemon")
                 when = self.aim_state(argv, syscall)
@@ -244,6 +253,7 @@ def in_private_namespace(function):
             data = pickle.dumps(("ok", function()))
         except BaseException as error:
             import traceback
+
             data = pickle.dumps(("error", "".join(traceback.format_exception(error))))
             status = 3
         with os.fdopen(write_end, "wb") as out:
@@ -324,8 +334,11 @@ class FilesystemFaultTests(unittest.TestCase):
                 tree.set(user, fk.RIGHT, check=True)
             assert tree.auth("daemon", fk.WRONG)[0] == fk.PAM_AUTH_ERR
             # Fill every last block.
-            subprocess.run(["dd", "if=/dev/zero", "of=" + os.path.join(mnt, "filler"), "bs=4k"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                ["dd", "if=/dev/zero", "of=" + os.path.join(mnt, "filler"), "bs=4k"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             store, state = tree.store_bytes(), tree.state_bytes("daemon")
             seen = {
                 "set": tree.set("man", fk.OTHER),
@@ -333,10 +346,16 @@ class FilesystemFaultTests(unittest.TestCase):
                 "auth new state": tree.auth("sys", fk.RIGHT)[0],
                 "auth wrong new state": tree.auth("games", fk.WRONG)[0],
             }
-            seen = {k: (v.returncode, v.stderr.decode(errors="replace")) if hasattr(v, "returncode") else v
-                    for k, v in seen.items()}
-            full = {"store same": tree.store_bytes() == store, "temps": tree.temps(),
-                    "sys state": tree.state_bytes("sys"), "games state": tree.state_bytes("games")}
+            seen = {
+                k: (v.returncode, v.stderr.decode(errors="replace")) if hasattr(v, "returncode") else v
+                for k, v in seen.items()
+            }
+            full = {
+                "store same": tree.store_bytes() == store,
+                "temps": tree.temps(),
+                "sys state": tree.state_bytes("sys"),
+                "games state": tree.state_bytes("games"),
+            }
             # An existing 31-byte state is rewritten in place, which needs no new block: it may work.
             in_place = tree.auth("daemon", fk.WRONG)[0]
             daemon_state = fk.parse_state(tree.state_bytes("daemon"))
@@ -369,8 +388,9 @@ class FilesystemFaultTests(unittest.TestCase):
             self.assertEqual(daemon_state[0], before + 1)
         else:
             self.assertEqual((in_place, daemon_state[0]), (fk.PAM_AUTHINFO_UNAVAIL, before))
-        self.assertEqual(after, {"set": 0, "remove": 0, "auth": fk.PAM_SUCCESS, "auth man": fk.PAM_SUCCESS,
-                                 "temps": []})
+        self.assertEqual(
+            after, {"set": 0, "remove": 0, "auth": fk.PAM_SUCCESS, "auth man": fk.PAM_SUCCESS, "temps": []}
+        )
 
 
 if __name__ == "__main__":

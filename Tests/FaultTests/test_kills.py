@@ -5,6 +5,7 @@ state file is whole (old or new count), and the next command works; at the end n
 
 Root only. Run: PAM_PATTERN_BUILD=<repo>/build PAM_PATTERN_ROOT=<repo> python3 -m unittest discover -s Tests/FaultTests
 """
+
 import os
 import random
 import signal
@@ -23,8 +24,12 @@ FILLER_USERS = 5000
 
 def start(argv, input=None):
     """Starts argv with `input` (if any) already written to its stdin."""
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE if input else subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE if input else subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     if input:
         try:
             process.stdin.write(input)
@@ -122,8 +127,11 @@ class KillTests(unittest.TestCase):
             self.check_store(before, "bin", present_after=True)
             aimed += bool(tree.temps())
             self.assertEqual(tree.ctl("list").returncode, 0, "list after aimed kill %d" % i)
-        print("\n  kill -9 during set/remove: %d random and %d aimed kills left a temp file (killed mid-write)"
-              % (mid_write, aimed), file=sys.stderr)
+        print(
+            "\n  kill -9 during set/remove: %d random and %d aimed kills left a temp file (killed mid-write)"
+            % (mid_write, aimed),
+            file=sys.stderr,
+        )
         self.assertGreater(mid_write + aimed, 0, "no kill landed inside a store write")
         self.finish(completed, KILLS_PER_PATH * 2, "set/remove")
 
@@ -169,8 +177,11 @@ class KillTests(unittest.TestCase):
         self.assertEqual(tree.temps(), [], "temp files left after a completed write")
         self.assertEqual(tree.auth("sys", fk.OTHER)[0], fk.PAM_SUCCESS)
         fk.parse_store(tree.store_bytes())
-        print("\n  kill -9 during %s: %d kills, %d landed while running, %d completed before the kill, 0 torn"
-              % (what, total, self.hits, completed), file=sys.stderr)
+        print(
+            "\n  kill -9 during %s: %d kills, %d landed while running, %d completed before the kill, 0 torn"
+            % (what, total, self.hits, completed),
+            file=sys.stderr,
+        )
         # The kills did land inside the commands, not only after them. Idle, ~80% land; on a loaded machine
         # start-up time varies more than the measured median and 19 of 60 were seen, so the bar is a quarter.
         self.assertGreater(self.hits, total // 4)

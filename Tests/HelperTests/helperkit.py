@@ -15,6 +15,7 @@ A test PAM service file is bind-mounted over /etc/pam.d/<service> when given.
 Nothing outside the namespace changes; users are made with useradd under the
 real-client flock and removed with userdel -r even when a test fails.
 """
+
 import fcntl
 import os
 import shlex
@@ -55,7 +56,9 @@ def take_run_lock():
     """The flock every suite that makes users or touches /etc holds (shared machine)."""
     global _run_lock
     if os.geteuid() != 0:
-        raise unittest.SkipTest("the helper tests need root (setuid binary, users, mount namespaces): run `make test` as root")
+        raise unittest.SkipTest(
+            "the helper tests need root (setuid binary, users, mount namespaces): run `make test` as root"
+        )
     for path in (HELPER, MODULE, PATTERNCTL):
         if not os.path.exists(path):
             raise AssertionError("not built: %s (make build, or set PAM_PATTERN_BUILD)" % path)
@@ -66,7 +69,9 @@ def take_run_lock():
         try:
             fcntl.flock(_run_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if time.monotonic() - started > 1:
-                sys.stderr.write("(waited %.0f s for %s: another suite held it)\n" % (time.monotonic() - started, RUN_LOCK))
+                sys.stderr.write(
+                    "(waited %.0f s for %s: another suite held it)\n" % (time.monotonic() - started, RUN_LOCK)
+                )
             return
         except BlockingIOError:
             if time.monotonic() >= deadline:
@@ -134,8 +139,10 @@ class Sandbox:
         os.chmod(self.pam_file, 0o644)
 
     def patternctl(self, *argv, stdin=b""):
-        return run([PATTERNCTL] + list(argv[:1]) + ["--store", self.store, "--state", self.state_dir]
-                   + list(argv[1:]), input=stdin)
+        return run(
+            [PATTERNCTL] + list(argv[:1]) + ["--store", self.store, "--state", self.state_dir] + list(argv[1:]),
+            input=stdin,
+        )
 
     def enrol(self, user, pattern=PATTERN):
         done = self.patternctl("set", "--cost", "1", user, stdin=("%s\n%s\n" % (pattern, pattern)).encode())
@@ -158,8 +165,10 @@ class Sandbox:
         lines = ["set -e"]
         for directory, name in self.overlays.items():
             layers = os.path.join(self.root, "overlay", name)
-            lines.append("mount -t overlay overlay -o lowerdir=%s,upperdir=%s,workdir=%s %s" % (
-                directory, q(os.path.join(layers, "up")), q(os.path.join(layers, "work")), directory))
+            lines.append(
+                "mount -t overlay overlay -o lowerdir=%s,upperdir=%s,workdir=%s %s"
+                % (directory, q(os.path.join(layers, "up")), q(os.path.join(layers, "work")), directory)
+            )
         if self.helper_mode is not None:
             lines.append("cp %s %s && chmod %o %s" % (q(self.helper), HELPER_PATH, self.helper_mode, HELPER_PATH))
         if self.pam_file is not None:
@@ -170,8 +179,7 @@ class Sandbox:
 
     def argv(self, command):
         """argv that runs the shell `command` (as root) inside a fresh namespace."""
-        return ["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                self.setup_script() + command]
+        return ["unshare", "--mount", "--propagation", "private", "sh", "-c", self.setup_script() + command]
 
     def run(self, command, **kwargs):
         return run(self.argv(command), **kwargs)
@@ -184,7 +192,11 @@ def as_user(user, command, env=None):
         environment.update(env)
     assignments = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in environment.items())
     return "/usr/bin/env -i %s /usr/bin/setpriv --reuid=%d --regid=%d --clear-groups /bin/sh -c %s" % (
-        assignments, user.uid, user.uid, shlex.quote(command))
+        assignments,
+        user.uid,
+        user.uid,
+        shlex.quote(command),
+    )
 
 
 def helper_call(operation, user_name, stdin_expr="printf ''", helper_env=None):
@@ -289,6 +301,7 @@ print(json.dumps(results))
 def drive(sandbox, job):
     """Runs DRIVER in the sandbox's namespace; returns its results."""
     import json
+
     path = os.path.join(sandbox.root, "driver.py")
     with open(path, "w") as f:
         f.write(DRIVER)
@@ -329,22 +342,30 @@ def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigch
     """pam_authenticate for `target` (default: the user) once per answer, in the sandbox's namespace, run by the
     user (the module then uses the helper) or by root (in-process). Returns the driver's report."""
     import json
+
     confdir = os.path.join(sandbox.root, "pam.d")
     os.makedirs(confdir, exist_ok=True)
     os.chmod(confdir, 0o755)
     with open(os.path.join(confdir, "pattern-helper-test"), "w") as f:
-        f.write("auth [success=done ignore=ignore default=die] %s %s\n"
-                "auth optional pam_echo.so pam_pattern:IGNORE\n"
-                "auth required pam_permit.so\n"
-                "account required pam_permit.so\n" % (MODULE, options))
+        f.write(
+            "auth [success=done ignore=ignore default=die] %s %s\n"
+            "auth optional pam_echo.so pam_pattern:IGNORE\n"
+            "auth required pam_permit.so\n"
+            "account required pam_permit.so\n" % (MODULE, options)
+        )
     os.chmod(os.path.join(confdir, "pattern-helper-test"), 0o644)
     path = os.path.join(sandbox.root, "module_driver.py")
     with open(path, "w") as f:
         f.write(MODULE_DRIVER)
     os.chmod(path, 0o644)
-    job = {"harness_dir": os.path.join(ROOT, "Tests", "PamPatternTests"), "confdir": confdir,
-           "service": "pattern-helper-test", "user": target or user.name, "answers": list(answers),
-           "ignore_sigchld": ignore_sigchld}
+    job = {
+        "harness_dir": os.path.join(ROOT, "Tests", "PamPatternTests"),
+        "confdir": confdir,
+        "service": "pattern-helper-test",
+        "user": target or user.name,
+        "answers": list(answers),
+        "ignore_sigchld": ignore_sigchld,
+    }
     command = "/usr/bin/python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job)))
     if not as_root:
         command = as_user(user, command, env={"PAM_PATTERN_BUILD": BUILD, "PAM_PATTERN_ROOT": ROOT})

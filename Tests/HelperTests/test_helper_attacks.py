@@ -5,6 +5,7 @@ what the helper answered AND what the throttle state says afterwards.
 
 Root only (setuid, users, namespaces). See helperkit.py for the namespace.
 """
+
 import os
 import random
 import shlex
@@ -76,8 +77,16 @@ class HelperAttackTest(unittest.TestCase):
 
     def test_pretending_to_be_root_through_environment_and_argv_changes_nothing(self):
         self.sandbox.enrol("root")
-        env = {"USER": "root", "LOGNAME": "root", "HOME": "/root", "SUDO_USER": "root", "SUDO_UID": "0",
-               "PAM_USER": "root", "UID": "0", "EUID": "0"}
+        env = {
+            "USER": "root",
+            "LOGNAME": "root",
+            "HOME": "/root",
+            "SUDO_USER": "root",
+            "SUDO_UID": "0",
+            "PAM_USER": "root",
+            "UID": "0",
+            "EUID": "0",
+        }
         self.assertEqual(self.call("verify", "root", nul(PATTERN), env=env), ("refused user", hk.REFUSED))
         # argv[0] claiming to be something else, and argv carrying extra words.
         argv0 = "%s | bash -c 'exec -a root %s verify root'; echo \"rc=$?\"" % (nul(PATTERN), hk.HELPER_PATH)
@@ -128,8 +137,7 @@ class HelperAttackTest(unittest.TestCase):
         self.assertEqual(self.failures(), 0)
 
     def test_bad_arguments_are_refused(self):
-        for args in ("", "verify", "frob %s" % self.USER, "check %s extra" % self.USER, "check ''",
-                     "check 'a:b'"):
+        for args in ("", "verify", "frob %s" % self.USER, "check %s extra" % self.USER, "check ''", "check 'a:b'"):
             with self.subTest(args=args):
                 done = self.sandbox.run(hk.as_user(self.user, "%s %s </dev/null; echo rc=$?" % (hk.HELPER_PATH, args)))
                 verdict, status = hk.parse_call(done.stdout)
@@ -142,8 +150,10 @@ class HelperAttackTest(unittest.TestCase):
         # A library that, if ever loaded, answers "accepted" for the helper.
         source = os.path.join(self.sandbox.root, "evil.c")
         with open(source, "w") as f:
-            f.write('#include <unistd.h>\n__attribute__((constructor)) static void evil(void) {'
-                    ' write(1, "accepted\\n", 9); _exit(0); }\n')
+            f.write(
+                '#include <unistd.h>\n__attribute__((constructor)) static void evil(void) {'
+                ' write(1, "accepted\\n", 9); _exit(0); }\n'
+            )
         evil_dir = os.path.join(self.sandbox.root, "evil")
         os.mkdir(evil_dir, 0o755)
         library = os.path.join(evil_dir, "libevil.so")
@@ -152,10 +162,23 @@ class HelperAttackTest(unittest.TestCase):
         for name in ("libcrypt.so.1", "libc.so.6"):
             os.symlink(library, os.path.join(evil_dir, name))
         os.chmod(library, 0o755)
-        env = {"LD_PRELOAD": library, "LD_LIBRARY_PATH": evil_dir, "LD_AUDIT": library, "PATH": evil_dir,
-               "LC_ALL": "xx_XX.EVIL", "LANG": "../../../evil", "LANGUAGE": "evil", "NLSPATH": evil_dir + "/%N",
-               "GCONV_PATH": evil_dir, "TZ": "../../evil", "MALLOC_CHECK_": "3", "IFS": "1",
-               "LOCPATH": evil_dir, "HOSTALIASES": evil_dir + "/h", "RES_OPTIONS": "debug"}
+        env = {
+            "LD_PRELOAD": library,
+            "LD_LIBRARY_PATH": evil_dir,
+            "LD_AUDIT": library,
+            "PATH": evil_dir,
+            "LC_ALL": "xx_XX.EVIL",
+            "LANG": "../../../evil",
+            "LANGUAGE": "evil",
+            "NLSPATH": evil_dir + "/%N",
+            "GCONV_PATH": evil_dir,
+            "TZ": "../../evil",
+            "MALLOC_CHECK_": "3",
+            "IFS": "1",
+            "LOCPATH": evil_dir,
+            "HOSTALIASES": evil_dir + "/h",
+            "RES_OPTIONS": "debug",
+        }
         verdict = self.call("verify", self.USER, nul(WRONG_PATTERN), helper_env=env)
         self.assertEqual(verdict, ("wrong allowed 4", hk.WRONG))
         self.assertEqual(self.failures(), 1)
@@ -167,25 +190,34 @@ class HelperAttackTest(unittest.TestCase):
         # `ulimit -f 0` (hard): the failure cannot be written (not even in place), so no guess is judged at all:
         # the right pattern is not accepted either, and nothing is counted.
         for typed in (WRONG_PATTERN, PATTERN):
-            self.assertEqual(self.call("verify", self.USER, nul(typed), shell_prefix="ulimit -f 0; "),
-                             ("unavailable", hk.UNAVAILABLE))
+            self.assertEqual(
+                self.call("verify", self.USER, nul(typed), shell_prefix="ulimit -f 0; "),
+                ("unavailable", hk.UNAVAILABLE),
+            )
         self.assertEqual(self.failures(), 0)
         self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", hk.WRONG))
         for typed in (WRONG_PATTERN, PATTERN):
-            self.assertEqual(self.call("verify", self.USER, nul(typed), shell_prefix="ulimit -f 0; "),
-                             ("unavailable", hk.UNAVAILABLE))
+            self.assertEqual(
+                self.call("verify", self.USER, nul(typed), shell_prefix="ulimit -f 0; "),
+                ("unavailable", hk.UNAVAILABLE),
+            )
         self.assertEqual(self.failures(), 1)
         # A soft limit alone is raised to the hard limit by the helper: counted as usual.
-        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN), shell_prefix="ulimit -S -f 0; "),
-                         ("wrong allowed 3", hk.WRONG))
+        self.assertEqual(
+            self.call("verify", self.USER, nul(WRONG_PATTERN), shell_prefix="ulimit -S -f 0; "),
+            ("wrong allowed 3", hk.WRONG),
+        )
         self.assertEqual(self.failures(), 2)
 
     def test_closed_standard_descriptors_do_not_misdirect_the_verdict(self):
         # stdout closed: the verdict must not land in a file the helper opened as fd 1.
-        done = self.sandbox.run(hk.as_user(self.user, "%s | %s verify %s >&-; echo rc=$?" % (
-            nul(WRONG_PATTERN), hk.HELPER_PATH, self.USER)))
+        done = self.sandbox.run(
+            hk.as_user(self.user, "%s | %s verify %s >&-; echo rc=$?" % (nul(WRONG_PATTERN), hk.HELPER_PATH, self.USER))
+        )
         self.assertEqual(hk.parse_call(done.stdout), ("", hk.WRONG))
-        done = self.sandbox.run(hk.as_user(self.user, "%s verify %s <&- 2>&-; echo rc=$?" % (hk.HELPER_PATH, self.USER)))
+        done = self.sandbox.run(
+            hk.as_user(self.user, "%s verify %s <&- 2>&-; echo rc=$?" % (hk.HELPER_PATH, self.USER))
+        )
         self.assertEqual(hk.parse_call(done.stdout), ("refused input", hk.REFUSED))
         self.assertEqual(self.failures(), 1)
 
@@ -193,19 +225,27 @@ class HelperAttackTest(unittest.TestCase):
 
     def test_sigkill_at_random_points_never_gives_a_free_guess(self):
         # cost 7: a hash of ~0.3 s, so kills land before, inside and after it.
-        done = self.sandbox.patternctl("set", "--cost", "7", self.USER,
-                                       stdin=("%s\n%s\n" % (PATTERN, PATTERN)).encode())
+        done = self.sandbox.patternctl(
+            "set", "--cost", "7", self.USER, stdin=("%s\n%s\n" % (PATTERN, PATTERN)).encode()
+        )
         self.assertEqual(done.returncode, 0, done.stderr)
         rng = random.Random(1234)
         delays = [rng.uniform(0.0, 0.05) for _ in range(12)] + [rng.uniform(0.15, 0.25) for _ in range(8)]
-        job = {"kind": "kill", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
-               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "delays": delays,
-               "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex()}
+        job = {
+            "kind": "kill",
+            "prefix": hk.setpriv_argv(self.user),
+            "helper": hk.HELPER_PATH,
+            "operation": "verify",
+            "user": self.USER,
+            "input": WRONG_PATTERN + "\0",
+            "delays": delays,
+            "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex(),
+        }
         # lock_after/deny: the defaults (5) would lock after 5 counted kills; reset between rounds instead.
         counted = 0
         for start in range(0, len(delays), 4):
             self.assertEqual(self.sandbox.patternctl("reset", self.USER).returncode, 0)
-            results = hk.drive(self.sandbox, dict(job, delays=delays[start:start + 4]))
+            results = hk.drive(self.sandbox, dict(job, delays=delays[start : start + 4]))
             for delay, status, output, delta in results:
                 with self.subTest(delay=delay):
                     # Each run counts at most once; a verdict the attacker saw was always counted.
@@ -222,8 +262,15 @@ class HelperAttackTest(unittest.TestCase):
 
     def test_job_control_and_terminal_signals_are_ignored(self):
         names = ["SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGHUP", "SIGINT", "SIGQUIT", "SIGPIPE", "SIGXFSZ"]
-        job = {"kind": "signals", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
-               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "signals": names}
+        job = {
+            "kind": "signals",
+            "prefix": hk.setpriv_argv(self.user),
+            "helper": hk.HELPER_PATH,
+            "operation": "verify",
+            "user": self.USER,
+            "input": WRONG_PATTERN + "\0",
+            "signals": names,
+        }
         report = hk.drive(self.sandbox, job)
         # Still running, not stopped ("T"), after each signal; then it answers and counts as usual.
         self.assertEqual(report["states"], [[name, "S"] for name in names], report)
@@ -233,12 +280,20 @@ class HelperAttackTest(unittest.TestCase):
     def test_a_stopped_helper_does_not_freeze_the_users_other_checks(self):
         # SIGSTOP cannot be ignored: the user stops their own helper in the middle of a cost-7 hash. The state
         # lock is not held while hashing, so the next check (a sudo, another locker) goes ahead at once.
-        done = self.sandbox.patternctl("set", "--cost", "7", self.USER,
-                                       stdin=("%s\n%s\n" % (PATTERN, PATTERN)).encode())
+        done = self.sandbox.patternctl(
+            "set", "--cost", "7", self.USER, stdin=("%s\n%s\n" % (PATTERN, PATTERN)).encode()
+        )
         self.assertEqual(done.returncode, 0, done.stderr)
-        job = {"kind": "stop", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
-               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "delay": 0.15,
-               "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex()}
+        job = {
+            "kind": "stop",
+            "prefix": hk.setpriv_argv(self.user),
+            "helper": hk.HELPER_PATH,
+            "operation": "verify",
+            "user": self.USER,
+            "input": WRONG_PATTERN + "\0",
+            "delay": 0.15,
+            "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex(),
+        }
         report = hk.drive(self.sandbox, job)
         self.assertEqual((report["status"], report["output"]), (hk.WRONG, "wrong allowed 3\n"), report)
         self.assertLess(report["seconds"], 3.0, report)
@@ -246,16 +301,25 @@ class HelperAttackTest(unittest.TestCase):
         self.assertEqual(report["failures_while_stopped"], 2)
 
     def test_64_parallel_direct_calls_hash_exactly_deny_guesses(self):
-        job = {"kind": "parallel", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
-               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "count": 64}
+        job = {
+            "kind": "parallel",
+            "prefix": hk.setpriv_argv(self.user),
+            "helper": hk.HELPER_PATH,
+            "operation": "verify",
+            "user": self.USER,
+            "input": WRONG_PATTERN + "\0",
+            "count": 64,
+        }
         results = hk.drive(self.sandbox, job)
         verdicts = sorted((status, output.split(" ")[0]) for status, output in results)
         wrong = [r for r in results if r[0] == hk.WRONG]
         locked = [r for r in results if r[0] == hk.LOCKED]
         self.assertEqual(len(wrong), 5, verdicts)  # deny=5: five hashed, counted guesses
         self.assertEqual(len(locked), 59, verdicts)
-        self.assertEqual(sorted(o.strip() for _, o in wrong),
-                         ["wrong allowed 1", "wrong allowed 2", "wrong allowed 3", "wrong allowed 4", "wrong wait 60"])
+        self.assertEqual(
+            sorted(o.strip() for _, o in wrong),
+            ["wrong allowed 1", "wrong allowed 2", "wrong allowed 3", "wrong allowed 4", "wrong wait 60"],
+        )
         self.assertEqual(self.failures(), 5)
         # The right pattern is refused now too, without a hash or a count.
         verdict, status = self.call("verify", self.USER, nul(PATTERN))

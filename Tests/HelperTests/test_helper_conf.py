@@ -4,6 +4,7 @@ unsafe or malformed file makes it answer "unavailable" (exit 5) without
 counting anything. The file is written inside the private namespace of
 helperkit (a tmpfs over /etc/security), never in the real /etc.
 """
+
 import os
 import shlex
 import sys
@@ -47,28 +48,36 @@ class HelperConfTest(unittest.TestCase):
         return [hk.parse_call(part.encode()) for part in done.stdout.decode().split("--\n")[:-1]]
 
     def test_throttle_and_minlen_come_from_the_file(self):
-        results = self.calls("deny = 2\nunlock_time = 120\nminlen = 6\n", [
-            ("check", "printf ''"),
-            ("verify", nul("12345")),        # 5 dots: malformed under minlen=6, not counted
-            ("verify", nul(WRONG_PATTERN)),
-            ("verify", nul(WRONG_PATTERN)),
-            ("verify", nul(PATTERN)),        # locked: deny=2
-        ])
-        self.assertEqual(results[:4], [
-            ("allowed 2", hk.SUCCESS),
-            ("malformed minlen 6", hk.MALFORMED),
-            ("wrong allowed 1", hk.WRONG),
-            ("wrong wait 120", hk.WRONG),
-            ("locked wait 120", hk.LOCKED),
-        ][:4])
+        results = self.calls(
+            "deny = 2\nunlock_time = 120\nminlen = 6\n",
+            [
+                ("check", "printf ''"),
+                ("verify", nul("12345")),  # 5 dots: malformed under minlen=6, not counted
+                ("verify", nul(WRONG_PATTERN)),
+                ("verify", nul(WRONG_PATTERN)),
+                ("verify", nul(PATTERN)),  # locked: deny=2
+            ],
+        )
+        self.assertEqual(
+            results[:4],
+            [
+                ("allowed 2", hk.SUCCESS),
+                ("malformed minlen 6", hk.MALFORMED),
+                ("wrong allowed 1", hk.WRONG),
+                ("wrong wait 120", hk.WRONG),
+                ("locked wait 120", hk.LOCKED),
+            ][:4],
+        )
         # The wait is counted from the last failure: a second boundary between the two calls makes it 119.
         self.assertIn(results[4], [("locked wait 120", hk.LOCKED), ("locked wait 119", hk.LOCKED)])
         self.assertEqual(self.sandbox.failures(self.USER), 2)
 
     def test_unusable_file_answers_unavailable_and_counts_nothing(self):
-        for name, text, mode in (("malformed", "deny = 2\nunlock_time = soon\n", "0644"),
-                                 ("group-writable", "deny = 2\n", "0664"),
-                                 ("argument-only key", "nullok = yes\n", "0644")):
+        for name, text, mode in (
+            ("malformed", "deny = 2\nunlock_time = soon\n", "0644"),
+            ("group-writable", "deny = 2\n", "0664"),
+            ("argument-only key", "nullok = yes\n", "0644"),
+        ):
             with self.subTest(name):
                 results = self.calls(text, [("verify", nul(WRONG_PATTERN)), ("check", "printf ''")], mode)
                 self.assertEqual(results, [("unavailable", hk.UNAVAILABLE)] * 2)

@@ -6,6 +6,7 @@ missing or non-setuid helper fails closed (PAM_AUTHINFO_UNAVAIL).
 
 Root only: the real libpam through pamharness, inside helperkit's namespace.
 """
+
 import os
 import re
 import sys
@@ -28,8 +29,10 @@ def normalised(report):
     """(code, messages) per call, with durations made comparable ("1 minute" vs "59 seconds")."""
     out = []
     for result in report["results"]:
-        messages = [(style, re.sub(r"\d+ (seconds?|minutes?|hours?)( \d+ (seconds?|minutes?))?", "<duration>", text))
-                    for style, text in result["messages"]]
+        messages = [
+            (style, re.sub(r"\d+ (seconds?|minutes?|hours?)( \d+ (seconds?|minutes?))?", "<duration>", text))
+            for style, text in result["messages"]
+        ]
         out.append((result["code"], messages, result["unexpected_prompts"]))
     return out
 
@@ -37,8 +40,7 @@ def normalised(report):
 class ModuleThroughHelperTest(unittest.TestCase):
     USER = "pphmod1"
     # right, not a pattern, Enter, five wrong (the fifth starts a wait), then the right one while locked.
-    ANSWERS = [PATTERN, "12a4", "", WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN,
-               PATTERN]
+    ANSWERS = [PATTERN, "12a4", "", WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, PATTERN]
 
     def setUp(self):
         self.user = hk.TestUser(self.USER)

@@ -5,6 +5,7 @@ Also pamtester run by the user against the same service.
 
 Root only; needs xvfb, i3lock, xdotool, pamtester (make deps).
 """
+
 import os
 import shlex
 import shutil
@@ -77,8 +78,12 @@ class ScreenLockerTest(unittest.TestCase):
     def session(self, *steps):
         locker = hk.as_user(self.user, "exec i3lock -n --debug", env={"DISPLAY": "DISPLAY_VALUE"})
         locker = locker.replace("DISPLAY=DISPLAY_VALUE", 'DISPLAY="$DISPLAY"')
-        script = SESSION % {"root": shlex.quote(self.sandbox.root), "locker": locker,
-                            "steps": " ".join(shlex.quote(s) for s in steps), "ticks": STEP_TIMEOUT * 20}
+        script = SESSION % {
+            "root": shlex.quote(self.sandbox.root),
+            "locker": locker,
+            "steps": " ".join(shlex.quote(s) for s in steps),
+            "ticks": STEP_TIMEOUT * 20,
+        }
         done = self.sandbox.run(script, timeout=60 + STEP_TIMEOUT * len(steps))
         self.assertEqual(done.returncode, 0, done.stderr)
         return done.stdout.decode().splitlines()
@@ -95,8 +100,15 @@ class ScreenLockerTest(unittest.TestCase):
 
     def test_a_locked_pattern_falls_through_to_the_password(self):
         # Five wrong guesses through the helper lock the pattern (deny=5).
-        job = {"kind": "parallel", "prefix": hk.setpriv_argv(self.user), "helper": hk.HELPER_PATH,
-               "operation": "verify", "user": self.USER, "input": WRONG_PATTERN + "\0", "count": 5}
+        job = {
+            "kind": "parallel",
+            "prefix": hk.setpriv_argv(self.user),
+            "helper": hk.HELPER_PATH,
+            "operation": "verify",
+            "user": self.USER,
+            "input": WRONG_PATTERN + "\0",
+            "count": 5,
+        }
         self.assertEqual(sorted(r[0] for r in hk.drive(self.sandbox, job)), [hk.WRONG] * 5)
         status = self.sandbox.status(self.USER)
         self.assertTrue(status["locked"].startswith("until "), status)

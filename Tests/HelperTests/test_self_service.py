@@ -14,10 +14,10 @@ tmpfs over /etc/security). Each refusal is checked for what it counted:
 - calling the helper directly gains nothing: no enroll over an existing
   pattern, no weak pattern, the throttle applies to the password too.
 """
+
 import os
 import shlex
 import sys
-import textwrap
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -57,15 +57,19 @@ class SelfServiceTest(unittest.TestCase):
         """Runs expect scripts as the user, one per (argv, dialogue) step, on a pty; returns [(exit, output)].
         dialogue: [(expected prompt, answer)]."""
         prefix = "rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
-            os.path.join(hk.ROOT, "pam.d", "patternctl"))
+            os.path.join(hk.ROOT, "pam.d", "patternctl")
+        )
         prefix += "rm -f /etc/security/pam_pattern.conf; printf '%%s' %s > /etc/security/pam_pattern.conf\n" % (
-            shlex.quote(conf))
+            shlex.quote(conf)
+        )
         script = prefix
         for index, (argv, dialogue) in enumerate(steps):
-            lines = ["set timeout 30", "log_user 1",
-                     "spawn %s %s" % (self.patternctl, " ".join(argv))]
+            lines = ["set timeout 30", "log_user 1", "spawn %s %s" % (self.patternctl, " ".join(argv))]
             for prompt, answer in dialogue:
-                lines.append('expect {\n  -exact "%s" {}\n  timeout {puts "TIMEOUT"; exit 99}\n  eof {puts "EOF"; exit 98}\n}' % prompt)
+                lines.append(
+                    'expect {\n  -exact "%s" {}\n  timeout {puts "TIMEOUT"; exit 99}\n  eof {puts "EOF"; exit 98}\n}'
+                    % prompt
+                )
                 lines.append('send -- "%s\\r"' % answer)
             lines.append("expect eof")
             lines.append('lassign [wait] pid spawnid os_error value')
@@ -88,13 +92,25 @@ class SelfServiceTest(unittest.TestCase):
         return self.sandbox.status(self.USER)
 
     def test_first_pattern_after_the_password(self):
-        results = self.session([
-            (["set"], [("Password: ", "wrong-password"), ("Pattern: ", FIRST), ("Again: ", FIRST)]),
-            (["set"], [("Password: ", PASSWORD), ("Pattern: ", FIRST), ("Again: ", "2946183"),
-                       ("Pattern: ", FIRST), ("Again: ", "2946183"), ("Pattern: ", FIRST), ("Again: ", "2946183")]),
-            (["set"], [("Password: ", PASSWORD), ("Pattern: ", WEAK), ("Pattern: ", WEAK), ("Pattern: ", WEAK)]),
-            (["status"], []),
-        ])
+        results = self.session(
+            [
+                (["set"], [("Password: ", "wrong-password"), ("Pattern: ", FIRST), ("Again: ", FIRST)]),
+                (
+                    ["set"],
+                    [
+                        ("Password: ", PASSWORD),
+                        ("Pattern: ", FIRST),
+                        ("Again: ", "2946183"),
+                        ("Pattern: ", FIRST),
+                        ("Again: ", "2946183"),
+                        ("Pattern: ", FIRST),
+                        ("Again: ", "2946183"),
+                    ],
+                ),
+                (["set"], [("Password: ", PASSWORD), ("Pattern: ", WEAK), ("Pattern: ", WEAK), ("Pattern: ", WEAK)]),
+                (["status"], []),
+            ]
+        )
         (wrong, wrong_out), (mismatch, mismatch_out), (weak, weak_out), (status, status_out) = results
         self.assertEqual(wrong, 1, wrong_out)
         self.assertIn("wrong password", wrong_out)
@@ -107,16 +123,18 @@ class SelfServiceTest(unittest.TestCase):
         self.assertEqual(self.root_status()["enrolled"], "no")
         self.assertEqual(self.root_status()["failures"], "1")
 
-        (right, right_out), = self.session([
-            (["set"], [("Password: ", PASSWORD), ("Pattern: ", FIRST), ("Again: ", FIRST)]),
-        ])
+        ((right, right_out),) = self.session(
+            [
+                (["set"], [("Password: ", PASSWORD), ("Pattern: ", FIRST), ("Again: ", FIRST)]),
+            ]
+        )
         self.assertEqual(right, 0, right_out)
         self.assertIn("Pattern set", right_out)
         facts = self.root_status()
         self.assertEqual((facts["enrolled"], facts["failures"], facts["cost"]), ("yes", "0", "7"))
 
     def test_self_enroll_no_refuses_before_asking(self):
-        (code, out), = self.session([(["set"], [])], conf="self_enroll = no\ncost = 1\n")
+        ((code, out),) = self.session([(["set"], [])], conf="self_enroll = no\ncost = 1\n")
         self.assertEqual(code, 1, out)
         self.assertIn("self_enroll = no", out)
         self.assertNotIn("Password:", out)
@@ -124,17 +142,27 @@ class SelfServiceTest(unittest.TestCase):
 
     def test_change_remove_and_status_need_the_current_pattern(self):
         self.sandbox.enrol(self.USER, FIRST)
-        results = self.session([
-            (["set"], [("Current pattern: ", SECOND)]),
-            (["status"], []),
-            (["set"], [("Current pattern: ", FIRST), ("Pattern: ", SECOND), ("Again: ", SECOND)]),
-            (["remove"], [("Current pattern: ", FIRST)]),
-            (["status"], []),
-            (["remove"], [("Current pattern: ", SECOND)]),
-            (["status"], []),
-        ], conf="cost = 2\ndeny = 3\n")
-        (wrong, wrong_out), (status1, status1_out), (change, change_out), (bad_remove, bad_remove_out), \
-            (status2, status2_out), (remove, remove_out), (status3, status3_out) = results
+        results = self.session(
+            [
+                (["set"], [("Current pattern: ", SECOND)]),
+                (["status"], []),
+                (["set"], [("Current pattern: ", FIRST), ("Pattern: ", SECOND), ("Again: ", SECOND)]),
+                (["remove"], [("Current pattern: ", FIRST)]),
+                (["status"], []),
+                (["remove"], [("Current pattern: ", SECOND)]),
+                (["status"], []),
+            ],
+            conf="cost = 2\ndeny = 3\n",
+        )
+        (
+            (wrong, wrong_out),
+            (status1, status1_out),
+            (change, change_out),
+            (bad_remove, bad_remove_out),
+            (status2, status2_out),
+            (remove, remove_out),
+            (status3, status3_out),
+        ) = results
         self.assertEqual(wrong, 1, wrong_out)
         self.assertIn("wrong pattern", wrong_out)
         self.assertIn("(2 more before a wait)", wrong_out)
@@ -143,7 +171,7 @@ class SelfServiceTest(unittest.TestCase):
         self.assertIn("failures: 1", status1_out)
         self.assertEqual(change, 0, change_out)
         self.assertIn("Pattern changed", change_out)
-        self.assertEqual(bad_remove, 1, bad_remove_out)   # the old pattern no longer opens anything
+        self.assertEqual(bad_remove, 1, bad_remove_out)  # the old pattern no longer opens anything
         self.assertIn("failures: 1", status2_out)
         self.assertIn("cost: 2", status2_out, "the new pattern is hashed at the conf's cost")
         self.assertEqual(remove, 0, remove_out)
@@ -151,11 +179,13 @@ class SelfServiceTest(unittest.TestCase):
         self.assertEqual(self.root_status()["enrolled"], "no")
 
     def test_another_user_or_root_options_are_refused(self):
-        results = self.session([
-            (["status", "root"], []),
-            (["--store", "/tmp/x", "status"], []),
-            (["set", "--allow-weak"], []),
-        ])
+        results = self.session(
+            [
+                (["status", "root"], []),
+                (["--store", "/tmp/x", "status"], []),
+                (["set", "--allow-weak"], []),
+            ]
+        )
         self.assertEqual([code for code, _ in results], [1, 1, 1], results)
         self.assertIn("only root can see the pattern of another user", results[0][1])
         self.assertIn("'--store' is for root", results[1][1])
@@ -166,12 +196,14 @@ class SelfServiceTest(unittest.TestCase):
 
         def nul(*fields):
             return "printf '%%s\\0' %s" % " ".join(shlex.quote(f) for f in fields)
+
         script = "rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
-            os.path.join(hk.ROOT, "pam.d", "patternctl"))
+            os.path.join(hk.ROOT, "pam.d", "patternctl")
+        )
         calls = [
-            ("enroll", nul(PASSWORD, SECOND)),       # has a pattern: refused, not counted
-            ("set", nul(FIRST, WEAK)),                # weak new pattern: refused before the guess
-            ("set", nul(SECOND, "2946183")),          # wrong current: counted
+            ("enroll", nul(PASSWORD, SECOND)),  # has a pattern: refused, not counted
+            ("set", nul(FIRST, WEAK)),  # weak new pattern: refused before the guess
+            ("set", nul(SECOND, "2946183")),  # wrong current: counted
             ("status", "printf ''"),
         ]
         for operation, stdin_expr in calls:

@@ -1,6 +1,7 @@
 """make install / uninstall, the shipped pam.d examples and the pam-auth-update
 profile, tried for real. Root only. Everything that touches /etc happens in a
 private mount namespace over copies; the real files are checksummed."""
+
 import fcntl
 import hashlib
 import os
@@ -34,8 +35,12 @@ def digest(path):
 
 def in_namespace(script):
     """Runs a shell script in a private mount namespace (changes vanish with it)."""
-    return subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-euo", "pipefail", "-c", script],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "bash", "-euo", "pipefail", "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 # `make install` writes /etc/security/pam_pattern.conf for the length of one test: hold the lock the
@@ -61,8 +66,7 @@ class InstallTests(unittest.TestCase):
         try:
             r = make("install", f"DESTDIR={stage}")
             self.assertEqual(r.returncode, 0, r.stderr)
-            found = sorted("/" + os.path.relpath(os.path.join(d, f), stage)
-                           for d, _, fs in os.walk(stage) for f in fs)
+            found = sorted("/" + os.path.relpath(os.path.join(d, f), stage) for d, _, fs in os.walk(stage) for f in fs)
             self.assertEqual(found, sorted(self.installed_files()))
             mod = os.path.join(stage, self.installed_files()[0].lstrip("/"))
             self.assertTrue(mod.endswith("/security/pam_pattern.so"))

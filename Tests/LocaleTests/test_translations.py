@@ -1,6 +1,7 @@
 """The message catalogue: po/pam_pattern.pot is what the sources say, and
 po/zh_CN.po translates every message of it, with the same arguments.
 """
+
 import os
 import re
 import shutil
@@ -8,8 +9,7 @@ import subprocess
 import sys
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT",
-                      os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 PO = os.path.join(ROOT, "po")
 POT = os.path.join(PO, "pam_pattern.pot")
 # Every po/LL.po is a language `make build` compiles; zh_CN must be among them.
@@ -52,8 +52,12 @@ def parse_po(path):
 
 class CatalogueTest(unittest.TestCase):
     def test_pot_matches_the_sources(self):
-        made = subprocess.run([sys.executable, os.path.join(PO, "extract-messages.py"), ROOT],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        made = subprocess.run(
+            [sys.executable, os.path.join(PO, "extract-messages.py"), ROOT],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.assertEqual(made.returncode, 0, made.stderr)
         with open(POT, encoding="utf-8") as f:
             self.assertEqual(made.stdout, f.read(), "po/pam_pattern.pot is stale: run `make pot`")
@@ -72,8 +76,11 @@ class CatalogueTest(unittest.TestCase):
                     self.assertTrue(strings and all(s.strip() for s in strings), msgid)
                     for text in strings:
                         # the same arguments (in any order): a lost %s would drop a number or a name
-                        self.assertEqual(len([d for d in DIRECTIVE.findall(text) if d != "%%"]),
-                                         len([d for d in DIRECTIVE.findall(msgid) if d != "%%"]), (msgid, text))
+                        self.assertEqual(
+                            len([d for d in DIRECTIVE.findall(text) if d != "%%"]),
+                            len([d for d in DIRECTIVE.findall(msgid) if d != "%%"]),
+                            (msgid, text),
+                        )
                         # prompts keep their trailing space (the answer is typed right after)
                         if msgid.endswith(" "):
                             self.assertTrue(text.endswith((" ", "：")), (msgid, text))
@@ -82,8 +89,12 @@ class CatalogueTest(unittest.TestCase):
         if not shutil.which("msgfmt"):
             self.skipTest("msgfmt missing (Debian package gettext; make deps)")
         for language in LANGUAGES:
-            done = subprocess.run(["msgfmt", "-c", "-o", os.devnull, os.path.join(PO, language + ".po")],
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            done = subprocess.run(
+                ["msgfmt", "-c", "-o", os.devnull, os.path.join(PO, language + ".po")],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
             self.assertEqual(done.returncode, 0, done.stdout)
 
 

@@ -1,5 +1,6 @@
 """The man pages render cleanly and document what the code does: every module
 option the parser knows, and every PAM code the module can return."""
+
 import os
 import re
 import subprocess
@@ -20,8 +21,10 @@ def option_table():
     source = read("Sources", "PatternCore", "PatternOption.swift")
     rows = dict(re.findall(r'PatternOption\(\.\w+, "([a-z_]+)", .*?, \.(argument|conf|both), "', source))
     enum = re.search(r"public enum OptionKey\b[^{]*\{(.*?)\n\}", source, re.S).group(1)
-    keys = re.findall(r"\b(\w+)\b", " ".join(line.split("case", 1)[1] for line in enum.splitlines()
-                                            if line.strip().startswith("case")))
+    keys = re.findall(
+        r"\b(\w+)\b",
+        " ".join(line.split("case", 1)[1] for line in enum.splitlines() if line.strip().startswith("case")),
+    )
     assert len(rows) == len(keys), (sorted(rows), keys)
     return rows
 
@@ -29,15 +32,34 @@ def option_table():
 class ManPageTests(unittest.TestCase):
     def test_render_without_warnings(self):
         for page in ("pam_pattern.8", "patternctl.8", "pam_pattern_helper.8", "pam_pattern.conf.5"):
-            r = subprocess.run(["groff", "-man", "-ww", "-z", os.path.join(ROOT, "man", page)],
-                               capture_output=True, text=True)
+            r = subprocess.run(
+                ["groff", "-man", "-ww", "-z", os.path.join(ROOT, "man", page)], capture_output=True, text=True
+            )
             self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""), page)
 
     def test_every_module_option_is_documented(self):
         rows = option_table()
         arguments = {name for name, scope in rows.items() if scope != "conf"}
-        self.assertEqual(arguments, {"conf", "store", "state", "nullok", "layout", "minlen", "deny", "unlock_time",
-                                     "lock_after", "show_grid", "prompt", "forward_pass", "empty_fails", "allow_remote", "debug"})
+        self.assertEqual(
+            arguments,
+            {
+                "conf",
+                "store",
+                "state",
+                "nullok",
+                "layout",
+                "minlen",
+                "deny",
+                "unlock_time",
+                "lock_after",
+                "show_grid",
+                "prompt",
+                "forward_pass",
+                "empty_fails",
+                "allow_remote",
+                "debug",
+            },
+        )
         man, readme = read("man", "pam_pattern.8"), read("README.md")
         for name in arguments:
             self.assertRegex(man, r"\.B[RI]? " + name + r"\b", f"pam_pattern(8) does not document {name}")
@@ -46,15 +68,31 @@ class ManPageTests(unittest.TestCase):
     def test_every_conf_key_is_documented_and_nothing_else(self):
         rows = option_table()
         keys = {name for name, scope in rows.items() if scope != "argument"}
-        self.assertEqual(keys, {"store", "state", "layout", "minlen", "deny", "unlock_time", "lock_after",
-                                "cost", "self_enroll", "tpm_tcti"})
+        self.assertEqual(
+            keys,
+            {
+                "store",
+                "state",
+                "layout",
+                "minlen",
+                "deny",
+                "unlock_time",
+                "lock_after",
+                "cost",
+                "self_enroll",
+                "tpm_tcti",
+            },
+        )
         man = read("man", "pam_pattern.conf.5")
         options = man.split(".SH OPTIONS")[1].split(".SH EXAMPLES")[0]
         documented = set(re.findall(r"^\.TP\n\.B[RI]? ([a-z_]+)\b", options, re.M))
         self.assertEqual(documented, keys, "pam_pattern.conf(5) OPTIONS must list exactly the conf keys")
         shipped = read("security", "pam_pattern.conf")
-        self.assertEqual(set(re.findall(r"^# ([a-z_]+) = ", shipped, re.M)), keys,
-                         "the installed pam_pattern.conf shows every key with its default")
+        self.assertEqual(
+            set(re.findall(r"^# ([a-z_]+) = ", shipped, re.M)),
+            keys,
+            "the installed pam_pattern.conf shows every key with its default",
+        )
         readme = read("README.md")
         for name in keys:
             self.assertIn(f"`{name}", readme, f"README does not document {name}")

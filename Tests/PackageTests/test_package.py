@@ -14,6 +14,7 @@ sudo run there (nsenter) and write only to the upper layers; the real
 the purge the upper layers ARE the list of what the package left behind.
 Root only; holds the real-client lock (test users, /etc). About 40 s.
 """
+
 import fcntl
 import gzip
 import hashlib
@@ -37,18 +38,38 @@ PASSWORDS = {ENROLLED: "Enrolled-pw-4711", OTHER: "Other-pw-0815"}
 STORE_DIR, STATE_DIR = "/etc/security/pam_pattern", "/var/lib/pam_pattern"
 SUDOERS_DROPIN = "/etc/sudoers.d/ppdeb-test"
 # Files the test itself writes inside the namespace (users, passwords, sudo rights).
-TEST_MADE = {"/etc/passwd", "/etc/passwd-", "/etc/shadow", "/etc/shadow-", "/etc/group", "/etc/group-",
-             "/etc/gshadow", "/etc/gshadow-", "/etc/subuid", "/etc/subuid-", "/etc/subgid", "/etc/subgid-",
-             SUDOERS_DROPIN}
+TEST_MADE = {
+    "/etc/passwd",
+    "/etc/passwd-",
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/group",
+    "/etc/group-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/subuid",
+    "/etc/subuid-",
+    "/etc/subgid",
+    "/etc/subgid-",
+    SUDOERS_DROPIN,
+}
 # What dpkg, apt, debconf and man-db keep about any package they handled (not the package's own files).
-BOOKKEEPING = ("/var/lib/dpkg/", "/var/log/", "/var/cache/debconf/", "/var/cache/man/", "/var/cache/apt/",
-               "/var/lib/apt/", "/var/lib/sudo/")
+BOOKKEEPING = (
+    "/var/lib/dpkg/",
+    "/var/log/",
+    "/var/cache/debconf/",
+    "/var/cache/man/",
+    "/var/cache/apt/",
+    "/var/lib/apt/",
+    "/var/lib/sudo/",
+)
 RUN_LOCK = "/run/lock/pam_pattern-real-clients.lock"
 
 
 def make(*args):
-    r = subprocess.run(["make", "-s", "--no-print-directory", "-C", ROOT, *args],
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", ROOT, *args], capture_output=True, text=True, timeout=600
+    )
     if r.returncode != 0:
         raise AssertionError("make %s failed:\n%s%s" % (" ".join(args), r.stdout, r.stderr))
     return r.stdout
@@ -98,8 +119,11 @@ def readme_package_files():
     with open(os.path.join(ROOT, "README.md")) as f:
         section = f.read().split("## Install the package", 1)[1].split("\n## ", 1)[0]
     multiarch = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True).stdout.strip()
-    return sorted(line.strip().replace("x86_64-linux-gnu", multiarch or "x86_64-linux-gnu")
-                  for line in section.splitlines() if re.match(r"^    /\S+$", line))
+    return sorted(
+        line.strip().replace("x86_64-linux-gnu", multiarch or "x86_64-linux-gnu")
+        for line in section.splitlines()
+        if re.match(r"^    /\S+$", line)
+    )
 
 
 class Namespace:
@@ -127,11 +151,15 @@ class Namespace:
             name = layer.strip("/")
             for part in ("upper", "work"):
                 os.makedirs(os.path.join(self.dir, name, part))
-            mounts.append("mount -t overlay overlay -o lowerdir=%s,upperdir=%s,workdir=%s %s"
-                          % (self.lower(layer), self.upper(layer), os.path.join(self.dir, name, "work"), layer))
+            mounts.append(
+                "mount -t overlay overlay -o lowerdir=%s,upperdir=%s,workdir=%s %s"
+                % (self.lower(layer), self.upper(layer), os.path.join(self.dir, name, "work"), layer)
+            )
         # sudo's timestamps stay inside too
-        mounts.append("mount -t tmpfs -o mode=0711 tmpfs /run/sudo 2>/dev/null || "
-                      "{ mkdir -p /run/sudo && mount -t tmpfs -o mode=0711 tmpfs /run/sudo; }")
+        mounts.append(
+            "mount -t tmpfs -o mode=0711 tmpfs /run/sudo 2>/dev/null || "
+            "{ mkdir -p /run/sudo && mount -t tmpfs -o mode=0711 tmpfs /run/sudo; }"
+        )
         deadline = time.monotonic() + 10
         while os.readlink("/proc/%d/ns/mnt" % self.holder.pid) == os.readlink("/proc/self/ns/mnt"):
             if time.monotonic() > deadline:
@@ -151,8 +179,14 @@ class Namespace:
 
     def run(self, argv, input=None, check=True, timeout=120):
         env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive", "LC_ALL": "C"}
-        r = subprocess.run(["nsenter", "-t", str(self.holder.pid), "-m", "--", *argv], input=input,
-                           capture_output=True, text=True, timeout=timeout, env=env)
+        r = subprocess.run(
+            ["nsenter", "-t", str(self.holder.pid), "-m", "--", *argv],
+            input=input,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
         if check and r.returncode != 0:
             raise AssertionError("%s failed (%d):\n%s%s" % (argv, r.returncode, r.stdout, r.stderr))
         return r
@@ -211,8 +245,9 @@ class PackageTests(unittest.TestCase):
         return d
 
     def field(self, name):
-        return subprocess.run(["dpkg-deb", "-f", self.deb, name], capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            ["dpkg-deb", "-f", self.deb, name], capture_output=True, text=True, check=True
+        ).stdout.strip()
 
     def expected_files(self):
         doc = "/usr/share/doc/" + PACKAGE
@@ -226,16 +261,23 @@ class PackageTests(unittest.TestCase):
 
     def test_name_version_and_arch(self):
         arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
-        version = subprocess.run(["dpkg-parsechangelog", "-l", os.path.join(ROOT, "packaging/debian/changelog"),
-                                  "-SVersion"], capture_output=True, text=True).stdout.strip()
+        version = subprocess.run(
+            ["dpkg-parsechangelog", "-l", os.path.join(ROOT, "packaging/debian/changelog"), "-SVersion"],
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         self.assertEqual(os.path.basename(self.deb), "%s_%s_%s.deb" % (PACKAGE, version, arch))
         patternctl = subprocess.run([os.path.join(BUILD, "patternctl"), "--version"], capture_output=True, text=True)
         self.assertIn(version, patternctl.stdout, "patternctl --version and the changelog disagree")
 
     def test_files_are_the_build_and_the_list_byte_for_byte(self):
         d = self.extract()
-        found = sorted("/" + os.path.relpath(os.path.join(p, f), d)
-                       for p, _, fs in os.walk(d) if not p.startswith(os.path.join(d, "DEBIAN")) for f in fs)
+        found = sorted(
+            "/" + os.path.relpath(os.path.join(p, f), d)
+            for p, _, fs in os.walk(d)
+            if not p.startswith(os.path.join(d, "DEBIAN"))
+            for f in fs
+        )
         self.assertEqual(found, self.expected_files())
         for src, dst, mode in self.rows:
             with self.subTest(dst):
@@ -267,14 +309,18 @@ class PackageTests(unittest.TestCase):
             with open(path, "rb") as f:
                 if f.read(4) != b"\x7fELF":
                     continue
-            needed = re.findall(r"NEEDED\s+(\S+)", subprocess.run(["objdump", "-p", path], capture_output=True,
-                                                                   text=True).stdout)
+            needed = re.findall(
+                r"NEEDED\s+(\S+)", subprocess.run(["objdump", "-p", path], capture_output=True, text=True).stdout
+            )
             for lib in needed:
                 real = subprocess.run(["gcc", "-print-file-name=" + lib], capture_output=True, text=True).stdout.strip()
                 owner = subprocess.run(["dpkg", "-S", os.path.realpath(real)], capture_output=True, text=True)
                 if owner.returncode != 0:  # usrmerge: dpkg knows the /lib spelling
-                    owner = subprocess.run(["dpkg", "-S", os.path.realpath(real).replace("/usr/lib/", "/lib/", 1)],
-                                           capture_output=True, text=True)
+                    owner = subprocess.run(
+                        ["dpkg", "-S", os.path.realpath(real).replace("/usr/lib/", "/lib/", 1)],
+                        capture_output=True,
+                        text=True,
+                    )
                 self.assertEqual(owner.returncode, 0, "no package owns %s (%s)" % (lib, real))
                 linked.add(owner.stdout.split(":")[0])
         depends = {re.split(r"[ (]", dep.strip())[0] for dep in self.field("Depends").split(",")}
@@ -286,18 +332,33 @@ class PackageTests(unittest.TestCase):
         self.addCleanup(shutil.rmtree, copy, ignore_errors=True)
         shutil.copy(self.deb, copy)
         os.chmod(copy, 0o755)
-        r = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                            "env", "HOME=" + copy, "lintian", "--fail-on", "error,warning",
-                            os.path.join(copy, os.path.basename(self.deb))],
-                           capture_output=True, text=True, timeout=300)
+        r = subprocess.run(
+            [
+                "setpriv",
+                "--reuid=nobody",
+                "--regid=nogroup",
+                "--clear-groups",
+                "env",
+                "HOME=" + copy,
+                "lintian",
+                "--fail-on",
+                "error,warning",
+                os.path.join(copy, os.path.basename(self.deb)),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertNotRegex(r.stdout, r"(?m)^[EW]: ", r.stdout)
         with open(os.path.join(ROOT, "packaging", "debian", "lintian-overrides")) as f:
             lines = [l.rstrip("\n") for l in f]
         for i, line in enumerate(lines):
             if line.strip() and not line.startswith("#"):
-                self.assertTrue(i > 0 and lines[i - 1].startswith("#") and len(lines[i - 1]) > 10,
-                                "override without a reason on the line above: %s" % line)
+                self.assertTrue(
+                    i > 0 and lines[i - 1].startswith("#") and len(lines[i - 1]) > 10,
+                    "override without a reason on the line above: %s" % line,
+                )
 
     def test_a_second_build_is_the_same_bytes(self):
         """The version+1 build was made later: its files (data.tar) are the same bytes, its control differs only in Version."""
@@ -327,7 +388,8 @@ class PackageTests(unittest.TestCase):
                     control[deb][name] = f.read()
         version = self.field("Version")
         control[self.newer]["control"] = control[self.newer]["control"].replace(
-            "Version: %s+1\n" % version, "Version: %s\n" % version)
+            "Version: %s+1\n" % version, "Version: %s\n" % version
+        )
         self.assertEqual(control[self.newer], control[self.deb])
 
     def test_readme_lists_exactly_the_package_files(self):
@@ -342,8 +404,11 @@ class PackageTests(unittest.TestCase):
         # Install the way an administrator would.
         r = ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.deb], timeout=300)
         self.assertIn("Setting up %s" % PACKAGE, r.stdout)
-        installed = [p for p in ns.run(["dpkg", "-L", PACKAGE]).stdout.split()
-                     if os.path.isfile(ns.path(p)) and not os.path.islink(ns.path(p))]
+        installed = [
+            p
+            for p in ns.run(["dpkg", "-L", PACKAGE]).stdout.split()
+            if os.path.isfile(ns.path(p)) and not os.path.islink(ns.path(p))
+        ]
         self.assertEqual(sorted(installed), readme_package_files(), "dpkg -L and the README disagree")
         for src, dst, mode in self.rows:
             st = os.stat(ns.path(packaged_path(dst)))
@@ -361,9 +426,11 @@ class PackageTests(unittest.TestCase):
         for user, password in PASSWORDS.items():
             ns.run(["useradd", "-M", "-d", "/nonexistent", "-s", "/bin/sh", user])
             ns.run(["chpasswd"], input="%s:%s\n" % (user, password))
-        ns.sh("printf '%%s\\n' 'Defaults:%s,%s !lecture, passwd_tries=1' '%s,%s ALL=(root) /usr/bin/id' > %s "
-              "&& chmod 0440 %s && visudo -cf %s"
-              % (ENROLLED, OTHER, ENROLLED, OTHER, SUDOERS_DROPIN, SUDOERS_DROPIN, SUDOERS_DROPIN))
+        ns.sh(
+            "printf '%%s\\n' 'Defaults:%s,%s !lecture, passwd_tries=1' '%s,%s ALL=(root) /usr/bin/id' > %s "
+            "&& chmod 0440 %s && visudo -cf %s"
+            % (ENROLLED, OTHER, ENROLLED, OTHER, SUDOERS_DROPIN, SUDOERS_DROPIN, SUDOERS_DROPIN)
+        )
         ns.run(["/usr/sbin/patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
         self.assertFalse(self.sudo(ns, ENROLLED, PATTERN).ok, "installing alone must not enable the pattern")
 
@@ -403,8 +470,7 @@ class PackageTests(unittest.TestCase):
         ns.run(["dpkg", "-i", self.newer])
         for _, dst, mode in self.rows:
             self.assertEqual(os.stat(ns.path(packaged_path(dst))).st_mode & 0o7777, mode, dst)
-        self.assertEqual(ns.run(["dpkg-query", "-W", "-f", "${Version}", PACKAGE]).stdout,
-                         self.field("Version") + "+1")
+        self.assertEqual(ns.run(["dpkg-query", "-W", "-f", "${Version}", PACKAGE]).stdout, self.field("Version") + "+1")
         self.assertEqual(self.store_and_state(ns), kept, "upgrading changed the store or the state")
         self.assertIn("pattern", self.enabled_profiles(ns), "an upgrade must keep the profile enabled")
         for dst in conffiles:
@@ -479,8 +545,9 @@ class PackageTests(unittest.TestCase):
     def sudo(self, ns, user, *answers):
         """Real sudo as `user`, each answer typed at one prompt; ok = it ran `id -un` as root."""
         typed = "".join(a + "\n" for a in answers)
-        r = ns.run(["su", "-s", "/bin/sh", user, "-c", "sudo -S -k /usr/bin/id -un"], input=typed,
-                   check=False, timeout=60)
+        r = ns.run(
+            ["su", "-s", "/bin/sh", user, "-c", "sudo -S -k /usr/bin/id -un"], input=typed, check=False, timeout=60
+        )
         return self.SudoResult(r)
 
     def leftovers(self, ns):

@@ -17,6 +17,7 @@ Pieces:
 Environment: PAM_PATTERN_BUILD (dir holding pam_pattern.so and patternctl),
 PAM_PATTERN_ROOT (the repository). Run with /usr/bin/python3.
 """
+
 import ctypes
 import ctypes.util
 import os
@@ -28,9 +29,7 @@ import unittest
 
 # --- locations --------------------------------------------------------------
 
-ROOT = os.environ.get(
-    "PAM_PATTERN_ROOT",
-    os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
 MODULE = os.path.join(BUILD, "pam_pattern.so")
 PATTERNCTL = os.path.join(BUILD, "patternctl")
@@ -67,9 +66,17 @@ PAM_ERROR_MSG = 3
 PAM_TEXT_INFO = 4
 
 CODE_NAMES = {
-    0: "PAM_SUCCESS", 4: "PAM_SYSTEM_ERR", 5: "PAM_BUF_ERR", 6: "PAM_PERM_DENIED",
-    7: "PAM_AUTH_ERR", 9: "PAM_AUTHINFO_UNAVAIL", 10: "PAM_USER_UNKNOWN",
-    11: "PAM_MAXTRIES", 19: "PAM_CONV_ERR", 25: "PAM_IGNORE", 26: "PAM_ABORT",
+    0: "PAM_SUCCESS",
+    4: "PAM_SYSTEM_ERR",
+    5: "PAM_BUF_ERR",
+    6: "PAM_PERM_DENIED",
+    7: "PAM_AUTH_ERR",
+    9: "PAM_AUTHINFO_UNAVAIL",
+    10: "PAM_USER_UNKNOWN",
+    11: "PAM_MAXTRIES",
+    19: "PAM_CONV_ERR",
+    25: "PAM_IGNORE",
+    26: "PAM_ABORT",
     31: "PAM_INCOMPLETE",
 }
 
@@ -101,10 +108,12 @@ class PamResponse(ctypes.Structure):
 
 
 CONV_FUNC = ctypes.CFUNCTYPE(
-    ctypes.c_int, ctypes.c_int,
+    ctypes.c_int,
+    ctypes.c_int,
     ctypes.POINTER(ctypes.POINTER(PamMessage)),
     ctypes.POINTER(ctypes.POINTER(PamResponse)),
-    ctypes.c_void_p)
+    ctypes.c_void_p,
+)
 
 FAIL_DELAY_FUNC = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p)
 
@@ -114,8 +123,12 @@ class PamConv(ctypes.Structure):
 
 
 libpam.pam_start_confdir.argtypes = [
-    ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(PamConv), ctypes.c_char_p,
-    ctypes.POINTER(ctypes.c_void_p)]
+    ctypes.c_char_p,
+    ctypes.c_char_p,
+    ctypes.POINTER(PamConv),
+    ctypes.c_char_p,
+    ctypes.POINTER(ctypes.c_void_p),
+]
 libpam.pam_start_confdir.restype = ctypes.c_int
 libpam.pam_authenticate.argtypes = [ctypes.c_void_p, ctypes.c_int]
 libpam.pam_authenticate.restype = ctypes.c_int
@@ -129,7 +142,13 @@ libpam.pam_get_item.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ct
 libpam.pam_get_item.restype = ctypes.c_int
 
 libcrypt.crypt_gensalt_rn.argtypes = [
-    ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int]
+    ctypes.c_char_p,
+    ctypes.c_ulong,
+    ctypes.c_char_p,
+    ctypes.c_int,
+    ctypes.c_char_p,
+    ctypes.c_int,
+]
 libcrypt.crypt_gensalt_rn.restype = ctypes.c_char_p
 libcrypt.crypt_rn.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int]
 libcrypt.crypt_rn.restype = ctypes.c_char_p
@@ -148,9 +167,9 @@ def _malloc_string(data):
 # --- the conversation -------------------------------------------------------
 
 # Scripted behaviours for one prompt, besides a bytes answer.
-CONV_ERR = "conv-err"              # return PAM_CONV_ERR, no responses
+CONV_ERR = "conv-err"  # return PAM_CONV_ERR, no responses
 NULL_RESPONSES = "null-responses"  # return PAM_SUCCESS with *resp == NULL
-NULL_ANSWER = "null-answer"        # return PAM_SUCCESS, resp[0].resp == NULL
+NULL_ANSWER = "null-answer"  # return PAM_SUCCESS, resp[0].resp == NULL
 
 
 class Conversation:
@@ -234,6 +253,7 @@ class Conversation:
 
 # --- service directories ----------------------------------------------------
 
+
 def module_line(options="", control="required", path=None):
     return "auth %s %s %s" % (control, path or MODULE, options)
 
@@ -266,6 +286,7 @@ def observing_stack(options):
 
 
 # --- hashing and enrolment --------------------------------------------------
+
 
 def yescrypt_hash(secret, cost=1):
     """A yescrypt hash of `secret` (bytes) made by libcrypt's crypt_rn."""
@@ -367,6 +388,7 @@ class Fixture:
 
 # --- one round --------------------------------------------------------------
 
+
 class Result:
     def __init__(self, code, conversation, authtok=None):
         self.code = code
@@ -377,8 +399,9 @@ class Result:
         return "<%s messages=%r>" % (code_name(self.code), self.conversation.messages)
 
 
-def authenticate(confdir, service, user, conversation=None, items=None, flags=0,
-                 read_authtok=False, install_fail_delay=True):
+def authenticate(
+    confdir, service, user, conversation=None, items=None, flags=0, read_authtok=False, install_fail_delay=True
+):
     """pam_start_confdir + pam_authenticate + pam_end; returns a Result.
 
     items: {PAM_RHOST: b"host", ...} set before authenticating.
@@ -388,15 +411,18 @@ def authenticate(confdir, service, user, conversation=None, items=None, flags=0,
     conversation = conversation or Conversation()
     handle = ctypes.c_void_p()
     rc = libpam.pam_start_confdir(
-        service.encode(), user.encode() if isinstance(user, str) else user,
-        ctypes.byref(conversation.struct), confdir.encode(), ctypes.byref(handle))
+        service.encode(),
+        user.encode() if isinstance(user, str) else user,
+        ctypes.byref(conversation.struct),
+        confdir.encode(),
+        ctypes.byref(handle),
+    )
     if rc != PAM_SUCCESS:
         raise RuntimeError("pam_start_confdir: %s" % code_name(rc))
     authtok = None
     try:
         if install_fail_delay:
-            libpam.pam_set_item(handle, PAM_FAIL_DELAY,
-                                ctypes.cast(conversation._delay_callback, ctypes.c_void_p))
+            libpam.pam_set_item(handle, PAM_FAIL_DELAY, ctypes.cast(conversation._delay_callback, ctypes.c_void_p))
         for item, value in (items or {}).items():
             libpam.pam_set_item(handle, item, ctypes.c_char_p(value))
         rc = libpam.pam_authenticate(handle, flags)
@@ -415,6 +441,7 @@ def authenticate(confdir, service, user, conversation=None, items=None, flags=0,
 
 
 # --- processes ---------------------------------------------------------------
+
 
 def rss_kib():
     with open("/proc/self/status") as f:
@@ -439,6 +466,7 @@ def require_module(test=None):
 
 # --- isolation: a crash in the module must fail one test, not the run --------
 
+
 def in_child(function, timeout=60):
     """Runs function() in a forked child and returns its (picklable) result.
 
@@ -447,6 +475,7 @@ def in_child(function, timeout=60):
     """
     import pickle
     import signal
+
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -476,12 +505,17 @@ def in_child(function, timeout=60):
 
 def summary(result):
     """A picklable view of a Result (for in_child)."""
-    return {"code": result.code, "messages": result.conversation.messages,
-            "prompts": result.conversation.prompts, "fail_delays": result.conversation.fail_delays,
-            "unexpected_prompts": result.conversation.unexpected_prompts}
+    return {
+        "code": result.code,
+        "messages": result.conversation.messages,
+        "prompts": result.conversation.prompts,
+        "fail_delays": result.conversation.fail_delays,
+        "unexpected_prompts": result.conversation.unexpected_prompts,
+    }
 
 
 # --- throttle state (FILEFORMAT.md "Throttle state") --------------------------
+
 
 def state_file(state_dir, user):
     """<state dir>/<lower-case hex of the user name>."""
@@ -501,6 +535,7 @@ def failures(state_dir, user):
 
 
 # --- system users (sudo/su tests) ---------------------------------------------
+
 
 class SystemUser:
     """A throwaway local user (useradd), removed by remove() even if half-made."""

@@ -4,6 +4,7 @@ entries, and the next successful pattern tells the person how many failures
 there were since their last success, then marks them seen (FILEFORMAT.md,
 "Attempt record").
 """
+
 import os
 import resource
 import signal
@@ -11,8 +12,18 @@ import unittest
 
 from pamharness import (
     FixtureCase,
-    PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_ERROR_MSG, PAM_RHOST, PAM_SILENT, PAM_SUCCESS, PAM_TEXT_INFO,
-    PAM_TTY, Conversation, Fixture, authenticate, code_name, failures, in_child, require_module, require_root,
+    PAM_AUTH_ERR,
+    PAM_AUTHINFO_UNAVAIL,
+    PAM_RHOST,
+    PAM_SILENT,
+    PAM_SUCCESS,
+    PAM_TEXT_INFO,
+    PAM_TTY,
+    Conversation,
+    authenticate,
+    code_name,
+    failures,
+    in_child,
     summary,
 )
 
@@ -47,14 +58,14 @@ def infos(result):
 
 
 class AttemptRecordTest(FixtureCase):
-    def auth(self, answer, options="deny=100 lock_after=0", tty=b"/dev/pts/7", host=None, flags=0,
-             write_service=True):
+    def auth(self, answer, options="deny=100 lock_after=0", tty=b"/dev/pts/7", host=None, flags=0, write_service=True):
         items = {PAM_TTY: tty}
         if host is not None:
             items[PAM_RHOST] = host
         service = self.fixture.service(options, name="pattern-record") if write_service else "pattern-record"
-        return authenticate(self.fixture.confdir, service, USER, Conversation([answer.encode()]),
-                            items=items, flags=flags)
+        return authenticate(
+            self.fixture.confdir, service, USER, Conversation([answer.encode()]), items=items, flags=flags
+        )
 
     def assertCode(self, result, expected):
         self.assertEqual(code_name(result.code), code_name(expected), result)
@@ -78,8 +89,11 @@ class AttemptRecordTest(FixtureCase):
         self.assertCode(right, PAM_SUCCESS)
         notice = infos(right)
         self.assertEqual(len(notice), 1, right)
-        self.assertRegex(notice[0], rb"^2 failed pattern attempts since your last success, the last from "
-                                    rb"pattern-record on /dev/pts/9 at \d{4}-\d\d-\d\d \d\d:\d\d \S+\.$")
+        self.assertRegex(
+            notice[0],
+            rb"^2 failed pattern attempts since your last success, the last from "
+            rb"pattern-record on /dev/pts/9 at \d{4}-\d\d-\d\d \d\d:\d\d \S+\.$",
+        )
         # Marked seen: kept for `patternctl status`, but not told again.
         unseen, entries = read_record(self.fixture.state_dir)
         self.assertEqual((unseen, len(entries)), (0, 2))
@@ -112,6 +126,7 @@ class AttemptRecordTest(FixtureCase):
             self.auth(WRONG, options="deny=2 unlock_time=1")
         os.utime(record_path(self.fixture.state_dir))  # nothing depends on the record's times
         import time
+
         time.sleep(1.1)
         right = self.auth(PATTERN, options="deny=2 unlock_time=1")
         self.assertCode(right, PAM_SUCCESS)
@@ -145,6 +160,7 @@ class AttemptRecordTest(FixtureCase):
                 signal.signal(signal.SIGXFSZ, xfsz)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
                 return summary(self.auth(WRONG, write_service=False))
+
             return run
 
         # A hard limit below the record: nothing is written, the guess is refused before it is counted or
@@ -161,6 +177,7 @@ class AttemptRecordTest(FixtureCase):
         self.assertEqual(code_name(result["code"]), code_name(PAM_AUTH_ERR), result)
         self.assertEqual(failures(self.fixture.state_dir, USER), 2)
         self.assertEqual(read_record(self.fixture.state_dir)[0], 2)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,21 +1,35 @@
 """pam_sm_authenticate through the real libpam (pam_start_confdir, a private
 service dir, a temp store): every branch of the flow in Authenticate.swift.
 """
+
 import os
 import time
 import unittest
 
 from pamharness import (
     FixtureCase,
-    PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_CONV_ERR, PAM_DISALLOW_NULL_AUTHTOK, PAM_ERROR_MSG, PAM_IGNORE,
-    PAM_PROMPT_ECHO_OFF, PAM_RHOST, PAM_SILENT, PAM_SUCCESS, PAM_TEXT_INFO, PAM_USER_UNKNOWN,
-    Conversation, Fixture, authenticate, code_name, failures, module_line, require_module, require_root,
+    PAM_AUTH_ERR,
+    PAM_AUTHINFO_UNAVAIL,
+    PAM_CONV_ERR,
+    PAM_DISALLOW_NULL_AUTHTOK,
+    PAM_IGNORE,
+    PAM_PROMPT_ECHO_OFF,
+    PAM_RHOST,
+    PAM_SILENT,
+    PAM_SUCCESS,
+    PAM_TEXT_INFO,
+    PAM_USER_UNKNOWN,
+    Conversation,
+    authenticate,
+    code_name,
+    failures,
+    module_line,
     write_service,
 )
 
 USER = "alice"
-PATTERN = "1235789"      # enrolled canonical pattern (dots)
-SHORT_FORM = "1379"      # the same pattern typed with the passed-over dots left out
+PATTERN = "1235789"  # enrolled canonical pattern (dots)
+SHORT_FORM = "1379"  # the same pattern typed with the passed-over dots left out
 NUMPAD_KEYS = "7895123"  # the same dots typed on a computer numpad (7 8 9 on top)
 WRONG = "14789"
 # The module's one sentence for every answer that is not a pattern (never quotes the answer).
@@ -77,11 +91,11 @@ class RightAndWrongTest(AuthenticateTestCase):
 
 class MalformedTest(AuthenticateTestCase):
     CASES = {
-        b"12a5": b"a",          # not a dot (the old message named the character)
-        b"1231": b"1",          # a dot used twice (named the dot)
-        b"1205": b"0",          # zero
-        b"123": b"3",           # too short: names the count
-        b"1" * 65: b"64",       # too long: refused before any work
+        b"12a5": b"a",  # not a dot (the old message named the character)
+        b"1231": b"1",  # a dot used twice (named the dot)
+        b"1205": b"0",  # zero
+        b"123": b"3",  # too short: names the count
+        b"1" * 65: b"64",  # too long: refused before any work
     }
 
     def test_malformed_fails_with_one_fixed_sentence_and_is_not_counted(self):
@@ -115,8 +129,11 @@ class EmptyAnswerTest(AuthenticateTestCase):
     def second_factor(self, options):
         """`auth required pam_pattern.so OPTIONS` + `auth required pam_permit.so` (standing in for pam_unix
         with the right password): the whole stack's answer to someone who presses Enter at Pattern:."""
-        write_service(self.fixture.confdir, "two-factors", [
-            module_line(self.fixture.options(options), "required"), "auth required pam_permit.so"])
+        write_service(
+            self.fixture.confdir,
+            "two-factors",
+            [module_line(self.fixture.options(options), "required"), "auth required pam_permit.so"],
+        )
         return authenticate(self.fixture.confdir, "two-factors", USER, Conversation([b""]))
 
     def test_without_empty_fails_enter_skips_a_required_factor(self):
@@ -166,7 +183,6 @@ class EnrolmentTest(AuthenticateTestCase):
                 result = self.auth([], options="nullok", user=user)
                 self.assertCode(result, PAM_USER_UNKNOWN)
                 self.assertEqual(result.conversation.prompts, [])
-
 
     def test_no_user_from_the_application_is_asked_for(self):
         # pam_get_user prompts (echo on) when the application gave no user.

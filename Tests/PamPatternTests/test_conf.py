@@ -8,14 +8,27 @@
 - Without conf= the module reads /etc/security/pam_pattern.conf: tried in a
   private mount namespace with a tmpfs over /etc/security.
 """
+
 import os
 import subprocess
 import sys
 import textwrap
 import unittest
 
-from pamharness import (PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_SUCCESS, ROOT, BUILD, Conversation, Fixture,
-                        FixtureCase, authenticate, failures, in_child, require_module, require_root)
+from pamharness import (
+    PAM_AUTH_ERR,
+    PAM_AUTHINFO_UNAVAIL,
+    PAM_SUCCESS,
+    ROOT,
+    BUILD,
+    Conversation,
+    FixtureCase,
+    authenticate,
+    failures,
+    in_child,
+    require_module,
+    require_root,
+)
 from test_logging import LOG_CRIT, capture_syslog
 
 USER = "alice"
@@ -104,6 +117,7 @@ class ConfFailsClosedTests(ConfTestCase):
                 def actions():
                     service = fixture.service("conf=%s" % conf)
                     authenticate(fixture.confdir, service, USER, Conversation([PATTERN.encode()]))
+
                 try:
                     lines = in_child(lambda: capture_syslog(actions))
                 except AssertionError as error:
@@ -146,10 +160,22 @@ class DefaultPathTests(unittest.TestCase):
                 f.close()
         """)
         result = subprocess.run(
-            ["unshare", "--mount", "--propagation", "private", "sh", "-c",
-             'mount -t tmpfs -o mode=0755 tmpfs /etc/security && exec "$0" -c "$1"', sys.executable, script],
-            capture_output=True, text=True, timeout=60,
-            env=dict(os.environ, PAM_PATTERN_BUILD=BUILD, PAM_PATTERN_ROOT=ROOT))
+            [
+                "unshare",
+                "--mount",
+                "--propagation",
+                "private",
+                "sh",
+                "-c",
+                'mount -t tmpfs -o mode=0755 tmpfs /etc/security && exec "$0" -c "$1"',
+                sys.executable,
+                script,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=dict(os.environ, PAM_PATTERN_BUILD=BUILD, PAM_PATTERN_ROOT=ROOT),
+        )
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.strip(), str([PAM_AUTH_ERR, PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_SUCCESS]))
 

@@ -4,12 +4,22 @@ documented non-success code, counts nothing, and the host process survives.
 Every case runs in a forked child (harness in_child), so a crash fails the
 case with the signal's name instead of killing the test run.
 """
+
 import unittest
 
 from pamharness import (
     FixtureCase,
-    CONV_ERR, NULL_ANSWER, NULL_RESPONSES, PAM_AUTH_ERR, PAM_CONV_ERR, Conversation, Fixture,
-    authenticate, code_name, failures, in_child, require_module, require_root, summary,
+    CONV_ERR,
+    NULL_ANSWER,
+    NULL_RESPONSES,
+    PAM_AUTH_ERR,
+    PAM_CONV_ERR,
+    Conversation,
+    authenticate,
+    code_name,
+    failures,
+    in_child,
+    summary,
 )
 
 USER = "alice"
@@ -23,6 +33,7 @@ class ConversationFailureTest(FixtureCase):
 
         def case():
             return summary(authenticate(fixture.confdir, service, USER, conversation_factory()))
+
         return in_child(case)
 
     def assertRefused(self, outcome, expected):
@@ -57,8 +68,10 @@ class ConversationFailureTest(FixtureCase):
         outcome = self.run_case(lambda: Conversation([huge]))
         self.assertRefused(outcome, PAM_AUTH_ERR)
         # The one fixed sentence for every non-pattern (how long it was is not said either).
-        self.assertEqual([m for s, m in outcome["messages"] if s == 3],
-                         [b"Not a pattern: type the dots of your pattern as digits 1-9, each dot once."])
+        self.assertEqual(
+            [m for s, m in outcome["messages"] if s == 3],
+            [b"Not a pattern: type the dots of your pattern as digits 1-9, each dot once."],
+        )
 
     def test_one_mebibyte_answer_is_not_forwarded(self):
         huge = b"x" * (1 << 20)

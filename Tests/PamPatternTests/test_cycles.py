@@ -2,13 +2,14 @@
 flat memory. libpam dlopens and dlcloses the module on every cycle, so a leak
 per load, per call or per conversation would show as RSS growth.
 """
+
 import json
 import os
 import subprocess
 import sys
 import unittest
 
-from pamharness import FixtureCase, Fixture, require_module, require_root
+from pamharness import FixtureCase
 
 CYCLES = 1000
 MEASURE_FROM = 100
@@ -23,18 +24,33 @@ class CyclesTest(FixtureCase):
         # A fresh interpreter (not a fork of this one): the measurement then sees
         # the module and libpam, not heap state left by earlier tests.
         service = self.fixture.service("deny=1000 lock_after=0 show_grid")
-        program = CHILD % {"here": HERE, "confdir": self.fixture.confdir, "service": service,
-                           "cycles": CYCLES, "measure_from": MEASURE_FROM}
-        done = subprocess.run([sys.executable, "-c", program], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=600, env=os.environ.copy())
-        self.assertEqual(done.returncode, 0, "host process failed (negative = killed by signal): %d\n%s"
-                         % (done.returncode, done.stderr.decode()[-2000:]))
+        program = CHILD % {
+            "here": HERE,
+            "confdir": self.fixture.confdir,
+            "service": service,
+            "cycles": CYCLES,
+            "measure_from": MEASURE_FROM,
+        }
+        done = subprocess.run(
+            [sys.executable, "-c", program],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            timeout=600,
+            env=os.environ.copy(),
+        )
+        self.assertEqual(
+            done.returncode,
+            0,
+            "host process failed (negative = killed by signal): %d\n%s"
+            % (done.returncode, done.stderr.decode()[-2000:]),
+        )
         report = json.loads(done.stdout)
         self.assertEqual(report["mismatches"], [])
         rss = {int(k): v for k, v in report["rss"].items()}
         growth = rss[CYCLES] - rss[MEASURE_FROM]
-        self.assertLess(growth, BOUND_KIB, "RSS grew %d KiB between cycle %d and %d (%r)"
-                        % (growth, MEASURE_FROM, CYCLES, rss))
+        self.assertLess(
+            growth, BOUND_KIB, "RSS grew %d KiB between cycle %d and %d (%r)" % (growth, MEASURE_FROM, CYCLES, rss)
+        )
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -3,6 +3,7 @@
 dlopen(RTLD_NOW)/dlsym finds the entry points and no Swift
 symbols; ldd shows no Swift runtime and no libstdc++; stripped < 192 KB.
 """
+
 import ctypes
 import os
 import re
@@ -14,8 +15,14 @@ from pamharness import MODULE, require_module
 ENTRY_POINTS = {"pam_sm_authenticate", "pam_sm_setcred"}
 # Libraries the module may need: libc, libpam, libcrypt and what they pull in.
 ALLOWED_LIBRARIES = {
-    "linux-vdso.so.1", "libc.so.6", "libpam.so.0", "libcrypt.so.1", "libaudit.so.1",
-    "libcap-ng.so.0", "ld-linux-x86-64.so.2", "libm.so.6",
+    "linux-vdso.so.1",
+    "libc.so.6",
+    "libpam.so.0",
+    "libcrypt.so.1",
+    "libaudit.so.1",
+    "libcap-ng.so.0",
+    "ld-linux-x86-64.so.2",
+    "libm.so.6",
 }
 
 
@@ -31,21 +38,32 @@ class ExportsTest(unittest.TestCase):
 
     def test_dlsym_finds_no_swift_or_shim_symbols(self):
         library = ctypes.CDLL(MODULE, mode=os.RTLD_NOW | os.RTLD_LOCAL)
-        for name in ("pam_pattern_swift_authenticate", "pam_pattern_converse", "pam_pattern_log",
-                     "swift_retain", "swift_release", "swift_allocObject", "$ss5print",
-                     "pam_sm_open_session", "pam_sm_chauthtok", "pam_sm_acct_mgmt"):
+        for name in (
+            "pam_pattern_swift_authenticate",
+            "pam_pattern_converse",
+            "pam_pattern_log",
+            "swift_retain",
+            "swift_release",
+            "swift_allocObject",
+            "$ss5print",
+            "pam_sm_open_session",
+            "pam_sm_chauthtok",
+            "pam_sm_acct_mgmt",
+        ):
             with self.assertRaises(AttributeError, msg=name):
                 getattr(library, name)
 
     def test_dynamic_symbol_table_exports_exactly_the_entry_points(self):
-        out = subprocess.run(["nm", "-D", "--defined-only", MODULE], check=True,
-                             stdout=subprocess.PIPE, text=True).stdout
+        out = subprocess.run(
+            ["nm", "-D", "--defined-only", MODULE], check=True, stdout=subprocess.PIPE, text=True
+        ).stdout
         names = {line.split()[-1] for line in out.splitlines() if line.strip()}
         self.assertEqual(names, ENTRY_POINTS, out)
 
     def test_no_swift_symbols_in_dynamic_table_at_all(self):
-        out = subprocess.run(["readelf", "--dyn-syms", "-W", MODULE], check=True,
-                             stdout=subprocess.PIPE, text=True).stdout
+        out = subprocess.run(
+            ["readelf", "--dyn-syms", "-W", MODULE], check=True, stdout=subprocess.PIPE, text=True
+        ).stdout
         self.assertNotRegex(out, r"\$s|\$e|swift_", out)
 
     def test_ldd_shows_no_swift_runtime_and_no_libstdcxx(self):
@@ -79,8 +97,12 @@ class ExportsTest(unittest.TestCase):
         size = os.path.getsize(MODULE)
         # 121 KB with function sections + --gc-sections (258 KB without: every public core function was
         # linked whether the module used it or not). The bound catches that regression.
-        self.assertLess(size, 192 * 1024, "module is %d bytes (a .build from before -function-sections keeps "
-                        "the old objects: SwiftPM does not rebuild on a flag change; rm -rf .build)" % size)
+        self.assertLess(
+            size,
+            192 * 1024,
+            "module is %d bytes (a .build from before -function-sections keeps "
+            "the old objects: SwiftPM does not rebuild on a flag change; rm -rf .build)" % size,
+        )
         out = subprocess.run(["file", "-L", MODULE], stdout=subprocess.PIPE, text=True).stdout
         if out:
             self.assertIn("stripped", out)

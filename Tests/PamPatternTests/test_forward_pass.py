@@ -5,13 +5,19 @@ Observed two ways: pam_exec expose_authtok (writes the token it received to a
 file, and would prompt on its own if there were none), and real pam_unix
 try_first_pass with a throwaway user whose password is known.
 """
+
 import os
 import unittest
 
 from pamharness import (
     FixtureCase,
-    PAM_AUTH_ERR, PAM_SUCCESS, Conversation, Fixture, SystemUser, authenticate, code_name, failures,
-    module_line, require_module, require_root, write_service,
+    Conversation,
+    SystemUser,
+    authenticate,
+    code_name,
+    failures,
+    module_line,
+    write_service,
 )
 
 USER = "alice"
@@ -27,10 +33,14 @@ class ForwardPassExecTest(FixtureCase):
         with open(script, "w") as f:
             f.write("#!/bin/sh\ncat > '%s'\nexit 0\n" % self.token_file)
         os.chmod(script, 0o700)
-        write_service(self.fixture.confdir, "forward", [
-            module_line(self.fixture.options("forward_pass"), "sufficient"),
-            "auth required pam_exec.so quiet expose_authtok %s" % script,
-        ])
+        write_service(
+            self.fixture.confdir,
+            "forward",
+            [
+                module_line(self.fixture.options("forward_pass"), "sufficient"),
+                "auth required pam_exec.so quiet expose_authtok %s" % script,
+            ],
+        )
 
     def auth(self, answers):
         return authenticate(self.fixture.confdir, "forward", USER, Conversation(answers))
@@ -64,10 +74,14 @@ class ForwardPassExecTest(FixtureCase):
         self.assertEqual(failures(self.fixture.state_dir, USER), 0)
 
     def test_without_forward_pass_nothing_is_forwarded(self):
-        write_service(self.fixture.confdir, "forward", [
-            module_line(self.fixture.options(""), "sufficient"),
-            "auth required pam_exec.so quiet expose_authtok /bin/true",
-        ])
+        write_service(
+            self.fixture.confdir,
+            "forward",
+            [
+                module_line(self.fixture.options(""), "sufficient"),
+                "auth required pam_exec.so quiet expose_authtok /bin/true",
+            ],
+        )
         result = self.auth([b"hunter2", b"second prompt answer"])
         # pam_exec found no token and had to ask itself.
         self.assertEqual(len(result.conversation.prompts), 2, result)
@@ -85,10 +99,14 @@ class ForwardPassUnixTest(FixtureCase):
         self.user = SystemUser(self.NAME, self.PASSWORD)
         self.addCleanup(self.user.remove)
         self.fixture.enrol(self.NAME, PATTERN.decode())
-        write_service(self.fixture.confdir, "unix", [
-            module_line(self.fixture.options("forward_pass"), "sufficient"),
-            "auth required pam_unix.so try_first_pass",
-        ])
+        write_service(
+            self.fixture.confdir,
+            "unix",
+            [
+                module_line(self.fixture.options("forward_pass"), "sufficient"),
+                "auth required pam_unix.so try_first_pass",
+            ],
+        )
 
     def auth(self, answers):
         return authenticate(self.fixture.confdir, "unix", self.NAME, Conversation(answers))
@@ -112,10 +130,14 @@ class ForwardPassUnixTest(FixtureCase):
         for _ in range(2):
             self.auth([WRONG, b"x"])
         # deny=5 by default; lock it hard with lock_after=2 in a new service.
-        write_service(self.fixture.confdir, "unix", [
-            module_line(self.fixture.options("forward_pass lock_after=2"), "sufficient"),
-            "auth required pam_unix.so try_first_pass",
-        ])
+        write_service(
+            self.fixture.confdir,
+            "unix",
+            [
+                module_line(self.fixture.options("forward_pass lock_after=2"), "sufficient"),
+                "auth required pam_unix.so try_first_pass",
+            ],
+        )
         result = self.auth([self.PASSWORD.encode()])
         self.assertEqual(code_name(result.code), "PAM_SUCCESS", result)
         # No pattern prompt while locked: the only prompt is pam_unix's own.

@@ -5,13 +5,14 @@ canonical dots, as raw dot bytes and as ASCII digits. Nothing may be found: ever
 that held the parsed pattern (the parser's arrays, Pattern.dots, the hash input) was zeroed before it
 was freed. Right and wrong answers, and an answer refused as too short.
 """
+
 import os
 import shutil
 import subprocess
 import tempfile
 import unittest
 
-from pamharness import (PAM_AUTH_ERR, PAM_SUCCESS, Fixture, code_name, require_module, require_root)
+from pamharness import PAM_AUTH_ERR, PAM_SUCCESS, Fixture, code_name, require_module, require_root
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 USER = "alice"
@@ -24,8 +25,9 @@ class HeapWipeTest(unittest.TestCase):
             raise unittest.SkipTest("needs gcc")
         cls.directory = tempfile.mkdtemp(prefix="heap-scan-")
         cls.binary = os.path.join(cls.directory, "heap_scan")
-        subprocess.run(["gcc", "-Wall", "-Wextra", "-O0", "-o", cls.binary, os.path.join(HERE, "heap_scan.c"), "-lpam"],
-                       check=True)
+        subprocess.run(
+            ["gcc", "-Wall", "-Wextra", "-O0", "-o", cls.binary, os.path.join(HERE, "heap_scan.c"), "-lpam"], check=True
+        )
 
     @classmethod
     def tearDownClass(cls):
@@ -40,8 +42,12 @@ class HeapWipeTest(unittest.TestCase):
     def scan(self, enrolled, typed, canonical, options=""):
         self.fixture.enrol(USER, enrolled)
         service = self.fixture.service(options)
-        done = subprocess.run([self.binary, self.fixture.confdir, service, USER, typed, canonical],
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [self.binary, self.fixture.confdir, service, USER, typed, canonical],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         self.assertIn(done.returncode, (0, 1), done)
         code = int([l for l in done.stdout.splitlines() if l.startswith("rc=")][0][3:])
         found = [l for l in done.stdout.splitlines() if l.startswith("found:")]

@@ -3,6 +3,7 @@ SIGSTOPped su would, if the lock were held across a hash), the module gives up a
 PAM_AUTHINFO_UNAVAIL (the stack goes on to the password) and patternctl says that another process holds
 the lock and exits 1. Neither waits for ever, and nothing is counted.
 """
+
 import fcntl
 import os
 import subprocess
@@ -11,8 +12,16 @@ import unittest
 
 from pamharness import (
     FixtureCase,
-    PAM_AUTHINFO_UNAVAIL, PAM_SUCCESS, PATTERNCTL, Conversation, Fixture, authenticate, code_name, failures,
-    in_child, require_module, require_root, state_file, summary,
+    PAM_AUTHINFO_UNAVAIL,
+    PAM_SUCCESS,
+    PATTERNCTL,
+    Conversation,
+    authenticate,
+    code_name,
+    failures,
+    in_child,
+    state_file,
+    summary,
 )
 
 USER = "alice"
@@ -38,8 +47,11 @@ class LockBoundTest(FixtureCase):
 
     def test_module_fails_closed_after_the_bound(self):
         service = self.fixture.service()
-        result, seconds = self.timed(lambda: in_child(lambda: summary(authenticate(
-            self.fixture.confdir, service, USER, Conversation([PATTERN.encode()])))))
+        result, seconds = self.timed(
+            lambda: in_child(
+                lambda: summary(authenticate(self.fixture.confdir, service, USER, Conversation([PATTERN.encode()])))
+            )
+        )
         self.assertEqual(code_name(result["code"]), code_name(PAM_AUTHINFO_UNAVAIL), result)
         self.assertEqual(result["prompts"], [], "prompted while the state could not be read")
         self.assertGreaterEqual(seconds, BOUND - 0.2)
@@ -47,16 +59,21 @@ class LockBoundTest(FixtureCase):
         self.assertEqual(failures(self.fixture.state_dir, USER), 1)
         # The holder lets go: the same pattern works at once.
         fcntl.flock(self.holder, fcntl.LOCK_UN)
-        result = in_child(lambda: summary(authenticate(self.fixture.confdir, service, USER,
-                                                       Conversation([PATTERN.encode()]))))
+        result = in_child(
+            lambda: summary(authenticate(self.fixture.confdir, service, USER, Conversation([PATTERN.encode()])))
+        )
         self.assertEqual(code_name(result["code"]), code_name(PAM_SUCCESS), result)
 
     def test_patternctl_says_another_process_holds_the_lock(self):
         for command in ("reset", "status"):
             with self.subTest(command=command):
-                done, seconds = self.timed(lambda: subprocess.run(
-                    [PATTERNCTL, command, "--store", self.fixture.store, "--state", self.fixture.state_dir, USER],
-                    capture_output=True, timeout=30))
+                done, seconds = self.timed(
+                    lambda: subprocess.run(
+                        [PATTERNCTL, command, "--store", self.fixture.store, "--state", self.fixture.state_dir, USER],
+                        capture_output=True,
+                        timeout=30,
+                    )
+                )
                 self.assertEqual(done.returncode, 1, done)
                 self.assertIn(b"another process holds the lock", done.stderr)
                 self.assertLess(seconds, BOUND + 3)

@@ -6,13 +6,14 @@ syslog(3) writes to /dev/log. A forked child gets a private mount namespace
 with a tmpfs on /dev and binds its own datagram socket at /dev/log, so the
 test sees every line and the host's logging is untouched.
 """
+
 import ctypes
 import os
 import re
 import socket
 import unittest
 
-from pamharness import PAM_SILENT, FixtureCase, Conversation, Fixture, authenticate, in_child, require_module, require_root
+from pamharness import PAM_SILENT, FixtureCase, Conversation, authenticate, in_child
 
 CLONE_NEWNS = 0x00020000
 MS_REC = 0x4000
@@ -61,8 +62,14 @@ class LoggingTest(FixtureCase):
 
         def actions():
             for options, user, answers, *flags in attempts:
-                authenticate(fixture.confdir, fixture.service(options), user, Conversation(answers),
-                             flags=flags[0] if flags else 0)
+                authenticate(
+                    fixture.confdir,
+                    fixture.service(options),
+                    user,
+                    Conversation(answers),
+                    flags=flags[0] if flags else 0,
+                )
+
         try:
             return in_child(lambda: capture_syslog(actions))
         except AssertionError as error:
@@ -76,11 +83,13 @@ class LoggingTest(FixtureCase):
                 self.assertNotIn(secret, text)
 
     def test_wrong_and_malformed_attempts_are_notices_without_digits(self):
-        lines = self.logged([
-            ("", USER, [WRONG.encode()]),
-            ("", USER, [MALFORMED.encode()]),
-            ("", USER, [b"1379"]),
-        ])
+        lines = self.logged(
+            [
+                ("", USER, [WRONG.encode()]),
+                ("", USER, [MALFORMED.encode()]),
+                ("", USER, [b"1379"]),
+            ]
+        )
         self.assertNoSecrets(lines)
         notices = [text for severity, text in lines if severity == LOG_NOTICE]
         self.assertTrue(any(b"wrong pattern for user alice" in t for t in notices), lines)
@@ -90,13 +99,16 @@ class LoggingTest(FixtureCase):
 
     def test_lock_under_pam_silent_is_logged_with_the_wait(self):
         # sudo before 1.9.16 passes PAM_SILENT: the person is not told, so the log must say who and how long.
-        lines = self.logged([
-            ("deny=1 unlock_time=60", USER, [WRONG.encode()], PAM_SILENT),
-            ("deny=1 unlock_time=60", USER, [], PAM_SILENT),
-        ])
+        lines = self.logged(
+            [
+                ("deny=1 unlock_time=60", USER, [WRONG.encode()], PAM_SILENT),
+                ("deny=1 unlock_time=60", USER, [], PAM_SILENT),
+            ]
+        )
         self.assertNoSecrets(lines)
-        locked = [text for severity, text in lines
-                  if severity == LOG_NOTICE and b"pattern locked for user alice" in text]
+        locked = [
+            text for severity, text in lines if severity == LOG_NOTICE and b"pattern locked for user alice" in text
+        ]
         self.assertEqual(len(locked), 1, lines)
         self.assertRegex(locked[0], rb"\(too many wrong patterns; next try in (59|60) s\); not told \(PAM_SILENT\)")
 
@@ -109,8 +121,9 @@ class LoggingTest(FixtureCase):
 
     def test_unknown_option_is_an_error(self):
         lines = self.logged([("bogus_option", USER, [PATTERN.encode()])])
-        self.assertTrue(any(severity == LOG_ERR and b"unknown option \"bogus_option\"" in text
-                            for severity, text in lines), lines)
+        self.assertTrue(
+            any(severity == LOG_ERR and b"unknown option \"bogus_option\"" in text for severity, text in lines), lines
+        )
 
     def test_debug_logs_decisions_without_digits(self):
         lines = self.logged([("debug", USER, [PATTERN.encode()]), ("debug", USER, [WRONG.encode()])])

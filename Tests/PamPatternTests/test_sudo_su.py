@@ -9,11 +9,11 @@ one non-root test user to another.
 Everything made under /etc (sudoers drop-in, pam.d service, users) is removed
 in cleanups that run even when a test fails.
 """
+
 import os
 import pty
 import select
 import shutil
-import subprocess
 import time
 import unittest
 
@@ -53,11 +53,13 @@ class SudoTest(unittest.TestCase):
 
         self.addCleanup(remove, SERVICE_FILE)
         with open(SERVICE_FILE, "w") as f:
-            f.write("# pam_pattern test service (removed by the test)\n"
-                    "auth sufficient %s %s\n"
-                    "auth required pam_deny.so\n"
-                    "account required pam_permit.so\n"
-                    "session required pam_permit.so\n" % (MODULE, self.fixture.options()))
+            f.write(
+                "# pam_pattern test service (removed by the test)\n"
+                "auth sufficient %s %s\n"
+                "auth required pam_deny.so\n"
+                "account required pam_permit.so\n"
+                "session required pam_permit.so\n" % (MODULE, self.fixture.options())
+            )
 
         self.addCleanup(remove, DROPIN)
         self.install_dropin()
@@ -66,10 +68,12 @@ class SudoTest(unittest.TestCase):
         """Validates the drop-in with visudo -cf before it goes live."""
         staged = os.path.join(self.fixture.root, "sudoers")
         with open(staged, "w") as f:
-            f.write("Defaults:%(u)s pam_service=%(s)s\n"
-                    "Defaults:%(u)s !lecture, passwd_tries=1\n"
-                    "%(extra)s"
-                    "%(u)s ALL=(ALL) ALL\n" % {"u": SUDO_USER, "s": SERVICE, "extra": extra})
+            f.write(
+                "Defaults:%(u)s pam_service=%(s)s\n"
+                "Defaults:%(u)s !lecture, passwd_tries=1\n"
+                "%(extra)s"
+                "%(u)s ALL=(ALL) ALL\n" % {"u": SUDO_USER, "s": SERVICE, "extra": extra}
+            )
         os.chmod(staged, 0o440)
         checked = run(["visudo", "-cf", staged])
         self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
@@ -128,11 +132,13 @@ class SuTest(unittest.TestCase):
         self.fixture.enrol(SU_TO, PATTERN)
         self.pam_file = os.path.join(self.fixture.root, "su.pam")
         with open(self.pam_file, "w") as f:
-            f.write("auth sufficient pam_rootok.so\n"
-                    "auth sufficient %s %s\n"
-                    "auth required pam_deny.so\n"
-                    "account required pam_permit.so\n"
-                    "session required pam_permit.so\n" % (MODULE, self.fixture.options()))
+            f.write(
+                "auth sufficient pam_rootok.so\n"
+                "auth sufficient %s %s\n"
+                "auth required pam_deny.so\n"
+                "account required pam_permit.so\n"
+                "session required pam_permit.so\n" % (MODULE, self.fixture.options())
+            )
         os.chmod(self.pam_file, 0o644)
 
     def su(self, answer, timeout=30):

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import PatternCore
 
 @Suite struct AttemptRecordTests {
@@ -11,8 +12,9 @@ import Testing
         var record = AttemptRecord.empty
         record.add(attempt(1_764_460_000))
         record.add(attempt(1_764_460_005, tty: "", host: "203.0.113.7"))
-        #expect(String(decoding: record.encoded(), as: UTF8.self)
-            == "unseen 2\n1764460000 su /dev/pts/1 -\n1764460005 su - 203.0.113.7\n")
+        #expect(
+            String(decoding: record.encoded(), as: UTF8.self)
+                == "unseen 2\n1764460000 su /dev/pts/1 -\n1764460005 su - 203.0.113.7\n")
         #expect(AttemptRecord.parse(record.encoded()) == record)
     }
 
@@ -28,8 +30,9 @@ import Testing
 
     @Test func fieldsAreCutAndCleaned() {
         let long = [UInt8](repeating: 0x61, count: 500)
-        let cleaned = FailedAttempt(time: -5, service: ascii("s u"), tty: [0x1B, 0x5B, 0x32, 0x4A, 0xC3, 0xA9],
-                                    remoteHost: long)
+        let cleaned = FailedAttempt(
+            time: -5, service: ascii("s u"), tty: [0x1B, 0x5B, 0x32, 0x4A, 0xC3, 0xA9],
+            remoteHost: long)
         #expect(cleaned.time == 0)
         #expect(cleaned.service == ascii("s?u"))
         #expect(cleaned.tty == ascii("?[2J??"))
@@ -51,9 +54,11 @@ import Testing
 
     @Test func parseIsStrict() {
         #expect(AttemptRecord.parse([]) == .empty)
-        for bad in ["unseen 1", "unseen 01\n", "unseen -1\n", "seen 1\n", "unseen 1\n5 su tty\n",
-                    "unseen 1\n5 su tty host extra\n", "unseen 1\n5 su  host\n", "unseen 1\nx su tty host\n",
-                    "unseen 1\n\n", "unseen 1000000000\n"] {
+        for bad in [
+            "unseen 1", "unseen 01\n", "unseen -1\n", "seen 1\n", "unseen 1\n5 su tty\n",
+            "unseen 1\n5 su tty host extra\n", "unseen 1\n5 su  host\n", "unseen 1\nx su tty host\n",
+            "unseen 1\n\n", "unseen 1000000000\n",
+        ] {
             #expect(AttemptRecord.parse(ascii(bad)) == nil, "\(bad)")
         }
         var tooMany = "unseen 0\n"
@@ -68,8 +73,9 @@ import Testing
     func makeGate(_ dir: TempDirectory) throws -> GuessGate {
         let store = PatternStore(path: dir.pathBytes("patterns"))
         try store.save(StoreRecord(user: ascii("alice"), hash: quickHash("1235789"), setAt: 1))
-        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")),
-                             settings: ThrottleSettings(deny: 100, lockAfter: 0))
+        var gate = GuessGate(
+            store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")),
+            settings: ThrottleSettings(deny: 100, lockAfter: 0))
         gate.dummyHashCost = 1
         return gate
     }
@@ -79,19 +85,23 @@ import Testing
         defer { dir.remove() }
         let gate = try makeGate(dir)
         var unseen: (count: Int, last: FailedAttempt)? = nil
-        _ = try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 10, origin: origin,
-                             markSeen: true, unseen: &unseen)
+        _ = try gate.attempt(
+            user: ascii("alice"), pattern: storePattern("1236"), now: 10, origin: origin,
+            markSeen: true, unseen: &unseen)
         #expect(TempDirectory.names(of: dir.file("state")) == ["616c696365", "616c696365.attempts"])
         #expect(try gate.throttle.attempts(for: ascii("alice")).unseen == 1)
-        #expect(try gate.attempt(user: ascii("alice"), pattern: storePattern("1235789"), now: 20, origin: origin,
-                                 markSeen: true, unseen: &unseen) == .accepted)
+        #expect(
+            try gate.attempt(
+                user: ascii("alice"), pattern: storePattern("1235789"), now: 20, origin: origin,
+                markSeen: true, unseen: &unseen) == .accepted)
         #expect(unseen?.count == 1)
         #expect(unseen?.last.time == 10)
         let after = try gate.throttle.attempts(for: ascii("alice"))
         #expect(after.unseen == 0)
         #expect(after.attempts.map(\.time) == [10])  // the success itself is not a failure
-        _ = try gate.attempt(user: ascii("alice"), pattern: storePattern("1235789"), now: 30, origin: origin,
-                             markSeen: true, unseen: &unseen)
+        _ = try gate.attempt(
+            user: ascii("alice"), pattern: storePattern("1235789"), now: 30, origin: origin,
+            markSeen: true, unseen: &unseen)
         #expect(unseen == nil)
     }
 
@@ -100,10 +110,12 @@ import Testing
         defer { dir.remove() }
         let gate = try makeGate(dir)
         var unseen: (count: Int, last: FailedAttempt)? = nil
-        _ = try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 10, origin: origin,
-                             markSeen: false, unseen: &unseen)
-        _ = try gate.attempt(user: ascii("alice"), pattern: storePattern("1235789"), now: 20, origin: origin,
-                             markSeen: false, unseen: &unseen)
+        _ = try gate.attempt(
+            user: ascii("alice"), pattern: storePattern("1236"), now: 10, origin: origin,
+            markSeen: false, unseen: &unseen)
+        _ = try gate.attempt(
+            user: ascii("alice"), pattern: storePattern("1235789"), now: 20, origin: origin,
+            markSeen: false, unseen: &unseen)
         #expect(unseen?.count == 1)
         #expect(try gate.throttle.attempts(for: ascii("alice")).unseen == 1)
     }
@@ -113,12 +125,14 @@ import Testing
         defer { dir.remove() }
         let gate = try makeGate(dir)
         var unseen: (count: Int, last: FailedAttempt)? = nil
-        _ = try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 10, origin: origin,
-                             markSeen: true, unseen: &unseen)
+        _ = try gate.attempt(
+            user: ascii("alice"), pattern: storePattern("1236"), now: 10, origin: origin,
+            markSeen: true, unseen: &unseen)
         chmod(dir.file("state/616c696365.attempts"), 0o644)
         #expect(throws: StoreError.accessibleByOthers(mode: 0o644)) {
-            try gate.attempt(user: ascii("alice"), pattern: storePattern("1235789"), now: 20, origin: origin,
-                             markSeen: true, unseen: &unseen)
+            try gate.attempt(
+                user: ascii("alice"), pattern: storePattern("1235789"), now: 20, origin: origin,
+                markSeen: true, unseen: &unseen)
         }
     }
 }

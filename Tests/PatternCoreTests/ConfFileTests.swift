@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import PatternCore
 
 private func parse(_ text: String) throws(ConfError) -> ModuleOptions {
@@ -18,11 +19,13 @@ private func failure(_ text: String) -> String? {
 }
 
 /// The repository's commented default file.
-private let shippedPath = String(#filePath.dropLast("Tests/PatternCoreTests/ConfFileTests.swift".count)) + "security/pam_pattern.conf"
+private let shippedPath =
+    String(#filePath.dropLast("Tests/PatternCoreTests/ConfFileTests.swift".count)) + "security/pam_pattern.conf"
 
 @Suite struct ConfFileParseTests {
     @Test func keysValuesCommentsAndBlankLines() throws {
-        let options = try parse("""
+        let options = try parse(
+            """
             # policy
             deny = 2
             unlock_time=120
@@ -50,20 +53,34 @@ private let shippedPath = String(#filePath.dropLast("Tests/PatternCoreTests/Conf
     }
 
     @Test func malformedLinesAreNamed() {
-        #expect(failure("deny = 2\ndeny = 0\n") == "/etc/security/pam_pattern.conf line 2: deny must be a whole number from 1 to 1000")
+        #expect(
+            failure("deny = 2\ndeny = 0\n")
+                == "/etc/security/pam_pattern.conf line 2: deny must be a whole number from 1 to 1000")
         #expect(failure("\n\ndenny = 3\n") == "/etc/security/pam_pattern.conf line 3: unknown key \"denny\"")
-        #expect(failure("deny 3\n") == "/etc/security/pam_pattern.conf line 1: expected 'key = value' (or a comment starting with '#')")
-        #expect(failure("nullok = yes\n") == "/etc/security/pam_pattern.conf line 1: nullok is a module argument for pam.d lines, not a key of this file")
-        #expect(failure("prompt = PIN\n")?.hasSuffix("prompt is a module argument for pam.d lines, not a key of this file") == true)
-        #expect(failure("deny = 2\n\ndeny = 2\n") == "/etc/security/pam_pattern.conf line 3: deny is already set on line 1")
-        #expect(failure("deny = 2\r\n") == "/etc/security/pam_pattern.conf line 1: the line contains a control character")
+        #expect(
+            failure("deny 3\n")
+                == "/etc/security/pam_pattern.conf line 1: expected 'key = value' (or a comment starting with '#')")
+        #expect(
+            failure("nullok = yes\n")
+                == "/etc/security/pam_pattern.conf line 1: nullok is a module argument for pam.d lines, not a key of this file"
+        )
+        #expect(
+            failure("prompt = PIN\n")?.hasSuffix("prompt is a module argument for pam.d lines, not a key of this file")
+                == true)
+        #expect(
+            failure("deny = 2\n\ndeny = 2\n") == "/etc/security/pam_pattern.conf line 3: deny is already set on line 1")
+        #expect(
+            failure("deny = 2\r\n") == "/etc/security/pam_pattern.conf line 1: the line contains a control character")
         #expect(failure("deny =\n") == "/etc/security/pam_pattern.conf line 1: deny needs a value")
-        #expect(failure("self_enroll = true\n") == "/etc/security/pam_pattern.conf line 1: self_enroll must be yes or no")
+        #expect(
+            failure("self_enroll = true\n") == "/etc/security/pam_pattern.conf line 1: self_enroll must be yes or no")
         #expect(failure("store = patterns\n")?.contains("line 1: store must be an absolute path") == true)
         #expect(failure("layout = qwerty\n") == "/etc/security/pam_pattern.conf line 1: layout must be phone or numpad")
         #expect(failure("deny = 99999999999999999999999\n") != nil)
         #expect(failure("x\u{0}y = 1\n") != nil)
-        #expect(failure(String(repeating: "#", count: 8193)) == "/etc/security/pam_pattern.conf line 1: the line is longer than 8192 bytes")
+        #expect(
+            failure(String(repeating: "#", count: 8193))
+                == "/etc/security/pam_pattern.conf line 1: the line is longer than 8192 bytes")
     }
 
     @Test func aLineOfAnotherFileIsNotQuotedBack() {
@@ -83,7 +100,8 @@ private let shippedPath = String(#filePath.dropLast("Tests/PatternCoreTests/Conf
         for line in text.split(separator: "\n") where line.hasPrefix("# ") {
             let body = line.dropFirst(2)
             guard let key = body.split(separator: " ").first, body.dropFirst(key.count).hasPrefix(" = "),
-                  key.allSatisfy({ $0 == "_" || ("a"..."z").contains($0) }) else { continue }
+                key.allSatisfy({ $0 == "_" || ("a"..."z").contains($0) })
+            else { continue }
             uncommented.append(String(body))
         }
         let settings = try ConfFile.parse(Array(uncommented.joined(separator: "\n").utf8))
@@ -114,10 +132,14 @@ private let shippedPath = String(#filePath.dropLast("Tests/PatternCoreTests/Conf
         defer { dir.remove() }
         let path = dir.file("c")
         writeBytes(path, Array("deny = 2\n".utf8), mode: 0o664)
-        #expect(throws: ConfError.unsafe(.writableByOthers(mode: 0o664))) { try ConfFile(path: dir.pathBytes("c")).settings() }
+        #expect(throws: ConfError.unsafe(.writableByOthers(mode: 0o664))) {
+            try ConfFile(path: dir.pathBytes("c")).settings()
+        }
         chmod(path, 0o644)
         chown(path, 65534, 0)
-        #expect(throws: ConfError.unsafe(.notOwnedByRoot(uid: 65534))) { try ConfFile(path: dir.pathBytes("c")).settings() }
+        #expect(throws: ConfError.unsafe(.notOwnedByRoot(uid: 65534))) {
+            try ConfFile(path: dir.pathBytes("c")).settings()
+        }
         chown(path, 0, 0)
         symlink(path, dir.file("link"))
         #expect(throws: ConfError.unsafe(.isSymlink)) { try ConfFile(path: dir.pathBytes("link")).settings() }
@@ -132,7 +154,9 @@ private let shippedPath = String(#filePath.dropLast("Tests/PatternCoreTests/Conf
         }
         chmod(dir.path, 0o700)
         writeBytes(path, [UInt8](repeating: 0x23, count: 65537), mode: 0o644)
-        #expect(throws: ConfError.unsafe(.tooLarge(bytes: 65537, limit: 65536))) { try ConfFile(path: dir.pathBytes("c")).settings() }
+        #expect(throws: ConfError.unsafe(.tooLarge(bytes: 65537, limit: 65536))) {
+            try ConfFile(path: dir.pathBytes("c")).settings()
+        }
     }
 
     @Test func argumentsOverrideTheFileForTheModule() throws {

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import PatternCore
 
 /// GuessGate with a TPM record: the TPM's answer through `tpmCheck` (a stand-in here; the real one is tested
@@ -14,15 +15,19 @@ import Testing
         }
     }
 
-    let record = TPMRecord(handle: 0x01A5_0000, name: [0x00, 0x0B] + Array(repeating: 7, count: 32),
-                           salt: Array(repeating: 1, count: 16))!
+    // swift-format-ignore: NeverForceUnwrap
+    // A fixed, valid record: nil would be a broken test, not a finding.
+    let record = TPMRecord(
+        handle: 0x01A5_0000, name: [0x00, 0x0B] + Array(repeating: 7, count: 32),
+        salt: Array(repeating: 1, count: 16))!
     let alice = ascii("alice")
     let t: Int64 = 1_764_460_000
 
     func makeGate(_ dir: TempDirectory, _ settings: ThrottleSettings, tpm: FakeTPM?) throws -> GuessGate {
         let store = PatternStore(path: dir.pathBytes("patterns"))
         try store.save(StoreRecord(user: alice, hash: record.text, setAt: 1))
-        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: settings)
+        var gate = GuessGate(
+            store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: settings)
         gate.dummyHashCost = nil
         if let tpm { gate.tpmCheck = tpm.check }
         return gate
@@ -46,10 +51,14 @@ import Testing
         let tpm = FakeTPM()
         let gate = try makeGate(dir, ThrottleSettings(deny: 5, unlockTime: 60, lockAfter: 20), tpm: tpm)
         tpm.answers = [.wrong(tpmFailures: 1), .wrong(tpmFailures: 7), .right]
-        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 4)))
+        #expect(
+            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+                == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 4)))
         #expect(try gate.throttle.state(for: alice).failures == 1)
         // The TPM counted more than the state file knows (it was deleted): the throttle follows the TPM.
-        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 900)))
+        #expect(
+            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+                == .rejected(verdictAfter: .wait(secondsLeft: 900)))
         #expect(try gate.throttle.state(for: alice).failures == 7)
         #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 900) == .accepted)
         #expect(try gate.throttle.state(for: alice) == .zero)
@@ -61,8 +70,12 @@ import Testing
         let tpm = FakeTPM()
         let gate = try makeGate(dir, ThrottleSettings(deny: 1, unlockTime: 60, lockAfter: 20), tpm: tpm)
         tpm.answers = [.wrong(tpmFailures: 1)]
-        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 60)))
-        #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 10) == .refused(.wait(secondsLeft: 50)))
+        #expect(
+            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+                == .rejected(verdictAfter: .wait(secondsLeft: 60)))
+        #expect(
+            try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 10)
+                == .refused(.wait(secondsLeft: 50)))
         #expect(tpm.calls == 1)
     }
 

@@ -1,12 +1,14 @@
 import Glibc
 import Testing
+
 @testable import PatternCore
 
 @Suite(.serialized, .enabled(if: runningAsRoot, rootOnlyReason)) struct GuessGateTests {
     func makeGate(_ dir: TempDirectory, _ settings: ThrottleSettings = ThrottleSettings()) throws -> GuessGate {
         let store = PatternStore(path: dir.pathBytes("patterns"))
         try store.save(StoreRecord(user: ascii("alice"), hash: quickHash("1235789"), setAt: 1))
-        var gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: settings)
+        var gate = GuessGate(
+            store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: settings)
         gate.dummyHashCost = 1
         return gate
     }
@@ -19,9 +21,12 @@ import Testing
         let t: Int64 = 1_764_460_000
         #expect(try gate.check(user: alice, now: t) == .allowed(freeAttemptsLeft: 5))
         for left in stride(from: 4, through: 1, by: -1) {
-            #expect(try gate.attempt(user: alice, pattern: wrong, now: t) == .rejected(verdictAfter: .allowed(freeAttemptsLeft: left)))
+            #expect(
+                try gate.attempt(user: alice, pattern: wrong, now: t)
+                    == .rejected(verdictAfter: .allowed(freeAttemptsLeft: left)))
         }
-        #expect(try gate.attempt(user: alice, pattern: wrong, now: t) == .rejected(verdictAfter: .wait(secondsLeft: 60)))
+        #expect(
+            try gate.attempt(user: alice, pattern: wrong, now: t) == .rejected(verdictAfter: .wait(secondsLeft: 60)))
         // Locked: even the right pattern is refused without hashing or counting.
         #expect(try gate.attempt(user: alice, pattern: right, now: t + 30) == .refused(.wait(secondsLeft: 30)))
         #expect(try gate.throttle.state(for: alice) == ThrottleState(failures: 5, lastFailure: t))
@@ -37,12 +42,18 @@ import Testing
         let gate = try makeGate(dir, ThrottleSettings(deny: 1, unlockTime: 1, lockAfter: 3))
         let alice = ascii("alice")
         var t: Int64 = 1000
-        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 1)))
+        #expect(
+            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+                == .rejected(verdictAfter: .wait(secondsLeft: 1)))
         t += 1
-        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .wait(secondsLeft: 5)))
+        #expect(
+            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+                == .rejected(verdictAfter: .wait(secondsLeft: 5)))
         t += 5
-        #expect(try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .disabled))
-        #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 1_000_000) == .refused(.disabled))
+        #expect(
+            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .disabled))
+        #expect(
+            try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 1_000_000) == .refused(.disabled))
         try gate.throttle.reset(user: alice)
         #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t) == .accepted)
     }
@@ -63,7 +74,8 @@ import Testing
         let store = PatternStore(path: dir.pathBytes("patterns"))
         // A syntactically valid $y$ string with parameters libcrypt refuses: verify fails inside crypt.
         writeBytes(dir.file("patterns"), ascii("alice:$y$jzz$abc$def:1\n"))
-        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: ThrottleSettings())
+        let gate = GuessGate(
+            store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: ThrottleSettings())
         // A hash libcrypt cannot compute is an error, never a verdict (and never a success).
         #expect(throws: StoreError.hashFailed(errno: EINVAL)) {
             try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 5)
@@ -108,7 +120,8 @@ import Testing
         let name = String(decoding: ThrottleStore.fileName(for: alice)!, as: UTF8.self)
         writeBytes(dir.file("state/" + name), ascii("0000000005 0000000001795996000\n"))
         // Never longer than the configured first wait, and patternctl's view (state + policy) agrees.
-        #expect(ThrottlePolicy.verdict(state: try gate.throttle.state(for: alice), now: t, settings: gate.settings)
+        #expect(
+            ThrottlePolicy.verdict(state: try gate.throttle.state(for: alice), now: t, settings: gate.settings)
                 == .wait(secondsLeft: 60))
         #expect(try gate.check(user: alice, now: t) == .wait(secondsLeft: 60))
         // The module rewrote it as now, so the wait really ends 60 s later.
@@ -122,7 +135,9 @@ import Testing
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir, settings)
-        final class Box: @unchecked Sendable { var outcomes = [GuessOutcome?](repeating: nil, count: 64); var errors = 0 }
+        final class Box: @unchecked Sendable {
+            var outcomes = [GuessOutcome?](repeating: nil, count: 64); var errors = 0
+        }
         let box = Box()
         var mutex = pthread_mutex_t()
         pthread_mutex_init(&mutex, nil)
@@ -130,22 +145,29 @@ import Testing
         let barrier = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
         pthread_barrier_init(barrier, nil, 64)
         defer { pthread_barrier_destroy(barrier); barrier.deallocate() }
-        struct Job { let gate: GuessGate; let index: Int; let box: Box; let mutex: UnsafeMutablePointer<pthread_mutex_t>
-                     let barrier: UnsafeMutablePointer<pthread_barrier_t> }
+        struct Job {
+            let gate: GuessGate; let index: Int; let box: Box; let mutex: UnsafeMutablePointer<pthread_mutex_t>
+            let barrier: UnsafeMutablePointer<pthread_barrier_t>
+        }
         let mutexPointer = withUnsafeMutablePointer(to: &mutex) { $0 }
         var threads: [pthread_t] = []
         for index in 0..<64 {
-            let job = Unmanaged.passRetained(JobBox(Job(gate: gate, index: index, box: box, mutex: mutexPointer, barrier: barrier)))
+            let job = Unmanaged.passRetained(
+                JobBox(Job(gate: gate, index: index, box: box, mutex: mutexPointer, barrier: barrier)))
             var thread = pthread_t()
-            let rc = pthread_create(&thread, nil, { raw in
-                let job = Unmanaged<JobBox<Job>>.fromOpaque(raw!).takeRetainedValue().value
-                pthread_barrier_wait(job.barrier)
-                let outcome = try? job.gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 1_764_460_000)
-                pthread_mutex_lock(job.mutex)
-                if let outcome { job.box.outcomes[job.index] = outcome } else { job.box.errors += 1 }
-                pthread_mutex_unlock(job.mutex)
-                return nil
-            }, job.toOpaque())
+            let rc = pthread_create(
+                &thread, nil,
+                { raw in
+                    guard let raw else { return nil }
+                    let job = Unmanaged<JobBox<Job>>.fromOpaque(raw).takeRetainedValue().value
+                    pthread_barrier_wait(job.barrier)
+                    let outcome = try? job.gate.attempt(
+                        user: ascii("alice"), pattern: storePattern("1236"), now: 1_764_460_000)
+                    pthread_mutex_lock(job.mutex)
+                    if let outcome { job.box.outcomes[job.index] = outcome } else { job.box.errors += 1 }
+                    pthread_mutex_unlock(job.mutex)
+                    return nil
+                }, job.toOpaque())
             precondition(rc == 0)
             threads.append(thread)
         }

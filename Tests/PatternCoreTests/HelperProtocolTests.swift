@@ -95,7 +95,8 @@ struct HelperProtocolTests {
         let limits = HelperOperation.enroll.fieldLimits
         #expect(limits == [HelperRequest.maximumPasswordBytes, HelperRequest.maximumFieldBytes])
         let input = Array("pp-Secret-42".utf8) + [0] + Array("2946138".utf8) + [0]
-        #expect(HelperRequest.parseFields(input, limits: limits) == [Array("pp-Secret-42".utf8), Array("2946138".utf8)])
+        #expect(
+            HelperRequest.parseFields(input, limits: limits) == [Array("pp-Secret-42".utf8), Array("2946138".utf8)])
         let long = [UInt8](repeating: 0x61, count: 100) + [0] + Array("2946138".utf8) + [0]
         #expect(HelperRequest.parseFields(long, limits: limits) != nil)
         #expect(HelperRequest.parseFields(long, limits: HelperOperation.set.fieldLimits) == nil)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PatternCore
 
 @Suite struct KeypadLayoutTests {
@@ -26,7 +27,7 @@ import Testing
         for layout in [KeypadLayout.phone, .numpad] {
             #expect(layout.dot(forKey: 0) == nil)
             #expect(layout.dot(forKey: 10) == nil)
-            #expect(layout.dot(forKey: 0x31) == nil)   // ASCII, not a key value
+            #expect(layout.dot(forKey: 0x31) == nil)  // ASCII, not a key value
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PatternCore
 
 @Suite struct MessageFormatTests {
@@ -13,7 +14,7 @@ import Testing
     }
 
     @Test func oddTemplatesNeverTrap() {
-        #expect(fill("%s %s", "only") == "only ")        // a missing argument stays empty
+        #expect(fill("%s %s", "only") == "only ")  // a missing argument stays empty
         #expect(fill("%9$s", "a") == "")
         #expect(fill("%") == "%")
         #expect(fill("%d %1$") == "%d %1$")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PatternCore
 
 private func args(_ list: String...) -> [[UInt8]] { list.map { Array($0.utf8) } }
@@ -19,10 +20,11 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
     }
 
     @Test func everyOptionIsApplied() {
-        let (options, problems) = ModuleOptions.parse(args(
-            "store=/tmp/s/patterns", "state=/tmp/s/state", "nullok", "layout=numpad", "minlen=6",
-            "deny=3", "unlock_time=1", "lock_after=9", "show_grid", "prompt=Draw it: ",
-            "forward_pass", "allow_remote", "debug"))
+        let (options, problems) = ModuleOptions.parse(
+            args(
+                "store=/tmp/s/patterns", "state=/tmp/s/state", "nullok", "layout=numpad", "minlen=6",
+                "deny=3", "unlock_time=1", "lock_after=9", "show_grid", "prompt=Draw it: ",
+                "forward_pass", "allow_remote", "debug"))
         #expect(problems.isEmpty)
         #expect(options.storePath == Array("/tmp/s/patterns".utf8))
         #expect(options.stateDirectory == Array("/tmp/s/state".utf8))
@@ -59,7 +61,8 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
     }
 
     @Test func numbersAtTheLimitsAreAccepted() {
-        let (options, problems) = ModuleOptions.parse(args("minlen=9", "deny=1000", "unlock_time=31536000", "lock_after=100000"))
+        let (options, problems) = ModuleOptions.parse(
+            args("minlen=9", "deny=1000", "unlock_time=31536000", "lock_after=100000"))
         #expect(problems.isEmpty)
         #expect(options.minimumLength == 9)
         #expect(options.throttle == ThrottleSettings(deny: 1000, unlockTime: 31_536_000, lockAfter: 100_000))
@@ -70,8 +73,10 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
         #expect(ModuleOptions.parse(args("lock_after=0")).options.throttle.lockAfter == 0)
     }
 
-    @Test(arguments: ["deny=0", "deny=1001", "unlock_time=0", "unlock_time=31536001", "lock_after=100001",
-                      "lock_after=18446744073709551616", "unlock_time=-1", "deny=five"])
+    @Test(arguments: [
+        "deny=0", "deny=1001", "unlock_time=0", "unlock_time=31536001", "lock_after=100001",
+        "lock_after=18446744073709551616", "unlock_time=-1", "deny=five",
+    ])
     func badThrottleValuesKeepDefaults(_ argument: String) {
         let (options, problems) = ModuleOptions.parse(args(argument))
         #expect(problems.count == 1)
@@ -145,8 +150,10 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
 @Suite struct ModuleOptionsPromptTests {
     @Test func forwardPassChangesOnlyTheDefaultPrompt() {
         #expect(ModuleOptions.parse(args()).options.effectivePrompt == Array("Pattern: ".utf8))
-        #expect(ModuleOptions.parse(args("forward_pass")).options.effectivePrompt == Array("Pattern or password: ".utf8))
-        #expect(ModuleOptions.parse(args("forward_pass", "prompt=PIN: ")).options.effectivePrompt == Array("PIN: ".utf8))
+        #expect(
+            ModuleOptions.parse(args("forward_pass")).options.effectivePrompt == Array("Pattern or password: ".utf8))
+        #expect(
+            ModuleOptions.parse(args("forward_pass", "prompt=PIN: ")).options.effectivePrompt == Array("PIN: ".utf8))
         #expect(ModuleOptions.parse(args("prompt=PIN: ")).options.effectivePrompt == Array("PIN: ".utf8))
     }
 }

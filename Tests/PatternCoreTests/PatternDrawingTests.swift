@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import PatternCore
 
 /// Golden drawings live next to this file. Run with PATTERN_UPDATE_GOLDEN=1 to
@@ -18,12 +19,12 @@ private func golden(_ name: String, _ actual: String) throws {
 
 @Suite struct PatternDrawingTests {
     @Test(arguments: [
-        ("z", "1235789"),          // the Z: straight lines and diagonals
-        ("s", "123654789"),        // all nine dots, rows and columns
-        ("knight", "2759148"),     // knight moves 2-7 and 4-8, 9-1 over the visited centre
-        ("cross", "15743"),        // the knight 4-3 crosses the diagonal 1-5
-        ("back", "2136"),          // 1-3 passes the visited 2: two lines share 1-2
-        ("knights", "1634872"),    // shallow knight moves 1-6 and 3-4 cross under 2
+        ("z", "1235789"),  // the Z: straight lines and diagonals
+        ("s", "123654789"),  // all nine dots, rows and columns
+        ("knight", "2759148"),  // knight moves 2-7 and 4-8, 9-1 over the visited centre
+        ("cross", "15743"),  // the knight 4-3 crosses the diagonal 1-5
+        ("back", "2136"),  // 1-3 passes the visited 2: two lines share 1-2
+        ("knights", "1634872"),  // shallow knight moves 1-6 and 3-4 cross under 2
     ])
     func matchesGolden(name: String, digits: String) throws {
         let pattern = try Pattern.parse(Array(digits.utf8))
@@ -98,30 +99,33 @@ private func golden(_ name: String, _ actual: String) throws {
     }
 
     @Test func emptyGridShowsTheNumbering() {
-        #expect(PatternDrawing.emptyGrid(style: .ascii) == """
-            +-------+
-            | 1 2 3 |
-            | 4 5 6 |
-            | 7 8 9 |
-            +-------+
+        #expect(
+            PatternDrawing.emptyGrid(style: .ascii) == """
+                +-------+
+                | 1 2 3 |
+                | 4 5 6 |
+                | 7 8 9 |
+                +-------+
 
-            """)
-        #expect(PatternDrawing.emptyGrid(style: .unicode) == """
-            ┌───────┐
-            │ 1 2 3 │
-            │ 4 5 6 │
-            │ 7 8 9 │
-            └───────┘
+                """)
+        #expect(
+            PatternDrawing.emptyGrid(style: .unicode) == """
+                ┌───────┐
+                │ 1 2 3 │
+                │ 4 5 6 │
+                │ 7 8 9 │
+                └───────┘
 
-            """)
+                """)
         // On a numpad the top row of dots is typed 7 8 9.
-        #expect(PatternDrawing.emptyGrid(style: .ascii, layout: .numpad) == """
-            +-------+
-            | 7 8 9 |
-            | 4 5 6 |
-            | 1 2 3 |
-            +-------+
+        #expect(
+            PatternDrawing.emptyGrid(style: .ascii, layout: .numpad) == """
+                +-------+
+                | 7 8 9 |
+                | 4 5 6 |
+                | 1 2 3 |
+                +-------+
 
-            """)
+                """)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PatternCore
 
 /// Enumerated once for the whole suite (debug builds are slow).
@@ -54,9 +55,9 @@ private let allPatterns = Pattern.allValid()
             allPatterns.contains(Pattern(canonicalDots: Array(digits.utf8).map { $0 - 0x30 }))
         }
         #expect(has("1235789"))
-        #expect(has("2136"))      // passes visited 2
-        #expect(has("1683"))      // knight moves
-        #expect(!has("1379"))     // 1-3 would pick up 2
-        #expect(!has("159"))      // too short
+        #expect(has("2136"))  // passes visited 2
+        #expect(has("1683"))  // knight moves
+        #expect(!has("1379"))  // 1-3 would pick up 2
+        #expect(!has("159"))  // too short
     }
 }

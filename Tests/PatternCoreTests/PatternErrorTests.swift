@@ -1,31 +1,43 @@
 import Testing
+
 @testable import PatternCore
 
 @Suite struct PatternErrorTests {
     @Test func messages() {
         #expect(PatternError.empty.message == "No pattern was entered.")
-        #expect(PatternError.tooLong(byteCount: 65).message
+        #expect(
+            PatternError.tooLong(byteCount: 65).message
                 == "The input is too long (65 bytes); a pattern is at most 64 bytes.")
-        #expect(PatternError.notADot(character: 0x61, position: 3).message
+        #expect(
+            PatternError.notADot(character: 0x61, position: 3).message
                 == "'a' at position 3 is not a dot; type the dots as digits 1 to 9.")
-        #expect(PatternError.notADot(character: 0x07, position: 1).message
+        #expect(
+            PatternError.notADot(character: 0x07, position: 1).message
                 == "Byte 0x07 at position 1 is not a dot; type the dots as digits 1 to 9.")
-        #expect(PatternError.notADot(character: 0xC3, position: 12).message
+        #expect(
+            PatternError.notADot(character: 0xC3, position: 12).message
                 == "Byte 0xC3 at position 12 is not a dot; type the dots as digits 1 to 9.")
-        #expect(PatternError.zero(position: 2).message
+        #expect(
+            PatternError.zero(position: 2).message
                 == "'0' at position 2 is not a dot; the dots are numbered 1 to 9.")
-        #expect(PatternError.dotUsedTwice(dot: 5).message
-                == "Dot 5 (centre) is used twice; each dot can be used only once, and a line across an unused dot uses it.")
-        #expect(PatternError.tooShort(dotCount: 3, minimum: 4).message
+        #expect(
+            PatternError.dotUsedTwice(dot: 5).message
+                == "Dot 5 (centre) is used twice; each dot can be used only once, and a line across an unused dot uses it."
+        )
+        #expect(
+            PatternError.tooShort(dotCount: 3, minimum: 4).message
                 == "The pattern has 3 dots; at least 4 are needed.")
-        #expect(PatternError.tooShort(dotCount: 1, minimum: 6).message
+        #expect(
+            PatternError.tooShort(dotCount: 1, minimum: 6).message
                 == "The pattern has 1 dot; at least 6 are needed.")
     }
 
     @Test func dotsAreNamedByTheKeysOfTheLayout() throws {
         // Numpad key 1 is dot 7 (bottom left): the message names the key typed.
-        #expect(PatternError.dotUsedTwice(dot: 7).message(layout: .numpad)
-                == "Dot 1 (bottom left) is used twice; each dot can be used only once, and a line across an unused dot uses it.")
+        #expect(
+            PatternError.dotUsedTwice(dot: 7).message(layout: .numpad)
+                == "Dot 1 (bottom left) is used twice; each dot can be used only once, and a line across an unused dot uses it."
+        )
         #expect(PatternError.dotUsedTwice(dot: 7).message(layout: .phone).hasPrefix("Dot 7 (bottom left)"))
         // Typed on a numpad, 1471 reaches key 1 again: the error says "Dot 1", not the phone's 7.
         #expect(throws: PatternError.dotUsedTwice(dot: 7)) {

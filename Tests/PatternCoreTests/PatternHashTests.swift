@@ -1,6 +1,7 @@
 import CPatternSystem
 import Glibc
 import Testing
+
 @testable import PatternCore
 
 struct PatternHashTests {
@@ -34,7 +35,9 @@ struct PatternHashTests {
         #expect(!PatternHash.verify(Pattern(canonicalDots: []), against: hash))
         #expect(!PatternHash.verify(Pattern(canonicalDots: [1, 2, 3, 10]), against: hash))
         #expect(!PatternHash.verify(Pattern(canonicalDots: Array(repeating: 1, count: 10)), against: hash))
-        #expect(throws: StoreError.invalidPattern) { try PatternHash.make(for: Pattern(canonicalDots: [0, 1]), cost: 1) }
+        #expect(throws: StoreError.invalidPattern) {
+            try PatternHash.make(for: Pattern(canonicalDots: [0, 1]), cost: 1)
+        }
     }
 
     @Test(arguments: 1...11) func costIsReadBackFromTheHash(cost: Int) throws {
@@ -45,15 +48,21 @@ struct PatternHashTests {
     }
 
     @Test func costFiveAndSevenFromRealHashes() throws {
-        #expect(StoreRecord(user: ascii("a"), hash: try PatternHash.make(for: storePattern("1236"), cost: 5), setAt: 0).cost == 5)
-        #expect(StoreRecord(user: ascii("a"), hash: try PatternHash.make(for: storePattern("1236"), cost: 7), setAt: 0).cost == 7)
+        #expect(
+            StoreRecord(user: ascii("a"), hash: try PatternHash.make(for: storePattern("1236"), cost: 5), setAt: 0).cost
+                == 5)
+        #expect(
+            StoreRecord(user: ascii("a"), hash: try PatternHash.make(for: storePattern("1236"), cost: 7), setAt: 0).cost
+                == 7)
         #expect(PatternHash.cost(ofHash: ascii("$y$jZT$salt$hash")) == nil)
         #expect(PatternHash.cost(ofHash: ascii("$y$j9T")) == nil)
     }
 
     @Test func invalidCostsAreRefused() {
         for cost in [0, -1, 12, Int.max] {
-            #expect(throws: StoreError.invalidCost(cost)) { try PatternHash.make(for: storePattern("1236"), cost: cost) }
+            #expect(throws: StoreError.invalidCost(cost)) {
+                try PatternHash.make(for: storePattern("1236"), cost: cost)
+            }
         }
     }
 
@@ -76,6 +85,8 @@ struct PatternHashTests {
             #expect(PatternHash.cost(ofHash: bytes) == cost)
         }
         let fallback = try #require(PatternHash.dummySetting(cost: 99))
-        #expect(PatternHash.cost(ofHash: fallback.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }) == PatternHash.defaultCost)
+        #expect(
+            PatternHash.cost(ofHash: fallback.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+                == PatternHash.defaultCost)
     }
 }

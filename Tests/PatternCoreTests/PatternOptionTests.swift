@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PatternCore
 
 @Suite struct PatternOptionTests {
@@ -22,12 +23,17 @@ import Testing
 
     @Test func systemPolicyIsInTheFileAndConversationIsNot() {
         let confKeys = PatternOption.table.filter { $0.isConfKey }.map { $0.key }
-        #expect(confKeys == [.store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .selfEnroll, .tpmTCTI])
+        #expect(
+            confKeys == [
+                .store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .selfEnroll, .tpmTCTI,
+            ])
         let fileOnly = PatternOption.table.filter { !$0.isArgument }.map { $0.key }
         #expect(fileOnly == [.cost, .selfEnroll, .tpmTCTI])
         // tpm_tcti above all: a pam.d line (or whoever writes one) never picks the TPM that judges guesses.
-        let (options, problems) = ModuleOptions.parse([Array("cost=3".utf8), Array("self_enroll=no".utf8),
-                                                       Array("tpm_tcti=swtpm:path=/tmp/s".utf8)])
+        let (options, problems) = ModuleOptions.parse([
+            Array("cost=3".utf8), Array("self_enroll=no".utf8),
+            Array("tpm_tcti=swtpm:path=/tmp/s".utf8),
+        ])
         #expect(problems.count == 3 && options == ModuleOptions())
     }
 
@@ -54,7 +60,9 @@ import Testing
 
     @Test func valuesAreCheckedByKind() {
         let deny = PatternOption.spec(for: .deny)
-        #expect(throws: OptionProblem.outOfRange(1...1000)) { try OptionSetting.parse(deny, value: Array("0".utf8)[...]) }
+        #expect(throws: OptionProblem.outOfRange(1...1000)) {
+            try OptionSetting.parse(deny, value: Array("0".utf8)[...])
+        }
         #expect(throws: OptionProblem.needsValue) { try OptionSetting.parse(deny, value: nil) }
         #expect(throws: OptionProblem.takesNoValue) {
             try OptionSetting.parse(PatternOption.spec(for: .nullok), value: Array("1".utf8)[...])

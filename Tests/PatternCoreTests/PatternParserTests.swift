@@ -1,8 +1,11 @@
 import Testing
+
 @testable import PatternCore
 
 /// Parses a string's bytes (tests only: the core never takes a String).
-private func parse(_ text: String, layout: KeypadLayout = .phone, minimumLength: Int = 4) throws(PatternError) -> Pattern {
+private func parse(
+    _ text: String, layout: KeypadLayout = .phone, minimumLength: Int = 4
+) throws(PatternError) -> Pattern {
     try Pattern.parse(Array(text.utf8), layout: layout, minimumLength: minimumLength)
 }
 
@@ -11,8 +14,9 @@ private func refusal(_ text: String, layout: KeypadLayout = .phone, minimumLengt
 }
 
 private func canonical(_ text: String) throws(PatternError) -> String {
-    String(decoding: try Pattern.canonicalDots(typed: Array(text.utf8), layout: .phone).map { $0 + 0x30 },
-           as: UTF8.self)
+    String(
+        decoding: try Pattern.canonicalDots(typed: Array(text.utf8), layout: .phone).map { $0 + 0x30 },
+        as: UTF8.self)
 }
 
 @Suite struct PatternParserTests {
@@ -76,7 +80,7 @@ private func canonical(_ text: String) throws(PatternError) -> String {
         #expect(refusal("1236\n")?.message == "Byte 0x0A at position 5 is not a dot; type the dots as digits 1 to 9.")
         #expect(refusal("1,2,3,6") == .notADot(character: 0x2C, position: 2))
         #expect(refusal("12\t36") == .notADot(character: 0x09, position: 3))
-        #expect(refusal("١٢٣٤") == .notADot(character: 0xD9, position: 1))   // Arabic digits are not dots
+        #expect(refusal("١٢٣٤") == .notADot(character: 0xD9, position: 1))  // Arabic digits are not dots
         // A typo is reported even when a rule is broken earlier: "11" then 'x'.
         #expect(refusal("11x") == .notADot(character: 0x78, position: 3))
     }
@@ -91,8 +95,10 @@ private func canonical(_ text: String) throws(PatternError) -> String {
         #expect(refusal("11236") == .dotUsedTwice(dot: 1))
         // Typed once, but 1-3 already picked up dot 2.
         #expect(refusal("1325") == .dotUsedTwice(dot: 2))
-        #expect(refusal("1325")?.message
-                == "Dot 2 (top middle) is used twice; each dot can be used only once, and a line across an unused dot uses it.")
+        #expect(
+            refusal("1325")?.message
+                == "Dot 2 (top middle) is used twice; each dot can be used only once, and a line across an unused dot uses it."
+        )
         // Numpad reports the dot (grid position), not the typed key: key 7 is dot 1.
         #expect(refusal("78947", layout: .numpad) == .dotUsedTwice(dot: 1))
         // Ten dots cannot all be distinct.

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import PatternCore
 
 @Suite(.serialized, .enabled(if: runningAsRoot, rootOnlyReason)) struct PatternStoreTests {
@@ -37,7 +38,8 @@ import Testing
 
         // Replace in place keeps the order.
         try store.save(StoreRecord(user: ascii("alice"), hash: hash2, setAt: 7))
-        #expect(readBytes(storeDir + "/patterns") == ascii("alice:") + hash2 + ascii(":7\nbob:") + hash2 + ascii(":5\n"))
+        #expect(
+            readBytes(storeDir + "/patterns") == ascii("alice:") + hash2 + ascii(":7\nbob:") + hash2 + ascii(":5\n"))
 
         // Remove.
         #expect(try store.remove(user: ascii("alice")))
@@ -130,7 +132,9 @@ import Testing
         defer { dir.remove() }
         let path = validStore(dir)
         truncate(path, off_t(PatternStore.maximumFileBytes + 1))
-        #expect(throws: StoreError.tooLarge(bytes: PatternStore.maximumFileBytes + 1, limit: PatternStore.maximumFileBytes)) {
+        #expect(
+            throws: StoreError.tooLarge(bytes: PatternStore.maximumFileBytes + 1, limit: PatternStore.maximumFileBytes)
+        ) {
             try load(path)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PatternCore
 
 private func pattern(_ digits: String) -> Pattern {
@@ -16,7 +17,7 @@ private func pattern(_ digits: String) -> Pattern {
     @Test(arguments: ["2759148", "167538", "425816", "961472", "18349276", "3816", "5183"])
     func randomLookingPatternsAreAccepted(digits: String) throws {
         let p = try Pattern.parse(Array(digits.utf8))
-        #expect(p.digitString == digits)   // already canonical
+        #expect(p.digitString == digits)  // already canonical
         #expect(p.weakness() == nil)
     }
 
@@ -37,26 +38,26 @@ private func pattern(_ digits: String) -> Pattern {
     }
 
     @Test(arguments: [
-        ("1234", PatternWeakness.sequentialDots),       // 1-2-3 then a knight move: a PIN
+        ("1234", PatternWeakness.sequentialDots),  // 1-2-3 then a knight move: a PIN
         ("98765", .sequentialDots),
         ("123456789", .sequentialDots),
-        ("147258369", .sequentialDots),                 // columns: mirror of 123456789
+        ("147258369", .sequentialDots),  // columns: mirror of 123456789
         ("6789", .sequentialDots),
-        ("1236987", .ringWalk),                         // box missing a side, 7 dots
+        ("1236987", .ringWalk),  // box missing a side, 7 dots
         ("23698", .ringWalk),
         ("41236987", .ringWalk),
-        ("123698745", .ringWalk),                       // spiral into the centre
-        ("523698741", .ringWalk),                       // spiral out of the centre
-        ("1236", .ringWalk),                            // "7", also a corner of the box
-        ("2589", .fewStrokes(strokes: 2)),              // an L hanging from the top middle
-        ("14789", .commonPattern),                      // L, published
-        ("3214789", .ringWalk),                         // C
-        ("1478963", .ringWalk),                         // U
-        ("7415963", .commonPattern),                    // N: the Z turned a quarter
-        ("147852", .fewStrokes(strokes: 3)),            // a narrow U
-        ("159874", .fewStrokes(strokes: 3)),            // diagonal, along the bottom, up
-        ("123654", .fewStrokes(strokes: 3)),            // a hook back
-        ("15963", .fewStrokes(strokes: 2)),             // diagonal then up
+        ("123698745", .ringWalk),  // spiral into the centre
+        ("523698741", .ringWalk),  // spiral out of the centre
+        ("1236", .ringWalk),  // "7", also a corner of the box
+        ("2589", .fewStrokes(strokes: 2)),  // an L hanging from the top middle
+        ("14789", .commonPattern),  // L, published
+        ("3214789", .ringWalk),  // C
+        ("1478963", .ringWalk),  // U
+        ("7415963", .commonPattern),  // N: the Z turned a quarter
+        ("147852", .fewStrokes(strokes: 3)),  // a narrow U
+        ("159874", .fewStrokes(strokes: 3)),  // diagonal, along the bottom, up
+        ("123654", .fewStrokes(strokes: 3)),  // a hook back
+        ("15963", .fewStrokes(strokes: 2)),  // diagonal then up
         ("3578", .fewStrokes(strokes: 2)),
     ])
     func trivialShapes(digits: String, expected: PatternWeakness) throws {
@@ -76,14 +77,19 @@ private func pattern(_ digits: String) -> Pattern {
     }
 
     @Test func reasons() {
-        #expect(PatternWeakness.tooShort(dotCount: 5, minimum: 6).reason
+        #expect(
+            PatternWeakness.tooShort(dotCount: 5, minimum: 6).reason
                 == "It has only 5 dots; at least 6 are required.")
-        #expect(PatternWeakness.commonPattern.reason
-                == "It is one of the most common patterns (or a rotation or mirror image of one), among the first an attacker tries.")
-        #expect(PatternWeakness.sequentialDots.reason
+        #expect(
+            PatternWeakness.commonPattern.reason
+                == "It is one of the most common patterns (or a rotation or mirror image of one), among the first an attacker tries."
+        )
+        #expect(
+            PatternWeakness.sequentialDots.reason
                 == "Its dots are consecutive numbers, like a PIN such as 1234, read across the grid in some direction.")
         #expect(PatternWeakness.ringWalk.reason == "It only walks around the edge of the grid (a box or a spiral).")
-        #expect(PatternWeakness.fewStrokes(strokes: 2).reason
+        #expect(
+            PatternWeakness.fewStrokes(strokes: 2).reason
                 == "It is drawn with only 2 straight strokes, a simple shape or letter (like L, V, Z, N, U or C).")
     }
 

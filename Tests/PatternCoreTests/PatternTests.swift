@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PatternCore
 
 @Suite struct PatternTests {
@@ -48,7 +49,9 @@ import Testing
     @Test func malformedInternalPatternsNeverTrap() {
         // Only the parser and enumeration make Patterns, but tests elsewhere build bad
         // ones through the internal initialiser: nothing downstream may trap on them.
-        let bad: [[UInt8]] = [[], [0], [10, 200, 255], [1, 1, 1, 1], Array(repeating: 5, count: 20), [0, 1, 2, 3, 4]]
+        let bad: [[UInt8]] = [
+            [], [0], [10, 200, 255], [1, 1, 1, 1], Array(repeating: 5, count: 20), [0, 1, 2, 3, 4],
+        ]
         for dots in bad {
             let p = Pattern(canonicalDots: dots)
             _ = p.digitString

@@ -1,5 +1,6 @@
 import CPatternSystem
 import Testing
+
 @testable import PatternCore
 
 /// The module's lookup must agree with the full parser on who is enrolled, and refuse every store the full
@@ -10,8 +11,11 @@ struct StoreLookupTests {
     func line(_ user: String, _ time: String = "1") -> [UInt8] { ascii(user + ":") + hash + ascii(":" + time + "\n") }
 
     @Test func linesWithAUidAndWithoutAgreeWithTheFullParser() throws {
-        let bound: (String, String) -> [UInt8] = { user, uid in ascii(user + ":" + uid + ":") + self.hash + ascii(":7\n") }
-        let store = line("alice") + bound("bob", "1000") + bound("carol", "0") + bound("dave", "4294967294")
+        let bound: (String, String) -> [UInt8] = { user, uid in
+            ascii(user + ":" + uid + ":") + self.hash + ascii(":7\n")
+        }
+        let store =
+            line("alice") + bound("bob", "1000") + bound("carol", "0") + bound("dave", "4294967294")
             + line("erin") + bound("frank", "123456789")
         let records = try StoreRecord.parseStore(store)
         #expect(records.map { $0.uid } == [nil, 1000, 0, 4_294_967_294, nil, 123_456_789])
@@ -66,7 +70,8 @@ struct StoreLookupTests {
         // A bad byte inside another user's name, hash or time cannot change alice's answer; the lookup
         // does not spend time on it. patternctl's full parser refuses such a store before any write.
         let content: [[UInt8]] = [
-            ascii("b b:") + hash + ascii(":1\n"), ascii("bob:") + hash + ascii(":-1\n"), ascii("bob:") + hash + ascii(":01\n"),
+            ascii("b b:") + hash + ascii(":1\n"), ascii("bob:") + hash + ascii(":-1\n"),
+            ascii("bob:") + hash + ascii(":01\n"),
             ascii("bob:") + hash + ascii(":1\r\n"), ascii("bob:$y$j75$sa!t$hash:1\n"),
         ]
         for otherLine in content {

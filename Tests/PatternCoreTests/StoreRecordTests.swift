@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PatternCore
 
 struct StoreRecordTests {
@@ -16,18 +17,21 @@ struct StoreRecordTests {
         #expect(StoreRecord.isValidUserName(ascii("j.doe-1_x@example")))
         #expect(StoreRecord.isValidUserName(ascii("jos\u{e9}")))  // UTF-8 bytes allowed
         #expect(StoreRecord.isValidUserName(Array(repeating: 0x61, count: 100)))
-        for bad in [[], Array(repeating: 0x61, count: 101), ascii("a:b"), ascii("a b"), [0x61, 0x00], [0x61, 0x7F], [0x61, 0x0A]] {
+        for bad in [
+            [], Array(repeating: 0x61, count: 101), ascii("a:b"), ascii("a b"), [0x61, 0x00], [0x61, 0x7F],
+            [0x61, 0x0A],
+        ] {
             #expect(!StoreRecord.isValidUserName(bad))
         }
     }
 
     @Test func hashRules() {
         #expect(StoreRecord.isValidHash(hash))
-        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt")))          // missing hash field
-        #expect(!StoreRecord.isValidHash(ascii("$y$j75$$hash")))         // empty salt
-        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt$hash$")))    // trailing '$'
-        #expect(!StoreRecord.isValidHash(ascii("$6$salt$hash")))         // not yescrypt
-        #expect(!StoreRecord.isValidHash(ascii("$y$j75$sa:t$hash")))     // ':' would break the line
+        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt")))  // missing hash field
+        #expect(!StoreRecord.isValidHash(ascii("$y$j75$$hash")))  // empty salt
+        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt$hash$")))  // trailing '$'
+        #expect(!StoreRecord.isValidHash(ascii("$6$salt$hash")))  // not yescrypt
+        #expect(!StoreRecord.isValidHash(ascii("$y$j75$sa:t$hash")))  // ':' would break the line
         #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt$") + Array(repeating: 0x41, count: 130)))
     }
 
@@ -64,7 +68,9 @@ struct StoreRecordTests {
     @Test func duplicatesAreErrorsNotSkips() {
         let a = ascii("alice:") + hash + ascii(":1\n")
         let b = ascii("bob:") + hash + ascii(":1\n")
-        #expect(throws: StoreError.duplicateUser(lineNumber: 2, firstLineNumber: 1)) { try StoreRecord.parseStore(a + a) }
+        #expect(throws: StoreError.duplicateUser(lineNumber: 2, firstLineNumber: 1)) {
+            try StoreRecord.parseStore(a + a)
+        }
         #expect(throws: StoreError.duplicateUser(lineNumber: 4, firstLineNumber: 2)) {
             try StoreRecord.parseStore(a + b + ascii("carol:") + hash + ascii(":1\n") + b + a)
         }

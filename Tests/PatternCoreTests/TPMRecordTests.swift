@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PatternCore
 
 struct TPMRecordTests {
@@ -23,12 +24,12 @@ struct TPMRecordTests {
 
     @Test func strictParsing() {
         var variants: [String] = [
-            text.uppercased(),                                   // one spelling: lower-case hex
+            text.uppercased(),  // one spelling: lower-case hex
             text.replacingOccurrences(of: "$tpm2$", with: "$tpm3$"),
-            String(text.dropLast()),                             // short salt
-            text + "0",                                          // long salt
+            String(text.dropLast()),  // short salt
+            text + "0",  // long salt
             text.replacingOccurrences(of: "01a50007", with: "01a60007"),  // handle out of range
-            text.replacingOccurrences(of: "$000b", with: "$000c"),        // not a SHA-256 Name
+            text.replacingOccurrences(of: "$000b", with: "$000c"),  // not a SHA-256 Name
             text.replacingOccurrences(of: "$a0a1", with: "$a0g1"),
             "",
         ]
@@ -73,11 +74,14 @@ struct TPMPinAuthTests {
 
     @Test func everyInputChangesTheValue() throws {
         let base = TPMPinAuth.value(salt: salt, user: ascii("alice"), pattern: try pattern("1235789"))
-        #expect(TPMPinAuth.value(salt: Array(salt.reversed()), user: ascii("alice"), pattern: try pattern("1235789")) != base)
+        #expect(
+            TPMPinAuth.value(salt: Array(salt.reversed()), user: ascii("alice"), pattern: try pattern("1235789"))
+                != base)
         #expect(TPMPinAuth.value(salt: salt, user: ascii("alicf"), pattern: try pattern("1235789")) != base)
         #expect(TPMPinAuth.value(salt: salt, user: ascii("alice"), pattern: try pattern("1235987")) != base)
         // User and dots are separated: ("alice1", "2345") is not ("alice", "12345").
-        #expect(TPMPinAuth.value(salt: salt, user: ascii("alice1"), pattern: try pattern("2345"))
+        #expect(
+            TPMPinAuth.value(salt: salt, user: ascii("alice1"), pattern: try pattern("2345"))
                 != TPMPinAuth.value(salt: salt, user: ascii("alice"), pattern: try pattern("12345")))
     }
 

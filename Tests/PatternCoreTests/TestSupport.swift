@@ -1,5 +1,6 @@
-import Testing
 import Glibc
+import Testing
+
 @testable import PatternCore
 
 /// A fresh root-owned 0700 directory under /tmp, removed by `remove()`.
@@ -8,7 +9,7 @@ struct TempDirectory {
 
     init() {
         var template = Array("/tmp/pattern-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap { mkdtemp($0) } }
         precondition(made != nil, "mkdtemp failed")
         path = String(cString: template)
     }
@@ -31,7 +32,7 @@ struct TempDirectory {
         var result: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name != "." && name != ".." { result.append(name) }
         }

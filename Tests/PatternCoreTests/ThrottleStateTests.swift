@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+
 @testable import PatternCore
 
 @Suite(.serialized, .enabled(if: runningAsRoot, rootOnlyReason)) struct ThrottleStateTests {
@@ -27,7 +28,8 @@ import Testing
         let stateDir = dir.file("state")
         let store = PatternStore(path: dir.pathBytes("patterns"))
         try store.save(StoreRecord(user: ascii("alice"), hash: quickHash("1236"), setAt: 1))
-        let gate = GuessGate(store: store, throttle: ThrottleStore(directory: Array(stateDir.utf8)), settings: ThrottleSettings())
+        let gate = GuessGate(
+            store: store, throttle: ThrottleStore(directory: Array(stateDir.utf8)), settings: ThrottleSettings())
         #expect(try ThrottleStore(directory: Array(stateDir.utf8)).state(for: ascii("alice")) == .zero)  // no dir yet
         for _ in 0..<3 { _ = try gate.attempt(user: ascii("alice"), pattern: storePattern("1235"), now: 1000) }
 

@@ -1,4 +1,5 @@
 """The README's quick start is exactly two commands, and they are what CI runs."""
+
 import os
 import re
 import unittest

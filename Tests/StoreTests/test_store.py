@@ -24,7 +24,9 @@ ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.d
 IS_ROOT = os.geteuid() == 0
 TEMP_PREFIX_RE = re.compile(r"^\.patterns\.tmp\.")
 # user:uid:hash:setAt, or user:hash:setAt (written before records carried the uid)
-LINE_RE = re.compile(rb"([^:\x00-\x20\x7f]{1,100}):(?:(?:0|[1-9][0-9]{0,9}):)?(\$y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+):(0|[1-9][0-9]{0,18})\n")
+LINE_RE = re.compile(
+    rb"([^:\x00-\x20\x7f]{1,100}):(?:(?:0|[1-9][0-9]{0,9}):)?(\$y\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+\$[./0-9A-Za-z]+):(0|[1-9][0-9]{0,18})\n"
+)
 
 _writer = None
 
@@ -38,11 +40,22 @@ def writer():
         _writer = os.environ["STORE_WRITER"]
         return _writer
     scratch = os.environ.get("SWIFT_SCRATCH", os.path.join(ROOT, ".build"))
-    command = ["swift", "build", "-c", "release", "--package-path", ROOT, "--scratch-path", scratch,
-               "--product", "store-writer"]
+    command = [
+        "swift",
+        "build",
+        "-c",
+        "release",
+        "--package-path",
+        ROOT,
+        "--scratch-path",
+        scratch,
+        "--product",
+        "store-writer",
+    ]
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    bin_path = subprocess.run(command[:-2] + ["--show-bin-path"], check=True, capture_output=True,
-                              text=True).stdout.strip()
+    bin_path = subprocess.run(
+        command[:-2] + ["--show-bin-path"], check=True, capture_output=True, text=True
+    ).stdout.strip()
     _writer = os.path.join(bin_path, "store-writer")
     return _writer
 
@@ -110,6 +123,7 @@ class StoreProcessTests(unittest.TestCase):
         self.assertNotEqual(libcrypt_crypt(b"1235786", hashed), hashed)
         try:
             import warnings
+
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)
                 import crypt  # deprecated, still in 3.11
@@ -126,8 +140,15 @@ class StoreProcessTests(unittest.TestCase):
     # --- injected faults ---------------------------------------------------------------------------------
 
     def assert_failed_write_left_store_intact(self, inject, before, errno_text):
-        result = run("save", self.store, "bob", self.hash, 2,
-                     prefix=["strace", "-f", "-o", "/dev/null", "-e", inject], check=False)
+        result = run(
+            "save",
+            self.store,
+            "bob",
+            self.hash,
+            2,
+            prefix=["strace", "-f", "-o", "/dev/null", "-e", inject],
+            check=False,
+        )
         self.assertEqual(result.returncode, 1, result.stderr)
         self.assertIn(errno_text, result.stderr)
         self.assertEqual(read(self.store), before)
@@ -136,7 +157,9 @@ class StoreProcessTests(unittest.TestCase):
 
     def test_enospc_on_write_leaves_old_store(self):
         before = read(self.store)
-        self.assert_failed_write_left_store_intact("inject=write:error=ENOSPC:when=1", before, "write failed (errno 28)")
+        self.assert_failed_write_left_store_intact(
+            "inject=write:error=ENOSPC:when=1", before, "write failed (errno 28)"
+        )
 
     def test_eio_on_write_leaves_old_store(self):
         before = read(self.store)
@@ -148,13 +171,21 @@ class StoreProcessTests(unittest.TestCase):
 
     def test_exdev_on_rename_leaves_old_store(self):
         before = read(self.store)
-        self.assert_failed_write_left_store_intact("inject=renameat,renameat2:error=EXDEV", before,
-                                                   "rename failed (errno 18)")
+        self.assert_failed_write_left_store_intact(
+            "inject=renameat,renameat2:error=EXDEV", before, "rename failed (errno 18)"
+        )
 
     def test_eio_on_directory_fsync_after_rename_reports_but_store_is_whole(self):
         # The second fsync is the directory's, after the rename: the new file is already in place, whole.
-        result = run("save", self.store, "bob", self.hash, 2,
-                     prefix=["strace", "-f", "-o", "/dev/null", "-e", "inject=fsync:error=EIO:when=2"], check=False)
+        result = run(
+            "save",
+            self.store,
+            "bob",
+            self.hash,
+            2,
+            prefix=["strace", "-f", "-o", "/dev/null", "-e", "inject=fsync:error=EIO:when=2"],
+            check=False,
+        )
         self.assertEqual(result.returncode, 1)
         self.assertEqual([r[0] for r in parse_store(read(self.store))], [b"alice", b"bob"])
         self.assertEqual(temps(self.dir), [])
@@ -194,8 +225,9 @@ umount "$mnt"
         self.assertFalse([n for n in listing if n.startswith(".patterns.tmp.")], listing)
         final = parse_store(read(os.path.join(self.dir, "final")))
         self.assertEqual(final[-1][0], b"newcomer")
-        self.assertFalse([n for n in read(os.path.join(self.dir, "listing2")).decode().split()
-                          if n.startswith(".patterns.tmp.")])
+        self.assertFalse(
+            [n for n in read(os.path.join(self.dir, "listing2")).decode().split() if n.startswith(".patterns.tmp.")]
+        )
 
     def test_kill_9_during_100_writes_never_tears_the_store(self):
         # A 20,000-user store (~2 MB) so a write takes long enough for kills to land inside it.
@@ -207,8 +239,11 @@ umount "$mnt"
         completed = killed_mid_way = stale_seen = 0
         for i in range(100):
             new_line = b"k%d:%s:%d\n" % (i, self.hash.encode(), i)
-            proc = subprocess.Popen([writer(), "save", self.store, f"k{i}", self.hash, str(i)],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen(
+                [writer(), "save", self.store, f"k{i}", self.hash, str(i)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             time.sleep(rng.uniform(0, 0.06))
             proc.send_signal(signal.SIGKILL)
             proc.wait()
@@ -225,8 +260,11 @@ umount "$mnt"
         run("save", self.store, "last", self.hash, 1)
         self.assertEqual(temps(self.dir), [])
         self.assertEqual(read(self.store), current + b"last:%s:1\n" % self.hash.encode())
-        print(f"\n  kill -9: {completed} writes completed, {killed_mid_way} killed before rename, "
-              f"{stale_seen} stale temp files seen across kills, 0 torn", file=sys.stderr)
+        print(
+            f"\n  kill -9: {completed} writes completed, {killed_mid_way} killed before rename, "
+            f"{stale_seen} stale temp files seen across kills, 0 torn",
+            file=sys.stderr,
+        )
         self.assertGreater(killed_mid_way, 0)  # the kills did land inside writes
 
     # --- concurrency ---------------------------------------------------------------------------------------
@@ -236,9 +274,27 @@ umount "$mnt"
         go = os.path.join(self.dir, "go")
         os.mkfifo(go, 0o600)
         environment = dict(os.environ, STORE_WRITER_GO=go)
-        procs = [subprocess.Popen([writer(), "attempt", self.store, state, "alice", "1236", "1764460000",
-                                   str(deny), str(unlock), str(lock_after)], stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, env=environment) for _ in range(64)]
+        procs = [
+            subprocess.Popen(
+                [
+                    writer(),
+                    "attempt",
+                    self.store,
+                    state,
+                    "alice",
+                    "1236",
+                    "1764460000",
+                    str(deny),
+                    str(unlock),
+                    str(lock_after),
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=environment,
+            )
+            for _ in range(64)
+        ]
         # Barrier: every process blocks opening the FIFO; opening and closing it here releases them together.
         time.sleep(0.3)
         os.close(os.open(go, os.O_WRONLY))
@@ -267,8 +323,11 @@ umount "$mnt"
         # Cost 9 (~0.4 s hash): kill the attempt while it hashes; the failure is already on disk.
         run("set", self.store, "slow", "1235789", 9, 1)
         state = os.path.join(self.dir, "state")
-        proc = subprocess.Popen([writer(), "attempt", self.store, state, "slow", "1236", "100", "5", "60", "20"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [writer(), "attempt", self.store, state, "slow", "1236", "100", "5", "60", "20"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(0.15)
         proc.send_signal(signal.SIGKILL)
         proc.wait()

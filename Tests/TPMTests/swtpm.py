@@ -1,4 +1,5 @@
 """A software TPM (swtpm) for the TPM tests: private temp directory, unix sockets, ended by its PID."""
+
 import os
 import shutil
 import signal
@@ -32,11 +33,24 @@ class SoftwareTPM:
     def start(self):
         pid_file = os.path.join(self.directory, "pid")
         subprocess.run(
-            ["swtpm", "socket", "--tpm2", "--tpmstate", "dir=" + self.directory,
-             "--server", "type=unixio,path=" + self.socket,
-             "--ctrl", "type=unixio,path=" + self.socket + ".ctrl",
-             "--flags", "not-need-init,startup-clear", "--pid", "file=" + pid_file, "--daemon"],
-            check=True)
+            [
+                "swtpm",
+                "socket",
+                "--tpm2",
+                "--tpmstate",
+                "dir=" + self.directory,
+                "--server",
+                "type=unixio,path=" + self.socket,
+                "--ctrl",
+                "type=unixio,path=" + self.socket + ".ctrl",
+                "--flags",
+                "not-need-init,startup-clear",
+                "--pid",
+                "file=" + pid_file,
+                "--daemon",
+            ],
+            check=True,
+        )
         for _ in range(200):
             if os.path.exists(pid_file) and os.path.exists(self.socket):
                 with open(pid_file) as f:
@@ -70,9 +84,14 @@ class SoftwareTPM:
 
     def tool(self, *args, check=True):
         """A tpm2-tools command against this TPM (as root: owner auth is empty)."""
-        return subprocess.run([args[0], "-T", self.tcti] + list(args[1:]), check=check,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              cwd=self.directory)
+        return subprocess.run(
+            [args[0], "-T", self.tcti] + list(args[1:]),
+            check=check,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=self.directory,
+        )
 
     def defined_indexes(self):
         out = self.tool("tpm2_getcap", "handles-nv-index").stdout
@@ -81,6 +100,12 @@ class SoftwareTPM:
 
 def driver(*args, env=None):
     """Runs tpm-driver; returns (exit status, stdout stripped)."""
-    result = subprocess.run([DRIVER] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env if env is not None else {}, timeout=30)
+    result = subprocess.run(
+        [DRIVER] + list(args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env if env is not None else {},
+        timeout=30,
+    )
     return result.returncode, result.stdout.strip()

@@ -1,5 +1,6 @@
 """A guess against a TPM record through GuessGate, as the setuid helper makes it (build/tpm-driver guess):
 the throttle first, then the TPM; the throttle's count follows the TPM's; "unavailable" counts nothing."""
+
 import os
 import shutil
 import tempfile

@@ -2,6 +2,7 @@
 login). With a TPM (swtpm, named by tpm_tcti in the real /etc/security/pam_pattern.conf): right, wrong, and the
 TPM's limit even with the state file deleted between guesses. Without one (no /dev/tpmrm0): "unavailable",
 nothing counted, the stack goes on to the password. Root only, inside helperkit's namespace."""
+
 import os
 import shlex
 import sys
@@ -11,7 +12,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import helperkit as hk  # noqa: E402
 from swtpm import SoftwareTPM, driver, require_swtpm  # noqa: E402
 
-RECORD = ("$tpm2$01a50000$000b" + "5a" * 32 + "$" + "0f" * 16)
+RECORD = "$tpm2$01a50000$000b" + "5a" * 32 + "$" + "0f" * 16
 PASSWORD = "tpm-test-Password-1"
 
 
@@ -28,8 +29,10 @@ class TPMRecordWithoutTPMTest(unittest.TestCase):
 
     def setUp(self):
         if os.path.exists("/dev/tpmrm0"):
-            raise unittest.SkipTest("this machine has a TPM: the record here is not one of its indexes either, "
-                                    "but the test is about a machine without one")
+            raise unittest.SkipTest(
+                "this machine has a TPM: the record here is not one of its indexes either, "
+                "but the test is about a machine without one"
+            )
         self.user = hk.TestUser(self.USER, password=PASSWORD)
         self.addCleanup(self.user.remove)
 
@@ -43,8 +46,9 @@ class TPMRecordWithoutTPMTest(unittest.TestCase):
     def test_helper_answers_unavailable_and_counts_nothing(self):
         sandbox = self.sandbox()
         for _ in range(3):
-            done = sandbox.run(hk.as_user(self.user, hk.helper_call("verify", self.USER,
-                                                                    "printf '%s\\0'" % hk.PATTERN)))
+            done = sandbox.run(
+                hk.as_user(self.user, hk.helper_call("verify", self.USER, "printf '%s\\0'" % hk.PATTERN))
+            )
             verdict, status = hk.parse_call(done.stdout)
             self.assertEqual((verdict, status), ("unavailable", hk.UNAVAILABLE), done.stderr)
         self.assertEqual(sandbox.failures(self.USER), 0)
@@ -58,7 +62,12 @@ class TPMRecordWithoutTPMTest(unittest.TestCase):
         try_ = os.path.join(hk.BUILD, "pam-try")
         for password, expected in ((PASSWORD, 0), ("not-the-password", 1)):
             command = "printf '%%s\\n%%s\\n' %s %s | %s %s tpm-test %s 1" % (
-                hk.PATTERN, shlex.quote(password), try_, shlex.quote(confdir), self.USER)
+                hk.PATTERN,
+                shlex.quote(password),
+                try_,
+                shlex.quote(confdir),
+                self.USER,
+            )
             done = sandbox.run(command)
             output = (done.stdout + done.stderr).decode(errors="replace")
             self.assertEqual(done.returncode, expected, output)
@@ -88,8 +97,12 @@ class TPMThroughHelperTest(unittest.TestCase):
     def script(self, steps):
         """Writes the conf in the namespace, then runs each step (a shell line), output parts split by '--'."""
         conf = "deny = 100\nlock_after = 3\ntpm_tcti = %s\n" % self.tpm.tcti
-        text = "set +e; rm -f %s; printf %s > %s; chmod 0644 %s\n" % (self.CONF, shlex.quote(conf), self.CONF,
-                                                                      self.CONF)
+        text = "set +e; rm -f %s; printf %s > %s; chmod 0644 %s\n" % (
+            self.CONF,
+            shlex.quote(conf),
+            self.CONF,
+            self.CONF,
+        )
         for step in steps:
             text += step + "; echo '--'\n"
         done = self.sandbox.run(text)
@@ -101,21 +114,29 @@ class TPMThroughHelperTest(unittest.TestCase):
 
     def test_right_wrong_and_the_limit_with_the_state_file_deleted(self):
         forget = "rm -f /var/lib/pam_pattern/[0-9a-f]*"
-        parts = self.script([
-            self.verify(hk.PATTERN),
-            self.verify(hk.WRONG_PATTERN), forget,
-            self.verify(hk.WRONG_PATTERN), forget,
-            self.verify(hk.WRONG_PATTERN), forget,
-            self.verify(hk.PATTERN),
-        ])
+        parts = self.script(
+            [
+                self.verify(hk.PATTERN),
+                self.verify(hk.WRONG_PATTERN),
+                forget,
+                self.verify(hk.WRONG_PATTERN),
+                forget,
+                self.verify(hk.WRONG_PATTERN),
+                forget,
+                self.verify(hk.PATTERN),
+            ]
+        )
         results = [hk.parse_call(part.encode()) for part in parts if "rc=" in part]
-        self.assertEqual(results, [
-            ("accepted", hk.SUCCESS),
-            ("wrong allowed 2", hk.WRONG),
-            ("wrong allowed 1", hk.WRONG),   # the state file said 0: the TPM's 2 counts
-            ("wrong disabled", hk.WRONG),
-            ("locked disabled", hk.LOCKED),  # the right pattern, after the limit, with no state file
-        ])
+        self.assertEqual(
+            results,
+            [
+                ("accepted", hk.SUCCESS),
+                ("wrong allowed 2", hk.WRONG),
+                ("wrong allowed 1", hk.WRONG),  # the state file said 0: the TPM's 2 counts
+                ("wrong disabled", hk.WRONG),
+                ("locked disabled", hk.LOCKED),  # the right pattern, after the limit, with no state file
+            ],
+        )
         self.assertEqual(driver("counter", self.tpm.tcti, self.record), (0, "3 3"))
 
     def root_call(self, operation, pattern=None):
@@ -124,20 +145,22 @@ class TPMThroughHelperTest(unittest.TestCase):
 
     def test_enrol_change_and_remove_through_the_helper(self):
         first_handle = self.record[6:14]
-        parts = self.script([
-            self.root_call("tpm-enroll", hk.WRONG_PATTERN),   # a change: new index, then the old one deleted
-            "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
-            # user:uid:$tpm2$... (the uid is there once the line belongs to an account)
-            "grep -cE '^%s:([0-9]+:)?\\$tpm2\\$' /etc/security/pam_pattern/patterns" % self.USER,
-            self.verify(hk.WRONG_PATTERN),
-            self.verify(hk.PATTERN),
-            hk.as_user(self.user, hk.helper_call("tpm-enroll", self.USER, "printf '%s\\0' 1236")),
-            hk.as_user(self.user, hk.helper_call("tpm-remove", self.USER)),
-            self.root_call("tpm-remove"),
-            "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
-            "cat /etc/security/pam_pattern/patterns",
-            self.root_call("tpm-remove"),
-        ])
+        parts = self.script(
+            [
+                self.root_call("tpm-enroll", hk.WRONG_PATTERN),  # a change: new index, then the old one deleted
+                "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
+                # user:uid:$tpm2$... (the uid is there once the line belongs to an account)
+                "grep -cE '^%s:([0-9]+:)?\\$tpm2\\$' /etc/security/pam_pattern/patterns" % self.USER,
+                self.verify(hk.WRONG_PATTERN),
+                self.verify(hk.PATTERN),
+                hk.as_user(self.user, hk.helper_call("tpm-enroll", self.USER, "printf '%s\\0' 1236")),
+                hk.as_user(self.user, hk.helper_call("tpm-remove", self.USER)),
+                self.root_call("tpm-remove"),
+                "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
+                "cat /etc/security/pam_pattern/patterns",
+                self.root_call("tpm-remove"),
+            ]
+        )
         self.assertEqual(hk.parse_call(parts[0].encode()), ("accepted", hk.SUCCESS))
         handles = parts[1].split()
         self.assertEqual(len([h for h in handles if h.startswith("0x1A5")]), 1, parts[1])
@@ -158,9 +181,10 @@ class TPMThroughHelperTest(unittest.TestCase):
         with open(os.path.join(confdir, "tpm-test"), "w") as f:
             f.write("auth sufficient %s\nauth required pam_deny.so\n" % hk.MODULE)
         try_ = os.path.join(hk.BUILD, "pam-try")
-        steps = ["printf '%%s\\n' %s | %s %s tpm-test %s 1 && echo rc=0 || echo rc=$?" % (
-                     pattern, try_, confdir, self.USER)
-                 for pattern in (hk.PATTERN, hk.WRONG_PATTERN)]
+        steps = [
+            "printf '%%s\\n' %s | %s %s tpm-test %s 1 && echo rc=0 || echo rc=$?" % (pattern, try_, confdir, self.USER)
+            for pattern in (hk.PATTERN, hk.WRONG_PATTERN)
+        ]
         parts = self.script(steps)
         self.assertIn("rc=0", parts[0])
         self.assertIn("rc=1", parts[1])

@@ -3,6 +3,7 @@
 Each test gets a fresh software TPM. Exit statuses of the driver: 0 right/done, 1 wrong,
 2 limit reached, 3 unavailable.
 """
+
 import hashlib
 import hmac
 import os
@@ -169,10 +170,13 @@ class TPMLayerTest(unittest.TestCase):
         written = self.tpm.tool("tpm2_policynvwritten", "-S", session, "c", check=False)
         if written.returncode == 0:
             self.tpm.tool("tpm2_policyor", "-S", session, "sha256:" + ",".join(branches))
-            policy = self.tpm.tool("tpm2_nvwrite", "-C", handle, "-P", "session:" + session, "-i", zero,
-                                   handle, check=False)
+            policy = self.tpm.tool(
+                "tpm2_nvwrite", "-C", handle, "-P", "session:" + session, "-i", zero, handle, check=False
+            )
             self.assertNotEqual(policy.returncode, 0, policy.stdout)
-            self.assertIn("(0x99d)", policy.stderr.lower())  # TPM_RC_POLICY_FAIL: the NvWritten(NO) branch no longer holds
+            self.assertIn(
+                "(0x99d)", policy.stderr.lower()
+            )  # TPM_RC_POLICY_FAIL: the NvWritten(NO) branch no longer holds
         self.tpm.tool("tpm2_flushcontext", session, check=False)
         self.assertEqual(self.counter(record), (2, 3))
 
@@ -245,16 +249,54 @@ class TPMLayerTest(unittest.TestCase):
 
     def test_auth_value_never_crosses_the_bus_in_clear(self):
         trace = os.path.join(self.tpm.directory, "trace")
-        run = subprocess.run(["strace", "-f", "-xx", "-s", "65536", "-e", "trace=write,sendto,sendmsg",
-                              "-o", trace, DRIVER, "enroll", self.tpm.tcti, "alice", Z, "3"],
-                             stdout=subprocess.PIPE, text=True, env={})
+        run = subprocess.run(
+            [
+                "strace",
+                "-f",
+                "-xx",
+                "-s",
+                "65536",
+                "-e",
+                "trace=write,sendto,sendmsg",
+                "-o",
+                trace,
+                DRIVER,
+                "enroll",
+                self.tpm.tcti,
+                "alice",
+                Z,
+                "3",
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={},
+        )
         self.assertEqual(run.returncode, 0)
         record = run.stdout.strip()
-        subprocess.run(["strace", "-f", "-xx", "-s", "65536", "-e", "trace=write,sendto,sendmsg",
-                        "-o", trace + ".check", DRIVER, "check", self.tpm.tcti, "alice", Z, record],
-                       stdout=subprocess.PIPE, env={}, check=True)
+        subprocess.run(
+            [
+                "strace",
+                "-f",
+                "-xx",
+                "-s",
+                "65536",
+                "-e",
+                "trace=write,sendto,sendmsg",
+                "-o",
+                trace + ".check",
+                DRIVER,
+                "check",
+                self.tpm.tcti,
+                "alice",
+                Z,
+                record,
+            ],
+            stdout=subprocess.PIPE,
+            env={},
+            check=True,
+        )
         auth = expected_auth(parse_record(record)[2], "alice", Z)
-        needle = "".join("\\x" + auth[i:i + 2] for i in range(0, len(auth), 2))
+        needle = "".join("\\x" + auth[i : i + 2] for i in range(0, len(auth), 2))
         for path in (trace, trace + ".check"):
             with open(path) as f:
                 text = f.read()
@@ -265,16 +307,27 @@ class TPMLayerTest(unittest.TestCase):
         record = self.enroll()
         log = os.path.join(self.tpm.directory, "tss2.log")
         env = {"TSS2_LOG": "all+trace", "TSS2_LOGFILE": log}
-        result = subprocess.run([DRIVER, "check", self.tpm.tcti, "alice", OTHER, record], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        result = subprocess.run(
+            [DRIVER, "check", self.tpm.tcti, "alice", OTHER, record],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.assertEqual(result.returncode, WRONG)
         self.assertFalse(os.path.exists(log))
         self.assertEqual(result.stderr, "")
 
     def test_only_device_and_swtpm_tctis_are_accepted(self):
         record = self.enroll()
-        for tcti in ("mssim:host=localhost", "/tmp/libevil.so", "libtss2-tcti-swtpm.so.0:path=" + self.tpm.socket,
-                     "pcap:swtpm:path=" + self.tpm.socket, "device:relative", ""):
+        for tcti in (
+            "mssim:host=localhost",
+            "/tmp/libevil.so",
+            "libtss2-tcti-swtpm.so.0:path=" + self.tpm.socket,
+            "pcap:swtpm:path=" + self.tpm.socket,
+            "device:relative",
+            "",
+        ):
             status, out = driver("check", tcti, "alice", Z, record)
             self.assertEqual(status, UNAVAILABLE, tcti)
             self.assertIn("0x7e000001", out, tcti)
@@ -289,18 +342,16 @@ class ModuleStaysOutOfTheTPMTest(unittest.TestCase):
     def test_module_needs_no_tss2_or_libcrypto(self):
         if not os.path.exists(self.MODULE):
             raise unittest.SkipTest("no module (make build)")
-        out = subprocess.run(["readelf", "-d", self.MODULE], check=True, stdout=subprocess.PIPE,
-                             text=True).stdout
+        out = subprocess.run(["readelf", "-d", self.MODULE], check=True, stdout=subprocess.PIPE, text=True).stdout
         needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
         self.assertIn("libpam.so.0", needed)
         self.assertEqual([n for n in needed if "tss2" in n or "libcrypto" in n], [])
 
     def maps_after_loading(self, library):
-        probe = ("import ctypes, os\n"
-                 "ctypes.CDLL(%r, mode=os.RTLD_NOW)\n"
-                 "print(open('/proc/self/maps').read())\n" % library)
-        return subprocess.run(["python3", "-S", "-c", probe], check=True, stdout=subprocess.PIPE,
-                              text=True).stdout
+        probe = (
+            "import ctypes, os\nctypes.CDLL(%r, mode=os.RTLD_NOW)\nprint(open('/proc/self/maps').read())\n" % library
+        )
+        return subprocess.run(["python3", "-S", "-c", probe], check=True, stdout=subprocess.PIPE, text=True).stdout
 
     def test_process_that_loads_the_module_maps_no_tss2(self):
         if not os.path.exists(self.MODULE):

@@ -7,6 +7,7 @@ with a private store and state directory (--store/--state) in a root-owned
 Golden files (golden/*.txt) are compared exactly. After an intended change of
 a text, regenerate them with PAM_PATTERN_UPDATE_GOLDEN=1 and review the diff.
 """
+
 import os
 import shutil
 import subprocess
@@ -57,8 +58,7 @@ def run(*argv, stdin="", env=None, as_nobody=False):
     environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
     if env:
         environment.update(env)
-    completed = subprocess.run(command, input=stdin, capture_output=True, text=True,
-                               env=environment, timeout=120)
+    completed = subprocess.run(command, input=stdin, capture_output=True, text=True, env=environment, timeout=120)
     return Result(argv, completed)
 
 

@@ -1,4 +1,5 @@
 """`patternctl bench`: one row per cost with memory, verify time and whole-space time."""
+
 import re
 import unittest
 
@@ -18,7 +19,7 @@ class BenchTests(unittest.TestCase):
         lines = result.out.splitlines()
         header = lines.index(next(line for line in lines if line.startswith("COST")))
         self.assertEqual(lines[header].split(), ["COST", "MEMORY", "VERIFY", "ALL", "PATTERNS"])
-        rows = lines[header + 1:]
+        rows = lines[header + 1 :]
         self.assertEqual(len(rows), 3, result)
         times = []
         for cost, row in zip((1, 2, 3), rows):

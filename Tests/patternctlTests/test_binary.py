@@ -1,4 +1,5 @@
 """The installed CLI must run on a machine without the Swift toolchain."""
+
 import os
 import re
 import subprocess

@@ -4,10 +4,10 @@ completion function is called with COMP_WORDS/COMP_CWORD set, and COMPREPLY is r
 It offers the commands and options patternctl's own help lists, the values of
 --layout, and enrolled users for commands that take a USER, to root only:
 for anyone else `patternctl list` is never even run."""
+
 import os
 import shlex
 import shutil
-import stat
 import subprocess
 import tempfile
 import unittest
@@ -37,14 +37,19 @@ class CompletionTests(unittest.TestCase):
         os.chmod(self.log, 0o666)
         wrapper = os.path.join(self.bin, "patternctl")
         with open(wrapper, "w") as handle:
-            handle.write('#!/bin/sh\necho "$*" >> %s\nexec %s "$@"\n' % (shlex.quote(self.log), shlex.quote(ctltest.PATTERNCTL)))
+            handle.write(
+                '#!/bin/sh\necho "$*" >> %s\nexec %s "$@"\n' % (shlex.quote(self.log), shlex.quote(ctltest.PATTERNCTL))
+            )
         os.chmod(wrapper, 0o755)
 
     def complete(self, line, as_nobody=False):
         """COMPREPLY for the command line `line`, completing its last word ("" after a trailing space)."""
         words = line.split(" ")
         script = "source %s\nCOMP_WORDS=(%s)\nCOMP_CWORD=%d\n_patternctl\nprintf '%%s\\n' \"${COMPREPLY[@]}\"\n" % (
-            shlex.quote(COMPLETION), " ".join(shlex.quote(w) for w in words), len(words) - 1)
+            shlex.quote(COMPLETION),
+            " ".join(shlex.quote(w) for w in words),
+            len(words) - 1,
+        )
         command = ["bash", "--norc", "--noprofile", "-c", script]
         if as_nobody and os.geteuid() == 0:
             command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command
@@ -102,11 +107,11 @@ class CompletionTests(unittest.TestCase):
         self.assertTrue(any(line.endswith(" list") for line in self.runs()), self.runs())
 
     def test_enrolled_users_are_never_shown_to_others(self):
-        ctltest.require_root(self)   # to make a store at all, then to become nobody
+        ctltest.require_root(self)  # to make a store at all, then to become nobody
         box = Sandbox()
         self.addCleanup(box.close)
         self.enrol(box)
-        os.chmod(box.directory, 0o755)   # even a store others could reach is not read for them
+        os.chmod(box.directory, 0o755)  # even a store others could reach is not read for them
         prefix = "patternctl --store %s --state %s " % (box.store, box.state)
         for command in ("reset", "remove", "status", "set"):
             with self.subTest(command=command):

@@ -2,6 +2,7 @@
 its settings are the defaults of every command, command-line options override
 them, and an unsafe or malformed file stops patternctl with a message naming
 the line (exit 1) before anything is read or written."""
+
 import os
 import subprocess
 import textwrap
@@ -9,7 +10,7 @@ import time
 import unittest
 
 import ctltest
-from ctltest import run, Sandbox, USER_A, GOOD, PATTERNCTL
+from ctltest import run, USER_A, GOOD, PATTERNCTL
 
 
 class ConfTests(ctltest.SandboxCase):
@@ -46,8 +47,9 @@ class ConfTests(ctltest.SandboxCase):
             with self.subTest(argv=argv):
                 result = self.ctl(*argv, stdin="%s\n%s\n" % (GOOD, GOOD))
                 self.assertEqual(result.code, 1, result)
-                self.assertIn("%s line 3: unlock_time must be a whole number from 1 to 31536000" % self.conf,
-                              result.err)
+                self.assertIn(
+                    "%s line 3: unlock_time must be a whole number from 1 to 31536000" % self.conf, result.err
+                )
         self.assertFalse(os.path.exists(self.box.store), "nothing was written")
 
     def test_unsafe_file_is_refused(self):
@@ -89,8 +91,12 @@ class ConfTests(ctltest.SandboxCase):
             printf 'deny = two\\n' > /etc/security/pam_pattern.conf
             echo "--bad"; p status {USER_A} 2>&1 || echo "exit=$?"
         """)
-        result = subprocess.run(["unshare", "--mount", "--propagation", "private", "bash", "-eu", "-c", script],
-                                capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            ["unshare", "--mount", "--propagation", "private", "bash", "-eu", "-c", script],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         self.assertEqual(result.returncode, 0, result.stderr)
         none = result.stdout.split("--none")[1].split("--deny2")[0].strip()
         deny2 = result.stdout.split("--deny2")[1].split("--bad")[0].strip()
@@ -99,8 +105,10 @@ class ConfTests(ctltest.SandboxCase):
         self.assertRegex(deny2, r"^locked: until \S+Z \(1[12]\d s\)$")
         self.assertIn("/etc/security/pam_pattern.conf line 1: deny must be a whole number", bad)
         self.assertIn("exit=1", bad)
-        self.assertFalse(os.path.exists("/etc/security/pam_pattern.conf") and
-                         "deny = two" in open("/etc/security/pam_pattern.conf").read())
+        self.assertFalse(
+            os.path.exists("/etc/security/pam_pattern.conf")
+            and "deny = two" in open("/etc/security/pam_pattern.conf").read()
+        )
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 """`status --json` and `list --json`: the output parses, has exactly the documented
 fields in their order, and says what the text output says, field by field."""
+
 import json
 import re
 import time
 import unittest
 
-import ctltest
 from ctltest import USER_A, USER_B
 from test_set_status import SandboxTest, write_state, state_file
 
@@ -33,7 +33,7 @@ class JsonTests(SandboxTest):
     def json_status(self, user, *extra):
         result = self.ctl("status", "--json", *extra, user)
         self.assertEqual(result.code, 0, result)
-        self.assertEqual(result.out.count("\n"), 1, result)   # one line, one object
+        self.assertEqual(result.out.count("\n"), 1, result)  # one line, one object
         return json.loads(result.out, object_pairs_hook=self.ordered)
 
     def ordered(self, pairs):
@@ -90,7 +90,7 @@ class JsonTests(SandboxTest):
         users = json.loads(result.out, object_pairs_hook=self.ordered)["users"]
         header = [name.lower() for name in table.out.splitlines()[0].split()]
         rows = [dict(zip(header, line.split(None, 4))) for line in table.out.splitlines()[1:]]
-        self.assertEqual([u["user"] for u in users], [row["user"] for row in rows])   # same order
+        self.assertEqual([u["user"] for u in users], [row["user"] for row in rows])  # same order
         for obj, row in zip(users, rows):
             row["enrolled"] = "yes"
             with self.subTest(user=row["user"]):

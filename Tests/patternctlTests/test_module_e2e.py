@@ -7,6 +7,7 @@
 
 Uses the module's ctypes harness (Tests/PamPatternTests/pamharness.py).
 """
+
 import os
 import re
 import sys
@@ -65,8 +66,9 @@ class ModuleAgreesTests(unittest.TestCase):
     def test_numpad_pattern_set_by_patternctl_works_with_layout_numpad(self):
         # Typed on a numpad, 3574126 draws dots 9 5 1 4 7 8 6; the phone layout needs those digits.
         typed = "3574126"
-        made = self.ctl("set", "--layout", "numpad", "--cost", "1", "--allow-weak", USER_A,
-                        stdin="%s\n%s\n" % (typed, typed))
+        made = self.ctl(
+            "set", "--layout", "numpad", "--cost", "1", "--allow-weak", USER_A, stdin="%s\n%s\n" % (typed, typed)
+        )
         self.assertEqual(made.code, 0, made)
         # set draws it with the numpad's labels (7 8 9 on top) and names the start by its key.
         self.assertIn("Start at [3];", made.out)
@@ -128,8 +130,7 @@ class ModuleAgreesTests(unittest.TestCase):
         service = self.fixture.service("deny=2 unlock_time=1 lock_after=2")
         for _ in range(2):
             self.assertNotEqual(self.attempt(service, WRONG).code, PAM_SUCCESS)
-        self.assertEqual(self.status("--deny", "2", "--unlock-time", "1", "--lock-after", "2")["locked"],
-                         "disabled")
+        self.assertEqual(self.status("--deny", "2", "--unlock-time", "1", "--lock-after", "2")["locked"], "disabled")
         self.assertNotEqual(self.attempt(service, GOOD).code, PAM_SUCCESS)
         self.assertEqual(self.ctl("reset", USER_A).code, 0)
         self.assertEqual(self.attempt(service, GOOD).code, PAM_SUCCESS)

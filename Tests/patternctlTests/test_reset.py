@@ -6,12 +6,13 @@ rewrites it as zero failures and the user's pattern works again. An unsafe
 file (owner, mode, hard links, type) may be someone's attack or mistake:
 reset refuses it with the reason and leaves it exactly as it was.
 """
+
 import os
 import stat
 import unittest
 
 import ctltest
-from ctltest import run, Sandbox, USER_A, GOOD
+from ctltest import run, USER_A, GOOD
 
 ZERO_RECORD = b"%010d %019d\n" % (0, 0)
 
@@ -72,8 +73,10 @@ class ResetRepairTests(ctltest.SandboxCase):
         self.assertIn("could not reset %s: %s" % (USER_A, reason), done.err)
         self.assertEqual(done.out, "")
         after = os.lstat(self.path)
-        self.assertEqual((after.st_ino, after.st_mode, after.st_uid, after.st_nlink, after.st_size),
-                         (before.st_ino, before.st_mode, before.st_uid, before.st_nlink, before.st_size))
+        self.assertEqual(
+            (after.st_ino, after.st_mode, after.st_uid, after.st_nlink, after.st_size),
+            (before.st_ino, before.st_mode, before.st_uid, before.st_nlink, before.st_size),
+        )
         if content is not None:
             with open(self.path, "rb") as handle:
                 self.assertEqual(handle.read(), content)
@@ -109,8 +112,10 @@ class ResetRepairTests(ctltest.SandboxCase):
             self.assertEqual(handle.read(), b"garbage\n")
 
     def test_refuses_a_fifo_or_directory_as_state_file(self):
-        for kind, make in (("fifo", lambda: os.mkfifo(self.path, 0o600)),
-                           ("directory", lambda: os.mkdir(self.path, 0o700))):
+        for kind, make in (
+            ("fifo", lambda: os.mkfifo(self.path, 0o600)),
+            ("directory", lambda: os.mkdir(self.path, 0o700)),
+        ):
             with self.subTest(kind):
                 make()
                 self.assert_refused_and_untouched("the file is not a regular file")

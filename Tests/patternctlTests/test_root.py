@@ -1,4 +1,5 @@
 """Commands that need the store refuse non-root users clearly and change nothing."""
+
 import unittest
 
 import ctltest
@@ -22,8 +23,7 @@ class NonRootTests(unittest.TestCase):
         before = self.box.tree_snapshot()
         for argv in (["reset", USER_A], ["list"]):
             with self.subTest(argv=argv):
-                result = run(argv[0], *self.box.args(), *argv[1:], stdin="%s\n%s\n" % (GOOD, GOOD),
-                             as_nobody=True)
+                result = run(argv[0], *self.box.args(), *argv[1:], stdin="%s\n%s\n" % (GOOD, GOOD), as_nobody=True)
                 self.assertEqual(result.code, 1, result)
                 self.assertEqual(result.out, "", "nothing is asked or printed: %r" % result)
                 self.assertIn("needs root", result.err)
@@ -43,8 +43,7 @@ class NonRootTests(unittest.TestCase):
         ]
         for argv, message in cases:
             with self.subTest(argv=argv):
-                result = run(argv[0], *self.box.args(), *argv[1:], stdin="%s\n%s\n" % (GOOD, GOOD),
-                             as_nobody=True)
+                result = run(argv[0], *self.box.args(), *argv[1:], stdin="%s\n%s\n" % (GOOD, GOOD), as_nobody=True)
                 self.assertEqual(result.code, 1, result)
                 self.assertEqual(result.out, "", "nothing is asked or printed: %r" % result)
                 self.assertIn(message, result.err)

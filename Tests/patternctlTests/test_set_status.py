@@ -1,4 +1,5 @@
 """`patternctl set`, `status`, `list`, `remove` and `reset` on a private store (run as root)."""
+
 import calendar
 import os
 import re
@@ -6,7 +7,7 @@ import time
 import unittest
 
 import ctltest
-from ctltest import run, Sandbox, USER_A, USER_B, NO_SUCH_USER, GOOD
+from ctltest import run, USER_A, USER_B, NO_SUCH_USER, GOOD
 
 ISO_UTC = r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"
 
@@ -59,9 +60,11 @@ class SetTests(SandboxTest):
 
         result = self.ctl("status", USER_A)
         self.assertEqual(result.code, 0, result)
-        self.assertRegex(result.out,
-                         r"^user: %s\nenrolled: yes\nset: %s\ncost: 3\nfailures: 0\nlocked: no\nunseen failures: 0\n$"
-                         % (USER_A, ISO_UTC))
+        self.assertRegex(
+            result.out,
+            r"^user: %s\nenrolled: yes\nset: %s\ncost: 3\nfailures: 0\nlocked: no\nunseen failures: 0\n$"
+            % (USER_A, ISO_UTC),
+        )
         set_at = _utc_seconds(re.search(r"set: " + ISO_UTC, result.out).group(1))
         self.assertTrue(before <= set_at <= after, (before, set_at, after))
 
@@ -98,8 +101,9 @@ class SetTests(SandboxTest):
 
     def test_set_creates_a_missing_store_directory_root_only(self):
         store = os.path.join(self.box.directory, "new", "patterns")
-        result = run("set", "--store", store, "--state", self.box.state, "--cost", "1", USER_A,
-                     stdin="%s\n%s\n" % (GOOD, GOOD))
+        result = run(
+            "set", "--store", store, "--state", self.box.state, "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD)
+        )
         self.assertEqual(result.code, 0, result)
         self.assertEqual(os.stat(os.path.dirname(store)).st_mode & 0o7777, 0o700)
         self.assertEqual(os.stat(store).st_mode & 0o7777, 0o600)
@@ -169,9 +173,18 @@ class RefusalTests(SandboxTest):
 
 class StatusListTests(SandboxTest):
     def test_not_enrolled(self):
-        self.assertEqual(self.status(USER_B), {
-            "user": USER_B, "enrolled": "no", "set": "-", "cost": "-", "failures": "0", "locked": "no",
-            "unseen failures": "0"})
+        self.assertEqual(
+            self.status(USER_B),
+            {
+                "user": USER_B,
+                "enrolled": "no",
+                "set": "-",
+                "cost": "-",
+                "failures": "0",
+                "locked": "no",
+                "unseen failures": "0",
+            },
+        )
 
     def test_missing_store_directory_means_nobody_enrolled(self):
         missing = ["--store", os.path.join(self.box.directory, "absent", "patterns"), "--state", self.box.state]
@@ -199,7 +212,7 @@ class StatusListTests(SandboxTest):
         match = re.fullmatch(r"until %s \((\d+) s\)" % ISO_UTC, facts["locked"])
         self.assertIsNotNone(match, facts)
         seconds = int(match.group(2))
-        self.assertTrue(55 <= seconds <= 60, facts)          # deny=5, unlock_time=60: one minute
+        self.assertTrue(55 <= seconds <= 60, facts)  # deny=5, unlock_time=60: one minute
         self.assertTrue(abs(_utc_seconds(match.group(1)) - (now + 60)) <= 2, facts)
         # With the module's options mirrored: deny=10 means 5 failures do not lock yet.
         self.assertEqual(self.status(USER_A, "--deny", "10")["locked"], "no")

@@ -1,4 +1,5 @@
 """`patternctl show`: canonical digits, drawing and strength, against golden files."""
+
 import unittest
 
 import ctltest
@@ -47,8 +48,8 @@ class ShowTests(unittest.TestCase):
         self.assertNotIn("1236987", numpad.out)
         golden(self, "show-numpad-7896321-ascii.txt", numpad.out)
         lines = numpad.out.splitlines()
-        self.assertTrue(lines[1].startswith("[7]"), numpad)          # the top row is labelled 7 8 9
-        self.assertEqual(lines[9].split()[0], "1-----<-2-----<-3")    # the bottom row 1 2 3
+        self.assertTrue(lines[1].startswith("[7]"), numpad)  # the top row is labelled 7 8 9
+        self.assertEqual(lines[9].split()[0], "1-----<-2-----<-3")  # the bottom row 1 2 3
         self.assertIn("Start at [7]", numpad.out)
         # The option after the command means the same.
         self.assertEqual(numpad.out, run("show", "--layout=numpad", "--ascii", "7931").out)
@@ -57,8 +58,7 @@ class ShowTests(unittest.TestCase):
         # The phone layout draws the same shape with the phone's labels.
         phone = run("show", "--ascii", "1236987")
         self.assertTrue(phone.out.startswith("canonical: 1236987\n"), phone)
-        self.assertEqual(phone.out.translate(str.maketrans("789123", "123789")),
-                         numpad.out)
+        self.assertEqual(phone.out.translate(str.maketrans("789123", "123789")), numpad.out)
 
     def test_numpad_errors_name_the_numpad_key(self):
         result = run("--layout", "numpad", "show", "1471")

@@ -4,6 +4,7 @@ ShellJobControlTests drive a real interactive bash in tmux, as a person would:
 Ctrl-Z and `fg` at the prompt must not bring the echo back, and Ctrl-C,
 SIGHUP and SIGTERM must leave the shell's terminal with echo on.
 """
+
 import fcntl
 import os
 import pty
@@ -16,7 +17,7 @@ import time
 import unittest
 
 import ctltest
-from ctltest import Sandbox, USER_A, GOOD
+from ctltest import USER_A, GOOD
 
 
 class TerminalSession:
@@ -26,7 +27,7 @@ class TerminalSession:
         self.pid, self.master = pty.fork()
         if self.pid == 0:  # child
             os.environ.update({"LANG": "C.UTF-8", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TERM": "xterm-256color"})
-            for name, value in (env or {}).items():   # None: unset
+            for name, value in (env or {}).items():  # None: unset
                 if value is None:
                     os.environ.pop(name, None)
                 else:
@@ -92,8 +93,14 @@ class DrawingStyleTests(unittest.TestCase):
         self.assertIn("─→─".encode(), output)
 
     def test_ascii_where_the_terminal_cannot_show_it(self):
-        for env in ({"TERM": "dumb"}, {"TERM": "linux"}, {"TERM": "vt100"}, {"TERM": None},
-                    {"LANG": "C"}, {"LANG": "C", "LC_ALL": "C"}):
+        for env in (
+            {"TERM": "dumb"},
+            {"TERM": "linux"},
+            {"TERM": "vt100"},
+            {"TERM": None},
+            {"LANG": "C"},
+            {"LANG": "C", "LC_ALL": "C"},
+        ):
             with self.subTest(env=env):
                 output = self.drawing(**env)
                 self.assertIn(b"<[2]", output)
@@ -155,8 +162,9 @@ class TerminalSetTests(ctltest.SandboxCase):
         argv = [ctltest.PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A]
         # Checked before the start: a fast child may already have turned echo off.
         self.assertTrue(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is on before")
-        child = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave,
-                                 preexec_fn=controlling_terminal, env={"LANG": "C.UTF-8"})
+        child = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, preexec_fn=controlling_terminal, env={"LANG": "C.UTF-8"}
+        )
         self.addCleanup(lambda: child.poll() is None and child.kill())
         session = TerminalSession.__new__(TerminalSession)
         session.master, session.output = master, b""
@@ -184,12 +192,25 @@ class ShellJobControlTests(ctltest.SandboxCase):
         super().setUp()
         # A server of our own (-L): never the user's sessions, no user config (-f /dev/null).
         self.server = ["tmux", "-L", "pp-terminal-%d-%s" % (os.getpid(), self._testMethodName), "-f", "/dev/null"]
-        environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "TERM": "xterm",
-                       "HOME": self.box.directory}
-        subprocess.run(self.server + ["new-session", "-d", "-s", "t", "-x", "160", "-y", "50",
-                                      "bash --norc --noprofile -i"], env=environment, check=True, timeout=30)
-        socket = subprocess.run(self.server + ["display-message", "-p", "#{socket_path}"], capture_output=True,
-                                text=True, check=True, timeout=30).stdout.strip()
+        environment = {
+            "PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
+            "LANG": "C.UTF-8",
+            "TERM": "xterm",
+            "HOME": self.box.directory,
+        }
+        subprocess.run(
+            self.server + ["new-session", "-d", "-s", "t", "-x", "160", "-y", "50", "bash --norc --noprofile -i"],
+            env=environment,
+            check=True,
+            timeout=30,
+        )
+        socket = subprocess.run(
+            self.server + ["display-message", "-p", "#{socket_path}"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout.strip()
         # tmux leaves its socket behind after kill-server: removed after it (cleanups run last-in first).
         self.addCleanup(lambda: os.path.exists(socket) and os.unlink(socket))
         self.addCleanup(subprocess.run, self.server + ["kill-server"], capture_output=True, timeout=30)
@@ -206,8 +227,13 @@ class ShellJobControlTests(ctltest.SandboxCase):
 
     def screen(self):
         """Everything the pane shows, scrollback included, wrapped lines joined."""
-        return subprocess.run(self.server + ["capture-pane", "-p", "-J", "-t", "t", "-S", "-1000"],
-                              capture_output=True, text=True, check=True, timeout=30).stdout
+        return subprocess.run(
+            self.server + ["capture-pane", "-p", "-J", "-t", "t", "-S", "-1000"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout
 
     def wait_for(self, found, what):
         deadline = time.monotonic() + self.TIMEOUT
@@ -238,8 +264,12 @@ class ShellJobControlTests(ctltest.SandboxCase):
         return states[0]
 
     def patternctl_pid(self):
-        found = subprocess.run(["pgrep", "-f", "--", "^%s set --store %s " % (ctltest.PATTERNCTL, self.box.store)],
-                               capture_output=True, text=True, timeout=30)
+        found = subprocess.run(
+            ["pgrep", "-f", "--", "^%s set --store %s " % (ctltest.PATTERNCTL, self.box.store)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         pids = found.stdout.split()
         self.assertEqual(len(pids), 1, found)
         return int(pids[0])
@@ -289,12 +319,14 @@ class ShellJobControlTests(ctltest.SandboxCase):
         self.assert_echo_survives(lambda: self.keys("C-c"), 128 + signal.SIGINT)
 
     def test_hangup_leaves_echo_on(self):
-        self.assert_echo_survives(lambda: os.kill(self.patternctl_pid(), signal.SIGHUP), 128 + signal.SIGHUP,
-                                  wrapped=True)
+        self.assert_echo_survives(
+            lambda: os.kill(self.patternctl_pid(), signal.SIGHUP), 128 + signal.SIGHUP, wrapped=True
+        )
 
     def test_sigterm_leaves_echo_on(self):
-        self.assert_echo_survives(lambda: os.kill(self.patternctl_pid(), signal.SIGTERM), 128 + signal.SIGTERM,
-                                  wrapped=True)
+        self.assert_echo_survives(
+            lambda: os.kill(self.patternctl_pid(), signal.SIGTERM), 128 + signal.SIGTERM, wrapped=True
+        )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Help texts, --version and usage errors (exit 2) of patternctl, against golden files."""
+
 import unittest
 
 import ctltest
@@ -72,8 +73,7 @@ class HelpTests(unittest.TestCase):
     def test_help_documents_exit_status(self):
         for command in COMMANDS:
             with self.subTest(command=command):
-                self.assertIn("Exit status: 0 success, 1 refused or failed, 2 usage error.",
-                              run(command, "--help").out)
+                self.assertIn("Exit status: 0 success, 1 refused or failed, 2 usage error.", run(command, "--help").out)
 
     def test_version(self):
         result = run("--version")
