@@ -90,8 +90,10 @@ uint32_t pattern_tpm_list_indexes(pattern_tpm *tpm, uint32_t first, uint32_t las
     return TSS2_RC_SUCCESS;
 }
 
-// The storage root key template of the TCG provisioning guidance (ECC P-256): the same key every
-// time from the owner seed, so it needs no persistent handle. It only salts sessions.
+// The storage root key template of the TCG provisioning guidance (ECC P-256), under the null hierarchy:
+// its authorization is always empty, so a check works even when the owner hierarchy has a password (a
+// key under the owner would then fail with TPM_RC_BAD_AUTH, which must never read as a wrong pattern).
+// It only salts sessions and is flushed at once, so the null seed changing at each reset costs nothing.
 static TSS2_RC create_salt_key(pattern_tpm *tpm, ESYS_TR *key) {
     TPM2B_SENSITIVE_CREATE sensitive = {0};
     TPM2B_PUBLIC template = {
@@ -112,7 +114,7 @@ static TSS2_RC create_salt_key(pattern_tpm *tpm, ESYS_TR *key) {
     };
     TPM2B_DATA outside = {0};
     TPML_PCR_SELECTION pcrs = {0};
-    return Esys_CreatePrimary(tpm->esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
+    return Esys_CreatePrimary(tpm->esys, ESYS_TR_RH_NULL, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
                               &sensitive, &template, &outside, &pcrs, key, NULL, NULL, NULL, NULL);
 }
 
@@ -295,7 +297,11 @@ uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle, const uint8_t 
     if (rc != TSS2_RC_SUCCESS) goto done;
     // ENCRYPT: the response (the counter) comes back encrypted; the auth itself only enters the HMAC.
     rc = start_salted_session(tpm, TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION, &salted);
-    if (rc != TSS2_RC_SUCCESS) goto done;
+    // Only the read itself can say "wrong": an authorization error here is about the session, not the guess.
+    if (rc != TSS2_RC_SUCCESS) {
+        rc = PATTERN_TPM_RC_NO_SESSION;
+        goto done;
+    }
     TPM2B_MAX_NV_BUFFER *data = NULL;
     rc = Esys_NV_Read(tpm->esys, index, index, salted, ESYS_TR_NONE, ESYS_TR_NONE, 8, 0, &data);
     Esys_Free(data);
@@ -334,11 +340,16 @@ uint32_t pattern_tpm_undefine(pattern_tpm *tpm, uint32_t handle, const uint8_t n
     return undefine(tpm, &index);
 }
 
+uint32_t pattern_tpm_index_name(pattern_tpm *tpm, uint32_t handle, uint8_t name[PATTERN_TPM_NAME_SIZE]) {
+    return read_name(tpm, handle, name);
+}
+
 const char *pattern_tpm_describe(uint32_t rc) {
     switch (rc) {
     case PATTERN_TPM_RC_BAD_ARGUMENT: return "pattern_tpm: unsupported TCTI or bad argument";
     case PATTERN_TPM_RC_NAME_MISMATCH: return "pattern_tpm: the index at the handle is not the recorded one";
     case PATTERN_TPM_RC_NO_MEMORY: return "pattern_tpm: out of memory";
+    case PATTERN_TPM_RC_NO_SESSION: return "pattern_tpm: the salted session could not be started";
     default: return Tss2_RC_Decode(rc);
     }
 }

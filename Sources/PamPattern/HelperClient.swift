@@ -46,7 +46,7 @@ struct HelperClient {
         }
         switch verdict {
         case .refused(let why): return .failure(.refused(why))
-        case .unavailable: return .failure(.unavailable)
+        case .unavailable, .tpmRefused: return .failure(.unavailable)
         default: return .success(verdict)
         }
     }

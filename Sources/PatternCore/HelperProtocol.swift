@@ -37,15 +37,20 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
     /// lock_after, the store line becoming a "$tpm2$" record (an earlier index of USER's is deleted after).
     /// Verdicts: accepted (done), malformed, unavailable (no TPM, NV full, ...: nothing changed).
     case tpmEnroll
-    /// Root only: delete USER's TPM index and store line. Verdicts: accepted, not-enrolled (no TPM record),
-    /// unavailable.
+    /// Root only: delete USER's store line, then its TPM index. Verdicts: accepted, not-enrolled (no TPM
+    /// record), unavailable.
     case tpmRemove
+    /// Root only (USER is the caller, root): delete the NV indexes in pam_pattern's handle range that no line
+    /// of the store names (left by a killed enrolment). Never an index a line names, never one outside the
+    /// range, never while an enrolment is between defining its index and writing its line. No input.
+    /// Verdicts: pruned N, tpm-refused, unavailable.
+    case tpmPrune
 
     /// Operations only root may call (the store changes; self-service goes through patternctl's own checks).
     public var isRootOnly: Bool {
         switch self {
         case .check, .verify, .status, .set, .remove, .enroll: return false
-        case .tpmEnroll, .tpmRemove: return true
+        case .tpmEnroll, .tpmRemove, .tpmPrune: return true
         }
     }
 
@@ -60,6 +65,7 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
         case .enroll: return Array("enroll".utf8)
         case .tpmEnroll: return Array("tpm-enroll".utf8)
         case .tpmRemove: return Array("tpm-remove".utf8)
+        case .tpmPrune: return Array("tpm-prune".utf8)
         }
     }
 
@@ -73,7 +79,7 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
         // case's literal (verify got enroll's limits; seen with the helper, fine in normal Swift).
         let count: Int
         switch self {
-        case .check, .status, .tpmRemove: count = 0
+        case .check, .status, .tpmRemove, .tpmPrune: count = 0
         case .verify, .remove, .tpmEnroll: count = 1
         case .set, .enroll: count = 2
         }
@@ -99,6 +105,8 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
             self = .tpmEnroll
         } else if word == Array("tpm-remove".utf8) {
             self = .tpmRemove
+        } else if word == Array("tpm-prune".utf8) {
+            self = .tpmPrune
         } else {
             return nil
         }
@@ -169,6 +177,43 @@ public enum HelperRefusal: Equatable, Sendable {
     }
 }
 
+/// Why the TPM would not take (or give up) a pattern, as the helper tells its caller.
+public enum TPMProblem: Equatable, Sendable {
+    /// No TPM: `tpm = yes` and none present, or it cannot be opened.
+    case absent
+    /// The TPM's owner hierarchy has a password: enrolment needs owner authorization, and pam_pattern keeps
+    /// no password.
+    case ownerAuthorization
+    /// No NV space or no free handle left for another index.
+    case full
+    /// Any other TPM error (the helper's syslog line names it).
+    case failed
+
+    public var word: [UInt8] {
+        switch self {
+        case .absent: return Array("no-tpm".utf8)
+        case .ownerAuthorization: return Array("owner-auth".utf8)
+        case .full: return Array("nv-full".utf8)
+        case .failed: return Array("error".utf8)
+        }
+    }
+
+    init?(word: ArraySlice<UInt8>) {
+        if word.elementsEqual("no-tpm".utf8) {
+            self = .absent
+        } else if word.elementsEqual("owner-auth".utf8) {
+            self = .ownerAuthorization
+        } else if word.elementsEqual("nv-full".utf8) {
+            self = .full
+        } else if word.elementsEqual("error".utf8) {
+            self = .failed
+        } else {
+            return nil
+        }
+    }
+
+}
+
 /// A user's own facts, as `status` reports them.
 public struct UserStatus: Equatable, Sendable {
     /// When the pattern was set (seconds since the epoch); nil without a pattern.
@@ -210,6 +255,11 @@ public enum HelperVerdict: Equatable, Sendable {
     case status(UserStatus)
     /// "unavailable".
     case unavailable
+    /// "tpm-refused no-tpm|owner-auth|nv-full|error": a pattern could not be put into (or taken out of) the TPM;
+    /// nothing changed.
+    case tpmRefused(TPMProblem)
+    /// "pruned N": tpm-prune deleted N orphaned indexes.
+    case pruned(Int)
     /// "refused usage|user|tty|input".
     case refused(HelperRefusal)
 
@@ -221,8 +271,8 @@ public enum HelperVerdict: Equatable, Sendable {
         case .locked: return .locked
         case .notEnrolled: return .notEnrolled
         case .malformed, .weak: return .malformed
-        case .status: return .success
-        case .unavailable: return .unavailable
+        case .status, .pruned: return .success
+        case .unavailable, .tpmRefused: return .unavailable
         case .refused: return .refused
         }
     }
@@ -264,6 +314,12 @@ public enum HelperVerdict: Equatable, Sendable {
             out.append(0x20)
             out.append(contentsOf: HelperVerdict.encode(facts.verdict))
         case .unavailable: out.append(contentsOf: "unavailable".utf8)
+        case .tpmRefused(let problem):
+            out.append(contentsOf: "tpm-refused ".utf8)
+            out.append(contentsOf: problem.word)
+        case .pruned(let count):
+            out.append(contentsOf: "pruned ".utf8)
+            out.append(contentsOf: HelperVerdict.decimal(Int64(count)))
         case .refused(let why):
             out.append(contentsOf: "refused ".utf8)
             out.append(contentsOf: why.word)
@@ -315,6 +371,10 @@ public enum HelperVerdict: Equatable, Sendable {
                 UserStatus(setAt: setAt, cost: cost.map { Int($0) }, failures: Int(failures), verdict: now))
         } else if first.elementsEqual("unavailable".utf8) && rest.isEmpty {
             verdict = .unavailable
+        } else if first.elementsEqual("tpm-refused".utf8) && rest.count == 1, let problem = TPMProblem(word: rest[0]) {
+            verdict = .tpmRefused(problem)
+        } else if first.elementsEqual("pruned".utf8) && rest.count == 1, let n = number(rest[0]) {
+            verdict = .pruned(Int(n))
         } else if first.elementsEqual("refused".utf8) && rest.count == 1, let why = HelperRefusal(word: rest[0]) {
             verdict = .refused(why)
         } else {

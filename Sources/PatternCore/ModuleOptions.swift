@@ -41,6 +41,8 @@ public struct ModuleOptions: Equatable, Sendable {
     public var cost = PatternHash.defaultCost
     /// `self_enroll=yes|no`: whether a user without a pattern may set a first one (after their password).
     public var selfEnroll = true
+    /// `tpm=yes|no|auto`: whether patterns set from now on are held by the TPM (TPMMode; enrolment only).
+    public var tpmMode: TPMMode = .no
     /// `tpm_tcti=...`: how the setuid helper reaches the TPM (the configuration file only: a caller never picks
     /// the TPM that judges its guesses). "device:/dev/tpmrm0", the kernel's resource manager, by default.
     public var tpmTCTI: [UInt8] = ModuleOptions.defaultTPMTCTI
@@ -163,6 +165,7 @@ public struct ModuleOptions: Equatable, Sendable {
         case (.lockAfter, .number(let number)): throttle.lockAfter = Int(truncatingIfNeeded: number)
         case (.cost, .number(let number)): cost = Int(truncatingIfNeeded: number)
         case (.selfEnroll, .yes(let allowed)): selfEnroll = allowed
+        case (.tpm, .tpmMode(let mode)): tpmMode = mode
         case (.tpmTCTI, .bytes(let tcti)): tpmTCTI = tcti
         case (.nullok, .on): nullok = true
         case (.showGrid, .on): showGrid = true
@@ -189,6 +192,7 @@ public struct ModuleOptions: Equatable, Sendable {
         case .lockAfter: return .number(Int64(throttle.lockAfter))
         case .cost: return .number(Int64(cost))
         case .selfEnroll: return .yes(selfEnroll)
+        case .tpm: return .tpmMode(tpmMode)
         case .tpmTCTI: return .bytes(tpmTCTI)
         case .nullok: return .yes(nullok)
         case .showGrid: return .yes(showGrid)

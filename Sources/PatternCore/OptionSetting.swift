@@ -48,6 +48,9 @@ public struct OptionSetting: Equatable, Sendable {
             if value.elementsEqual("yes".utf8) { return .yes(true) }
             if value.elementsEqual("no".utf8) { return .yes(false) }
             throw .notYesOrNo
+        case .tpmMode:
+            guard let mode = TPMMode(optionValue: Array(value)) else { throw .notATPMMode }
+            return .tpmMode(mode)
         }
     }
 
@@ -77,6 +80,7 @@ public enum OptionValue: Equatable, Sendable {
     case layout(KeypadLayout)
     /// `yes` (true) or `no` (false).
     case yes(Bool)
+    case tpmMode(TPMMode)
 }
 
 /// Why an option's value was refused. The sentence names the option and what it accepts, never the value
@@ -89,6 +93,7 @@ public enum OptionProblem: Error, Equatable, Sendable {
     case notALayout
     case notPrintable(maximumBytes: Int)
     case notYesOrNo
+    case notATPMMode
 
     /// "must be a whole number from 4 to 9", completing "<name> ...".
     public var requirement: String { String(decoding: requirementBytes, as: UTF8.self) }
@@ -114,6 +119,7 @@ public enum OptionProblem: Error, Equatable, Sendable {
             message.add(number: Int64(maximumBytes))
             message.add(" printable bytes")
         case .notYesOrNo: message.add("must be yes or no")
+        case .notATPMMode: message.add("must be yes, no or auto")
         }
         return message.bytes
     }

@@ -54,6 +54,9 @@ public struct PatternOption: Sendable {
             .selfEnroll, "self_enroll", .yesNo, .conf,
             "whether a user without a pattern may set a first one after giving their password"),
         PatternOption(
+            .tpm, "tpm", .tpmMode, .conf,
+            "whether patterns set from now on are held by the TPM: yes, no, or auto (when one is present)"),
+        PatternOption(
             .tpmTCTI, "tpm_tcti", .text(maximumBytes: ModuleOptions.maximumTCTIBytes), .conf,
             "the TPM for patterns held by the TPM: device:/dev/tpmrm0 or swtpm:path=SOCKET"),
         PatternOption(
@@ -106,7 +109,7 @@ public struct PatternOption: Sendable {
 
 /// The settings pam_pattern knows, one per row of `PatternOption.table`.
 public enum OptionKey: Equatable, Sendable, CaseIterable {
-    case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, selfEnroll, tpmTCTI
+    case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, selfEnroll, tpm, tpmTCTI
     case nullok, showGrid, prompt, forwardPass, emptyFails, allowRemote, debug
 }
 
@@ -124,6 +127,8 @@ public enum OptionKind: Equatable, Sendable {
     case text(maximumBytes: Int)
     /// `yes` or `no`.
     case yesNo
+    /// `yes`, `no` or `auto` (TPMMode).
+    case tpmMode
 
     /// `.number` over an Int range declared where the rule lives (Pattern, PatternHash).
     static func count(_ range: ClosedRange<Int>) -> OptionKind {

@@ -77,6 +77,16 @@ public struct PatternStore: Sendable {
         }
     }
 
+    /// Removes `record` only if the store still holds exactly it for its user (not a line set meanwhile).
+    /// Returns true if it was removed.
+    public func removeIfUnchanged(_ record: StoreRecord) throws(StoreError) -> Bool {
+        return try update { (records: inout [StoreRecord]) -> Bool in
+            let before = records.count
+            records.removeAll { $0 == record }
+            return records.count != before
+        }
+    }
+
     // MARK: - Reading
 
     /// Reads and parses the whole store through `directory` (patternctl and writers; the module uses

@@ -323,7 +323,7 @@ func checkTable(_ options: ModuleOptions) {
         let value = options.value(of: row.key)
         let name = row.name.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
         switch (row.kind, value) {
-        case (.flag, .yes), (.yesNo, .yes), (.layout, .layout): break
+        case (.flag, .yes), (.yesNo, .yes), (.layout, .layout), (.tpmMode, .tpmMode): break
         case (.number(let range), .number(let number)):
             require(range.contains(number), "\(name) = \(number) outside \(range)")
         case (.path, .bytes(let path)):

@@ -53,6 +53,8 @@ struct HelperService {
                 return HelperTPMEnrolment.enroll(user: user, typed: typed, options: options, now: now())
             case .tpmRemove:
                 return HelperTPMEnrolment.remove(user: user, options: options)
+            case .tpmPrune:
+                return HelperTPMEnrolment.prune(options: options)
             }
         } catch {
             if case .tpmUnavailable = error {

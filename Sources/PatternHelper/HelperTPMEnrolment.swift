@@ -1,13 +1,16 @@
 import PatternCoreEmbedded
 import PatternTPM
 
-/// Root's `tpm-enroll` and `tpm-remove`: a user's pattern moved into the TPM, or out of it again. The index is
-/// defined before the store line changes and the old one deleted only after, so a failure at any step leaves the
-/// user with a pattern that works (at worst an unused index, which `tpm-remove` of a later record never touches).
+/// Patterns put into the TPM and taken out again: root's `tpm-enroll`, `tpm-remove` and `tpm-prune`, and the
+/// self-service `set`/`enroll`/`remove` in TPM mode. The new index is defined before the store line changes and
+/// an old one deleted only after, so a failure at any step leaves the user with a pattern that works; what a
+/// killed helper can leave behind is an index no line names, which `tpm-prune` (`patternctl prune`) deletes.
 enum HelperTPMEnrolment {
     /// The TPM's limit when lock_after is 0 ("never disabled"): a PIN Fail index always has one.
     static let limitWhenNeverDisabled: UInt32 = 20
 
+    /// Root's `tpm-enroll`: the typed digits under the same rules as any new pattern (minlen and strength), so a
+    /// pattern held by the TPM is never weaker than a hashed one.
     static func enroll(user: [UInt8], typed: [UInt8], options: ModuleOptions, now: Int64) -> HelperVerdict {
         let minimum = Pattern.clampedMinimumLength(options.minimumLength)
         let pattern: Pattern
@@ -16,13 +19,27 @@ enum HelperTPMEnrolment {
         } catch {
             return .malformed(minimumLength: minimum)
         }
+        if pattern.weakness(minimumLength: minimum) != nil { return .weak }
+        return enroll(pattern, user: user, options: options, now: now)
+    }
+
+    /// Puts `pattern` into the TPM as `user`'s, replacing whatever record the user had (a hash or an index).
+    static func enroll(_ pattern: Pattern, user: [UInt8], options: ModuleOptions, now: Int64) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
         let tpm: TPMConnection
         do throws(TPMFailure) {
             tpm = try TPMConnection(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
         } catch {
-            return unavailable("tpm-enroll: no TPM", error, user)
+            return refused("enrolment: no TPM", error, user)
         }
+        let lock: TPMIndexLock
+        do throws(StoreError) {
+            lock = try TPMIndexLock(store: store, exclusive: false)
+        } catch {
+            HelperLog.critical("enrolment in the TPM: pattern store unusable: \(error.message)")
+            return .unavailable
+        }
+        defer { lock.release() }
         var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
         for index in salt.indices { salt[index] = UInt8.random(in: 0...255) }
         let lockAfter = options.throttle.lockAfter
@@ -31,46 +48,59 @@ enum HelperTPMEnrolment {
         do throws(TPMFailure) {
             record = try TPMPatternIndex.enroll(pattern, user: user, salt: salt, pinLimit: limit, on: tpm)
         } catch {
-            return unavailable("tpm-enroll: the TPM refused to define the index", error, user)
+            return refused("enrolment: the TPM refused to define the index", error, user)
         }
+        let old: TPMRecord?
         do throws(StoreError) {
-            let old = try store.record(for: user)?.tpmRecord
+            old = try store.record(for: user)?.tpmRecord
             try store.save(StoreRecord(user: user, hash: record.text, setAt: now))
-            try? ThrottleStore(directory: options.stateDirectory).reset(user: user)
-            if let old, old != record {
-                do throws(TPMFailure) { try TPMPatternIndex.remove(old, on: tpm) } catch {
-                    HelperLog.notice(HelperLog.line("tpm-enroll: the previous index stays defined for user ", user))
-                }
-            }
         } catch {
             do throws(TPMFailure) { try TPMPatternIndex.remove(record, on: tpm) } catch {}
-            HelperLog.critical("tpm-enroll: pattern store unusable: \(error.message)")
+            HelperLog.critical("enrolment in the TPM: pattern store unusable: \(error.message)")
             return .unavailable
         }
+        try? ThrottleStore(directory: options.stateDirectory).reset(user: user)
+        if let old, old != record { removeIndex(of: old, user: user, on: tpm) }
         HelperLog.notice(HelperLog.line("pattern enrolled in the TPM for user ", user))
         return .accepted
     }
 
+    /// Deletes the index of a record the store no longer holds (replaced or removed). A failure leaves an index
+    /// no line names: logged, and `tpm-prune` deletes it later.
+    static func removeIndex(of old: TPMRecord, user: [UInt8], options: ModuleOptions) {
+        do throws(TPMFailure) {
+            let tpm = try TPMConnection(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
+            removeIndex(of: old, user: user, on: tpm)
+        } catch {
+            logStays(user, error)
+        }
+    }
+
+    static func removeIndex(of old: TPMRecord, user: [UInt8], on tpm: TPMConnection) {
+        do throws(TPMFailure) { try TPMPatternIndex.remove(old, on: tpm) } catch {
+            // Gone already (a cleared TPM) or another index at the handle: nothing of this record is left.
+            if error.code == 0x18B || error.code == 0x7E00_0002 { return }
+            logStays(user, error)
+        }
+    }
+
+    private static func logStays(_ user: [UInt8], _ error: TPMFailure) {
+        HelperLog.notice(
+            HelperLog.line(
+                "the previous TPM index stays defined (\(error.description); patternctl prune deletes it) for user ",
+                user))
+    }
+
+    /// Root's `tpm-remove`: the store line first (from then on the pattern opens nothing, whatever the TPM
+    /// does), then the index.
     static func remove(user: [UInt8], options: ModuleOptions) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
         do throws(StoreError) {
-            guard let record = try store.record(for: user)?.tpmRecord else { return .notEnrolled }
-            let tpm: TPMConnection
-            do throws(TPMFailure) {
-                tpm = try TPMConnection(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
-            } catch {
-                return unavailable("tpm-remove: no TPM", error, user)
-            }
-            do throws(TPMFailure) {
-                try TPMPatternIndex.remove(record, on: tpm)
-            } catch {
-                // Gone already (cleared TPM) or another index at the handle: the line goes, that index stays.
-                guard error.code == 0x18B || error.code == 0x7E00_0002 else {
-                    return unavailable("tpm-remove: the TPM refused", error, user)
-                }
-            }
-            _ = try store.remove(user: user)
+            guard let stored = try store.record(for: user), let record = stored.tpmRecord else { return .notEnrolled }
+            // Only if it is still the same line (a change meanwhile keeps its new index).
+            guard try store.removeIfUnchanged(stored) else { return .notEnrolled }
             try? ThrottleStore(directory: options.stateDirectory).reset(user: user)
+            removeIndex(of: record, user: user, options: options)
         } catch {
             HelperLog.critical("tpm-remove: pattern store unusable: \(error.message)")
             return .unavailable
@@ -79,8 +109,50 @@ enum HelperTPMEnrolment {
         return .accepted
     }
 
-    static func unavailable(_ what: String, _ error: TPMFailure, _ user: [UInt8]) -> HelperVerdict {
+    /// Root's `tpm-prune`: deletes the indexes of pam_pattern's handle range that no store line names. Holds the
+    /// index lock exclusively, so no enrolment is between defining its index and writing its line.
+    static func prune(options: ModuleOptions) -> HelperVerdict {
+        let store = PatternStore(path: options.storePath)
+        let named: [UInt32]
+        let lock: TPMIndexLock
+        do throws(StoreError) {
+            lock = try TPMIndexLock(store: store, exclusive: true)
+            // Every line, even of a deleted account: its index is not an orphan until the line goes.
+            named = try store.load().compactMap { $0.tpmRecord?.handle }
+        } catch {
+            HelperLog.critical("tpm-prune: pattern store unusable: \(error.message)")
+            return .unavailable
+        }
+        defer { lock.release() }
+        let root = Array("root".utf8)
+        let tpm: TPMConnection
+        let defined: [UInt32]
+        do throws(TPMFailure) {
+            tpm = try TPMConnection(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
+            defined = try tpm.definedIndexes(from: TPMIndexRange.first, through: TPMIndexRange.last)
+        } catch {
+            return refused("tpm-prune: no TPM", error, root)
+        }
+        var removed = 0
+        for handle in defined where TPMIndexRange.handles.contains(handle) && !named.contains(handle) {
+            do throws(TPMFailure) {
+                try TPMPatternIndex.removeUnrecorded(handle: handle, on: tpm)
+                removed += 1
+                HelperLog.notice("tpm-prune: deleted index \(handle) (decimal), named by no store line")
+            } catch {
+                return refused("tpm-prune: the TPM refused to delete an index", error, root)
+            }
+        }
+        return .pruned(removed)
+    }
+
+    /// The problem as the caller is told it, after a syslog line naming the TPM's own result.
+    static func refused(_ what: String, _ error: TPMFailure, _ user: [UInt8]) -> HelperVerdict {
         HelperLog.notice(HelperLog.line("\(what) (\(error.description)) for user ", user))
-        return .unavailable
+        if error.isOwnerAuthorizationRefused { return .tpmRefused(.ownerAuthorization) }
+        if error.isFull { return .tpmRefused(.full) }
+        // Not the TPM's own answer (the TCTI could not reach it, a bad TCTI): there is no TPM to use.
+        if error.code >= 0x1_0000 { return .tpmRefused(.absent) }
+        return .tpmRefused(.failed)
     }
 }

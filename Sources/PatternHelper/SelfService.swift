@@ -22,7 +22,7 @@ struct SelfService {
         let store = gate.store
         let throttle = gate.throttle
         switch operation {
-        case .check, .verify, .tpmEnroll, .tpmRemove:
+        case .check, .verify, .tpmEnroll, .tpmRemove, .tpmPrune:
             return .refused(.usage)  // HelperService serves these
         case .status:
             let record = try store.record(for: user)
@@ -40,20 +40,23 @@ struct SelfService {
             case .failure(let refusal): return refusal.verdict
             }
             guard let current = currentPattern(fields[0]) else { return .malformed(minimumLength: minimum) }
+            guard let inTPM = enrolsInTPM else { return .tpmRefused(.absent) }
             let verdict = try guess(gate, user: user, current: current)
             guard verdict == .accepted else { return verdict }
-            try store.save(
-                StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
-            HelperLog.notice(HelperLog.line("pattern changed by user ", user))
-            return .accepted
+            let stored = try save(new, user: user, inTPM: inTPM)
+            if stored == .accepted { HelperLog.notice(HelperLog.line("pattern changed by user ", user)) }
+            return stored
         case .remove:
             guard let field = fields.first, let current = currentPattern(field) else {
                 return .malformed(minimumLength: minimum)
             }
             let verdict = try guess(gate, user: user, current: current)
             guard verdict == .accepted else { return verdict }
-            _ = try store.remove(user: user)
+            let old = try store.record(for: user)
+            guard let old, try store.removeIfUnchanged(old) else { return .notEnrolled }
             try throttle.reset(user: user)
+            // The line first: from then on the pattern opens nothing, whatever the TPM does.
+            if let index = old.tpmRecord { HelperTPMEnrolment.removeIndex(of: index, user: user, options: options) }
             HelperLog.notice(HelperLog.line("pattern removed by user ", user))
             return .accepted
         case .enroll:
@@ -65,6 +68,7 @@ struct SelfService {
             case .success(let pattern): new = pattern
             case .failure(let refusal): return refusal.verdict
             }
+            guard let inTPM = enrolsInTPM else { return .tpmRefused(.absent) }
             let outcome = try gate.countedAttempt(user: user, now: now()) { passwordMatches(user: user, fields[0]) }
             switch outcome {
             case .accepted: break
@@ -76,14 +80,28 @@ struct SelfService {
             }
             // A set raced in meanwhile (root, or another enroll): keep it, do not overwrite.
             if try store.record(for: user) != nil { return .refused(.enrolled) }
-            try store.save(
-                StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
-            HelperLog.notice(HelperLog.line("first pattern set by user ", user))
-            return .accepted
+            let stored = try save(new, user: user, inTPM: inTPM)
+            if stored == .accepted { HelperLog.notice(HelperLog.line("first pattern set by user ", user)) }
+            return stored
         }
     }
 
     var minimum: Int { Pattern.clampedMinimumLength(options.minimumLength) }
+
+    /// Whether a new pattern goes into the TPM (`tpm` in the system's configuration, and whether the TPM that
+    /// tpm_tcti names is there); nil when `tpm = yes` finds none (refused before anything is counted).
+    var enrolsInTPM: Bool? { options.tpmMode.enrolsInTPM(present: TPMMode.isPresent(tcti: options.tpmTCTI)) }
+
+    /// Stores `new` as the user's pattern: in the TPM, or as a yescrypt hash at the system's cost (an index the
+    /// old record had is deleted after the line is replaced).
+    func save(_ new: Pattern, user: [UInt8], inTPM: Bool) throws(StoreError) -> HelperVerdict {
+        if inTPM { return HelperTPMEnrolment.enroll(new, user: user, options: options, now: now()) }
+        let old = try gate.store.record(for: user)?.tpmRecord
+        try gate.store.save(
+            StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
+        if let old { HelperTPMEnrolment.removeIndex(of: old, user: user, options: options) }
+        return .accepted
+    }
 
     /// The current pattern as sent (canonical digits); nil when it is not a pattern at all (not counted).
     func currentPattern(_ field: [UInt8]) -> Pattern? {

@@ -50,4 +50,13 @@ public struct TPMFailure: Error, Equatable {
 
     /// An NV index already defined at the handle (another enrolment took it meanwhile).
     public var isHandleTaken: Bool { code == 0x14C }
+
+    /// The owner authorization (empty, all pam_pattern ever sends) was refused: the owner hierarchy has a
+    /// password. TPM_RC_BAD_AUTH or TPM_RC_AUTH_FAIL on any session, as format-one codes of the TPM layer.
+    public var isOwnerAuthorizationRefused: Bool {
+        code < 0x1_0000 && (code & 0x0BF == 0x0A2 || code & 0x0BF == 0x08E)
+    }
+
+    /// No room for another index: TPM_RC_NV_SPACE, or every handle of the range taken (TPM_RC_NV_DEFINED).
+    public var isFull: Bool { code == 0x14B || code == 0x14C }
 }

@@ -82,6 +82,16 @@ public enum TPMPatternIndex {
         return (failures, limit)
     }
 
+    /// Deletes the index at `handle` whatever it is (the orphan sweep: an index in the range no record names).
+    public static func removeUnrecorded(handle: UInt32, on tpm: TPMConnection) throws(TPMFailure) {
+        guard TPMIndexRange.handles.contains(handle) else { throw TPMFailure(code: 0x7E00_0001) }
+        var name = [UInt8](repeating: 0, count: TPMRecord.nameSize)
+        let read = name.withUnsafeMutableBufferPointer { pattern_tpm_index_name(tpm.context, handle, $0.baseAddress) }
+        guard read == 0 else { throw TPMFailure(code: read) }
+        let rc = name.withUnsafeBufferPointer { pattern_tpm_undefine(tpm.context, handle, $0.baseAddress) }
+        guard rc == 0 else { throw TPMFailure(code: rc) }
+    }
+
     /// Deletes the record's index (only if the index at the handle is still the recorded one).
     public static func remove(_ record: TPMRecord, on tpm: TPMConnection) throws(TPMFailure) {
         let rc = record.name.withUnsafeBufferPointer { nameBytes in

@@ -173,6 +173,8 @@ enum OwnPattern {
         case .notEnrolled: Output.error("you have no pattern; nothing was changed")
         case .refused(.policy): Output.error(policyMessage)
         case .refused(.enrolled): Output.error("you have a pattern already: change it with 'patternctl set'")
+        case .tpmRefused(let problem):
+            Output.error("could not put the pattern into the TPM: \(problem.sentence); nothing was changed")
         default: return unexpected(verdict)
         }
         return .failure

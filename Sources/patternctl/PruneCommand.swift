@@ -31,7 +31,7 @@ struct PruneCommand: Subcommand {
             }
             if doomed.isEmpty {
                 Output.line("Every pattern belongs to an existing account; nothing was changed.")
-                return .success
+                return pruneTPM()
             }
             var removed = 0
             for record in doomed {
@@ -52,10 +52,19 @@ struct PruneCommand: Subcommand {
             if removed != doomed.count {
                 Output.error("\(doomed.count - removed) of them had changed meanwhile and were kept")
             }
-            return .success
+            return pruneTPM()
         } catch {
             Output.error("could not prune \(StoreAccess.describe(global)): \(error.message)")
             return .failure
         }
+    }
+
+    /// With a TPM present and the system's store: the NV indexes in pam_pattern's range that no line names
+    /// (a killed enrolment's, or those of lines removed above) are deleted by the helper's tpm-prune.
+    func pruneTPM() -> ExitStatus {
+        guard TPMMode.isPresent(tcti: global.settings.tpmTCTI), RootTPM.usesSystemStore(global) else { return .success }
+        guard let count = RootTPM.prune() else { return .failure }
+        if count > 0 { Output.line("Deleted \(count) TPM index\(count == 1 ? "" : "es") that no pattern names.") }
+        return .success
     }
 }

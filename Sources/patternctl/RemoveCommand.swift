@@ -30,7 +30,14 @@ struct RemoveCommand: Subcommand {
         // No user-database check: the entry of a deleted account must stay removable.
         do {
             // Checked first so that removing from a store that does not exist yet creates nothing.
-            if try StoreAccess.record(for: user, global) != nil, try global.store.remove(user: Array(user.utf8)) {
+            let record = try StoreAccess.record(for: user, global)
+            // Held by the TPM: the helper removes the line, then the index (patternctl never talks to the TPM).
+            if record?.tpmRecord != nil && RootTPM.usesSystemStore(global) {
+                guard RootTPM.remove(user: user) else { return .failure }
+                Output.line("Removed the pattern of \(user) and its TPM index.")
+                return .success
+            }
+            if record != nil, try global.store.remove(user: Array(user.utf8)) {
                 Output.line(localized("Removed the pattern of %s.", user))
                 return .success
             }

@@ -60,12 +60,34 @@ struct SetCommand: Subcommand {
                     error.message))
             return .failure
         }
+        guard let inTPM = RootTPM.enrolsInTPM(global) else { return .failure }
+        if inTPM {
+            let hashOnly = (costOption != nil ? ["cost"] : []) + (allowWeak ? ["allow-weak"] : [])
+            if let option = hashOnly.first {
+                Output.error("option '--\(option)' applies to hashed patterns; tpm puts this one into the TPM")
+                return .failure
+            }
+            guard RootTPM.usesSystemStore(global) else {
+                Output.error(
+                    "a pattern held by the TPM goes into the store of /etc/security/pam_pattern.conf, not "
+                        + "\(StoreAccess.describe(global)); nothing was changed")
+                return .failure
+            }
+        }
 
         Output.line(localized("Setting the unlock pattern for %s.", name))
         guard let pattern = askTwice() else {
             Output.error(localized("no pattern was set for %s; nothing was changed", name))
             return .failure
         }
+        if inTPM {
+            guard RootTPM.enroll(user: name, pattern) else { return .failure }
+            Output.line("Pattern set for \(name) (\(pattern.dots.count) dots, held by the TPM):")
+            Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
+            Output.line(Text.drawingLegend(pattern, layout: global.layout))
+            return .success
+        }
+        let replacedTPMRecord = (try? store.record(for: userBytes))??.tpmRecord != nil
 
         let record: StoreRecord
         do {
@@ -80,6 +102,10 @@ struct SetCommand: Subcommand {
             localized("Pattern set for %s (%s dots, yescrypt cost %s):", name, "\(pattern.dots.count)", "\(cost)"))
         Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
         Output.line(Text.drawingLegend(pattern, layout: global.layout))
+        // The old pattern was held by the TPM: its index, named by no line now, goes too.
+        if replacedTPMRecord && RootTPM.usesSystemStore(global) && RootTPM.prune() == nil {
+            Output.error("the old pattern's TPM index stays defined; patternctl prune deletes it")
+        }
 
         // Failures counted against the old pattern must not lock out the new one.
         do {

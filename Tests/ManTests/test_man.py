@@ -85,6 +85,7 @@ class ManPageTests(unittest.TestCase):
                 "lock_after",
                 "cost",
                 "self_enroll",
+                "tpm",
                 "tpm_tcti",
             },
         )

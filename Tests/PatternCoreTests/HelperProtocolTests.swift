@@ -10,6 +10,8 @@ struct HelperProtocolTests {
         .wrong(.allowed(freeAttemptsLeft: 3)), .wrong(.wait(secondsLeft: 60)), .wrong(.disabled),
         .locked(.wait(secondsLeft: 31_536_000)), .locked(.disabled), .notEnrolled, .malformed(minimumLength: 6),
         .unavailable, .refused(.usage), .refused(.user), .refused(.tty), .refused(.input),
+        .tpmRefused(.absent), .tpmRefused(.ownerAuthorization), .tpmRefused(.full), .tpmRefused(.failed),
+        .pruned(0), .pruned(65536),
     ]
 
     @Test func everyVerdictRoundTripsWithItsExitStatus() {

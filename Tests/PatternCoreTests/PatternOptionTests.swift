@@ -25,16 +25,16 @@ import Testing
         let confKeys = PatternOption.table.filter { $0.isConfKey }.map { $0.key }
         #expect(
             confKeys == [
-                .store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .selfEnroll, .tpmTCTI,
+                .store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .selfEnroll, .tpm, .tpmTCTI,
             ])
         let fileOnly = PatternOption.table.filter { !$0.isArgument }.map { $0.key }
-        #expect(fileOnly == [.cost, .selfEnroll, .tpmTCTI])
+        #expect(fileOnly == [.cost, .selfEnroll, .tpm, .tpmTCTI])
         // tpm_tcti above all: a pam.d line (or whoever writes one) never picks the TPM that judges guesses.
         let (options, problems) = ModuleOptions.parse([
             Array("cost=3".utf8), Array("self_enroll=no".utf8),
-            Array("tpm_tcti=swtpm:path=/tmp/s".utf8),
+            Array("tpm_tcti=swtpm:path=/tmp/s".utf8), Array("tpm=yes".utf8),
         ])
-        #expect(problems.count == 3 && options == ModuleOptions())
+        #expect(problems.count == 4 && options == ModuleOptions())
     }
 
     @Test func everyRowParsesItsOwnCurrentDefault() {
@@ -50,6 +50,7 @@ import Testing
                 if case .flag = row.kind { continue }
                 text = Array((on ? "yes" : "no").utf8)
             case .on: text = nil
+            case .tpmMode(let mode): text = mode.word
             }
             let setting = try? OptionSetting.parse(row, value: text?[...])
             var options = ModuleOptions()
@@ -73,6 +74,36 @@ import Testing
         #expect(throws: OptionProblem.notAbsolutePath) {
             try OptionSetting.parse(PatternOption.spec(for: .store), value: Array("etc/x".utf8)[...])
         }
+        #expect(throws: OptionProblem.notATPMMode) {
+            try OptionSetting.parse(PatternOption.spec(for: .tpm), value: Array("maybe".utf8)[...])
+        }
+        for (text, mode) in [("yes", TPMMode.yes), ("no", .no), ("auto", .auto)] {
+            #expect(
+                (try? OptionSetting.parse(PatternOption.spec(for: .tpm), value: Array(text.utf8)[...]))
+                    == OptionSetting(.tpm, .tpmMode(mode)))
+        }
         #expect(OptionProblem.outOfRange(1...1000).requirement == "must be a whole number from 1 to 1000")
+    }
+}
+
+/// `tpm = yes|no|auto` at enrolment: whether a new pattern goes into the TPM, and what counts as present.
+struct TPMModeTests {
+    @Test func modeDecidesByPresence() {
+        #expect(TPMMode.no.enrolsInTPM(present: true) == false)
+        #expect(TPMMode.no.enrolsInTPM(present: false) == false)
+        #expect(TPMMode.yes.enrolsInTPM(present: true) == true)
+        #expect(TPMMode.yes.enrolsInTPM(present: false) == nil)  // refused: the old pattern stays
+        #expect(TPMMode.auto.enrolsInTPM(present: true) == true)
+        #expect(TPMMode.auto.enrolsInTPM(present: false) == false)
+        #expect(ModuleOptions().tpmMode == .no)
+    }
+
+    @Test func presentMeansTheNamedDeviceOrSocketExists() {
+        #expect(TPMMode.isPresent(tcti: Array("device:/dev/null".utf8)))
+        #expect(TPMMode.isPresent(tcti: Array("swtpm:path=/".utf8)))
+        #expect(!TPMMode.isPresent(tcti: Array("device:/nonexistent/tpmrm0".utf8)))
+        #expect(!TPMMode.isPresent(tcti: Array("swtpm:path=/nonexistent/s".utf8)))
+        #expect(!TPMMode.isPresent(tcti: Array("mssim:host=localhost".utf8)))
+        #expect(!TPMMode.isPresent(tcti: Array("device:dev/null".utf8)))
     }
 }

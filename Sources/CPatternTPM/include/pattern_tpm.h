@@ -28,6 +28,7 @@ enum {
     PATTERN_TPM_RC_BAD_ARGUMENT = 0x7E000001u,  // a TCTI string the layer does not accept, a bad size
     PATTERN_TPM_RC_NAME_MISMATCH = 0x7E000002u, // the index at the handle is not the recorded one
     PATTERN_TPM_RC_NO_MEMORY = 0x7E000003u,
+    PATTERN_TPM_RC_NO_SESSION = 0x7E000004u,    // a check's salted session could not be started
 };
 
 /// Opens a TPM. `tcti` must be "device:<path>" or "swtpm:path=<path>" (the only TCTIs the layer
@@ -67,6 +68,9 @@ uint32_t pattern_tpm_read_counter(pattern_tpm *tpm, uint32_t handle,
 /// Deletes the index at `handle` if its Name is `name` (owner authorization).
 uint32_t pattern_tpm_undefine(pattern_tpm *tpm, uint32_t handle,
                               const uint8_t name[PATTERN_TPM_NAME_SIZE]);
+
+/// The Name of the index at `handle`, as the TPM reports it (for deleting an index no record names).
+uint32_t pattern_tpm_index_name(pattern_tpm *tpm, uint32_t handle, uint8_t name[PATTERN_TPM_NAME_SIZE]);
 
 /// A short static description of a result (tpm2-tss's decoder; the layer's own codes named).
 const char *pattern_tpm_describe(uint32_t rc);
