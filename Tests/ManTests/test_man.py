@@ -132,7 +132,7 @@ class ManPageTests(unittest.TestCase):
                 self.assertIn(spelled, entry(conf, f'.BI {name} " = '), f"pam_pattern.conf(5) {name}")
         # patternctl's flags for the pattern rules take the same ranges
         self.assertIn("%d to %d" % ranges["minlen"], entry(ctl, ".BI \\-\\-min\\-length "))
-        self.assertIn("%d to %d" % ranges["cost"], ctl[ctl.index(".B \\-\\-cost") :].split("\n.", 3)[2])
+        self.assertIn("%d to %d" % ranges["cost"], ctl.split(".B \\-\\-cost\n.I n\n", 1)[1].split("\n", 1)[0])
 
     def test_every_returned_code_is_documented(self):
         source = read("Sources", "PamPattern", "AuthOutcome.swift")
