@@ -196,12 +196,7 @@ public struct ModuleOptions: Equatable, Sendable {
         var message: [UInt8] = []
         before.withUTF8Buffer { message.append(contentsOf: $0) }
         message.append(UInt8(ascii: "\""))
-        for byte in argument.prefix(maximumQuotedBytes) {
-            message.append(byte >= 0x20 && byte < 0x7f ? byte : UInt8(ascii: "?"))
-        }
-        if argument.count > maximumQuotedBytes {
-            message.append(contentsOf: "...".utf8)
-        }
+        message.append(contentsOf: TextCodec.printable(argument, limit: maximumQuotedBytes))
         message.append(UInt8(ascii: "\""))
         after.withUTF8Buffer { message.append(contentsOf: $0) }
         return message
