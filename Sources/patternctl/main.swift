@@ -7,10 +7,12 @@ enum Patternctl {
     static let version = "patternctl (pam_pattern) 0.1.0"
 
     /// Every command, in the order the overview lists them.
-    static let commands: [any ListedCommand.Type] = [
-        SetCommand.self, RemoveCommand.self, ResetCommand.self, StatusCommand.self, ListCommand.self,
-        PruneCommand.self, ShowCommand.self, BenchCommand.self, HelpCommand.self,
-    ]
+    static var commands: [any ListedCommand.Type] {
+        [
+            SetCommand.self, RemoveCommand.self, ResetCommand.self, StatusCommand.self, ListCommand.self,
+            PruneCommand.self, ShowCommand.self, BenchCommand.self, HelpCommand.self,
+        ]
+    }
 
     /// Parses the command line, checks root where needed, runs the command.
     /// Every usage error ends here with exit status 2.
