@@ -35,7 +35,7 @@ struct SetCommand: Subcommand {
     static let needsRoot = true
     static let selfService = true
     /// yescrypt costs libxcrypt accepts (crypt_gensalt "$y$" count 1..11; 2^(cost-1) MiB each).
-    static let costRange = ModuleOptions.costRange
+    static let costRange = PatternOption.countRange(.cost)
     /// Rounds of "enter twice" on a terminal before giving up.
     static let terminalRounds = 3
 
@@ -93,11 +93,10 @@ struct SetCommand: Subcommand {
             return .failure
         }
 
-        let record: StoreRecord
-        do {
-            let hash = try PatternHash.make(for: pattern, cost: cost)
-            record = StoreRecord(user: userBytes, hash: hash, setAt: Timestamp.now())
-            try store.save(record)
+        do throws(StoreError) {
+            let hash: [UInt8]
+            do throws(HashError) { hash = try PatternHash.make(for: pattern, cost: cost) } catch { throw .hash(error) }
+            try store.save(StoreRecord(user: userBytes, hash: hash, setAt: Timestamp.now()))
         } catch {
             Output.error(localized("could not save the pattern in %s: %s", StoreAccess.describe(global), error.message))
             return .failure

@@ -77,7 +77,7 @@ import Testing
         let gate = GuessGate(
             store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: ThrottleSettings())
         // A hash libcrypt cannot compute is an error, never a verdict (and never a success).
-        #expect(throws: StoreError.hashFailed(errno: EINVAL)) {
+        #expect(throws: StoreError.hash(.failed(errno: EINVAL))) {
             try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 5)
         }
         #expect(try gate.throttle.state(for: ascii("alice")).failures == 1)
