@@ -9,7 +9,6 @@ import PatternCore
 struct BenchCommand: Subcommand {
     static let name = "bench"
     static let operands = ""
-    static var summary: String { localized("time one verification at each yescrypt cost") }
     static var about: String {
         localized(
             """
@@ -19,6 +18,7 @@ struct BenchCommand: Subcommand {
             Needs no root.
             """)
     }
+    static var summary: String { localized("time one verification at each yescrypt cost") }
     static let options: [OptionSpec] = [
         .value(
             "max", "N",

@@ -4,7 +4,6 @@ import PatternCore
 struct ListCommand: Subcommand {
     static let name = "list"
     static let operands = ""
-    static var summary: String { localized("show every enrolled user, one line each") }
     static var about: String {
         localized(
             """
@@ -15,6 +14,7 @@ struct ListCommand: Subcommand {
             Needs root.
             """)
     }
+    static var summary: String { localized("show every enrolled user, one line each") }
     static let options: [OptionSpec] = [
         .flag(
             "json",

@@ -6,7 +6,6 @@ import PatternCore
 struct PruneCommand: Subcommand {
     static let name = "prune"
     static let operands = ""
-    static var summary: String { localized("remove the patterns of deleted accounts") }
     static var about: String {
         localized(
             """
@@ -16,7 +15,7 @@ struct PruneCommand: Subcommand {
             "mismatch". Needs root.
             """)
     }
-    static let options: [OptionSpec] = []
+    static var summary: String { localized("remove the patterns of deleted accounts") }
     static let needsRoot = true
 
     let global: GlobalOptions

@@ -5,7 +5,6 @@ import PatternCore
 struct RemoveCommand: Subcommand {
     static let name = "remove"
     static let operands = "USER"
-    static var summary: String { localized("delete a user's pattern") }
     static var about: String {
         localized(
             """
@@ -14,7 +13,7 @@ struct RemoveCommand: Subcommand {
             (patternctl remove, without USER): your current pattern first.
             """)
     }
-    static let options: [OptionSpec] = []
+    static var summary: String { localized("delete a user's pattern") }
     static let needsRoot = true
     static let selfService = true
 

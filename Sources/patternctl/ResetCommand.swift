@@ -5,7 +5,6 @@ import PatternCore
 struct ResetCommand: Subcommand {
     static let name = "reset"
     static let operands = "USER"
-    static var summary: String { localized("clear a user's failed attempts and lock") }
     static var about: String {
         localized(
             """
@@ -14,7 +13,7 @@ struct ResetCommand: Subcommand {
             type) is refused and left as it is. Needs root.
             """)
     }
-    static let options: [OptionSpec] = []
+    static var summary: String { localized("clear a user's failed attempts and lock") }
     static let needsRoot = true
 
     let user: String

@@ -5,7 +5,6 @@ import PatternCore
 struct SetCommand: Subcommand {
     static let name = "set"
     static let operands = "[USER]"
-    static var summary: String { localized("set or replace a pattern (asked twice, weak ones refused)") }
     static var about: String {
         localized(
             """
@@ -23,6 +22,7 @@ struct SetCommand: Subcommand {
             cleared.
             """)
     }
+    static var summary: String { localized("set or replace a pattern (asked twice, weak ones refused)") }
     static let options: [OptionSpec] =
         [
             .value(

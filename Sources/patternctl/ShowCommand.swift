@@ -5,7 +5,6 @@ import PatternCore
 struct ShowCommand: Subcommand {
     static let name = "show"
     static let operands = "CODE"
-    static var summary: String { localized("show a pattern's canonical digits, drawing and strength") }
     static var about: String {
         localized(
             """
@@ -16,6 +15,7 @@ struct ShowCommand: Subcommand {
             the reason when CODE is not a valid pattern.
             """)
     }
+    static var summary: String { localized("show a pattern's canonical digits, drawing and strength") }
     static let options: [OptionSpec] = DrawingChoice.specs
     static let needsRoot = false
 

@@ -5,7 +5,6 @@ import PatternCore
 struct StatusCommand: Subcommand {
     static let name = "status"
     static let operands = "[USER]"
-    static var summary: String { localized("show enrolment, failures and lock of one user") }
     static var about: String {
         localized(
             """
@@ -29,6 +28,7 @@ struct StatusCommand: Subcommand {
             them, e.g. for a service whose pam.d line sets its own.
             """)
     }
+    static var summary: String { localized("show enrolment, failures and lock of one user") }
     static let options: [OptionSpec] = [
         .flag(
             "json",

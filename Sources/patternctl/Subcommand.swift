@@ -40,6 +40,7 @@ protocol Subcommand: ListedCommand {
 }
 
 extension Subcommand {
+    static var options: [OptionSpec] { [] }
     static var selfService: Bool { false }
 
     /// Usage, about, the options from the specs, the global options, the exit status.
