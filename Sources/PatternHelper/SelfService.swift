@@ -98,9 +98,16 @@ struct SelfService {
         if inTPM { return HelperTPMEnrolment.enroll(new, user: user, options: options, now: now()) }
         let old = try gate.store.record(for: user)?.tpmRecord
         try gate.store.save(
-            StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
+            StoreRecord(user: user, hash: try newHash(new), setAt: now()))
         if let old { HelperTPMEnrolment.removeIndex(of: old, user: user, options: options) }
         return .accepted
+    }
+
+    /// The new pattern's hash at the system's cost; a hash that fails is answered like an unusable store.
+    func newHash(_ pattern: Pattern) throws(StoreError) -> [UInt8] {
+        do throws(HashError) { return try PatternHash.make(for: pattern, cost: options.cost) } catch {
+            throw .hash(error)
+        }
     }
 
     /// The current pattern as sent (canonical digits); nil when it is not a pattern at all (not counted).
