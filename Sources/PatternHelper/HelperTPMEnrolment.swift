@@ -1,3 +1,4 @@
+import CPatternSystem
 import PatternCoreEmbedded
 import PatternTPM
 
@@ -113,6 +114,12 @@ enum HelperTPMEnrolment {
     /// index lock exclusively, so no enrolment is between defining its index and writing its line.
     static func prune(options: ModuleOptions) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
+        // No store file at all: the patterns may be in a store this configuration no longer names; an index is
+        // an orphan only when a store that exists does not name it.
+        guard let path = SystemCall.cString(options.storePath), access(path, F_OK) == 0 else {
+            HelperLog.notice("tpm-prune: no pattern store, so no index is taken for an orphan; nothing deleted")
+            return .pruned(0)
+        }
         let named: [UInt32]
         let lock: TPMIndexLock
         do throws(StoreError) {

@@ -47,6 +47,10 @@ struct RemoveCommand: Subcommand {
             }
             if record != nil, try global.store.remove(user: Array(user.utf8)) {
                 Output.line(localized("Removed the pattern of %s.", user))
+                if record?.tpmRecord != nil {
+                    Output.error(
+                        "its TPM index stays defined: only patterns of the system's store are removed from the TPM")
+                }
                 return .success
             }
             Output.error(localized("%s has no pattern; nothing was changed", user))

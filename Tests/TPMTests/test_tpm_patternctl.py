@@ -275,6 +275,39 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertRegex(r[4][0], r"^%s:\d+:\$y\$" % self.USER)
         self.assertEqual(self.handles(r[5][0]), set())
 
+    def test_a_first_pattern_set_by_the_user_goes_into_the_tpm(self):
+        password = "pptpm-Secret-7"
+        done = hk.run(["chpasswd"], input=("%s:%s\n" % (self.USER, password)).encode())
+        self.assertEqual(done.returncode, 0, done.stderr)
+        # The password is checked by the shipped PAM service patternctl: /etc/pam.d writable in the namespace.
+        self.sandbox.overlays["/etc/pam.d"] = "etc_pam_d"
+        for layer in ("up", "work"):
+            os.makedirs(os.path.join(self.sandbox.root, "overlay", "etc_pam_d", layer))
+        shipped = os.path.join(hk.ROOT, "pam.d", "patternctl")
+        missing = "swtpm:path=" + os.path.join(self.tpm.directory, "no-such-socket")
+        r = self.steps(
+            [
+                "rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl" % shlex.quote(shipped),
+                self.conf("yes", missing),
+                self.own("set", password, FIRST, FIRST),  # 2: no TPM: refused before the password is counted
+                self.line,  # 3
+                self.conf("yes"),
+                self.own("set", password, FIRST, FIRST),  # 5
+                self.line,  # 6
+                self.indexes(),  # 7
+                self.verify(FIRST),  # 8
+                "%s status %s" % (hk.PATTERNCTL, self.USER),  # 9
+            ]
+        )
+        self.assertEqual(r[0][1], 0, r[0][0])
+        self.assertEqual(r[2][1], 1, r[2][0])
+        self.assertIn("no TPM is present", r[2][0])
+        self.assertEqual(r[3][0].strip(), "")
+        self.assertEqual(r[5][1], 0, r[5][0])
+        self.assertEqual(self.handles(r[7][0]), {self.record_handle(r[6][0])})
+        self.assertEqual(r[8][1], hk.SUCCESS, r[8])
+        self.assertIn("failures: 0", r[9][0])  # the refused attempt counted nothing
+
     def test_prune_deletes_the_index_of_a_killed_enrolment_and_nothing_else(self):
         outside = "0x1500017"
         helper = self.helper("tpm-enroll", SECOND)
