@@ -17,8 +17,8 @@ import tempfile
 import textwrap
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
+from support.paths import BUILD, ROOT
+
 USER_ID = 64731  # no account: setpriv needs none
 NO_SWIFT_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 

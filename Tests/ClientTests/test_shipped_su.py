@@ -26,17 +26,18 @@ import os
 import shlex
 import unittest
 
-from test_real_clients import (  # noqa: F401  (setUpModule/tearDownModule hold the shared /run/lock flock)
-    MODULE,
-    PATTERN,
-    PROMPT,
-    ROOT,
-    ClientCase,
-    PtySession,
-    run,
-    setUpModule,
-    tearDownModule,
-)
+from support.clients import PATTERN, PROMPT, ClientCase
+from support.paths import MODULE, ROOT, run
+from support.system import PtySession, release_run_lock, take_run_lock
+
+
+def setUpModule():
+    take_run_lock("real login and su, a user added to the wheel group")
+
+
+def tearDownModule():
+    release_run_lock()
+
 
 SHIPPED_SU = os.path.join(ROOT, "pam.d", "su")
 # The stock Debian 12 line, exactly as the shipped file must keep it (commented out).

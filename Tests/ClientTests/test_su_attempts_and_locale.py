@@ -22,26 +22,24 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import test_real_clients as clients  # noqa: E402  (the shared pieces; its tests are not collected here)
+from support import clients
+from support.paths import BUILD, PATTERNCTL, run
+from support.system import PtySession, release_run_lock, take_run_lock
 
-BUILD = os.path.dirname(clients.MODULE)
 CATALOGUE = os.path.join(BUILD, "locale", "zh_CN", "LC_MESSAGES", "pam_pattern.mo")
 CAPACITY = 16
 
 
 def setUpModule():
-    clients.setUpModule()
+    take_run_lock("real su and throwaway users")
 
 
 def tearDownModule():
-    clients.tearDownModule()
+    release_run_lock()
 
 
 class SuAttemptTest(clients.ClientCase):
@@ -68,7 +66,7 @@ class SuAttemptTest(clients.ClientCase):
                 + " && "
                 + argv[-1]
             )
-        session = clients.PtySession(argv, [(prompt, answer.encode() + b"\n")])
+        session = PtySession(argv, [(prompt, answer.encode() + b"\n")])
         self.assertFalse(os.WIFSIGNALED(session.status), session)
         return session
 
@@ -192,7 +190,7 @@ class SuChineseTest(SuAttemptTest):
     def patternctl_chinese(self, *argv):
         command = " ".join(
             shlex.quote(a)
-            for a in [clients.PATTERNCTL, argv[0], "--store", self.store, "--state", self.state_dir] + list(argv[1:])
+            for a in [PATTERNCTL, argv[0], "--store", self.store, "--state", self.state_dir] + list(argv[1:])
         )
         script = "mount --bind %s /usr/lib/locale && mount --bind %s %s && LANG=zh_CN.UTF-8 exec %s" % (
             shlex.quote(self.locales),
@@ -200,7 +198,7 @@ class SuChineseTest(SuAttemptTest):
             "/usr/share/locale/zh_CN/LC_MESSAGES",
             command,
         )
-        return clients.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script])
+        return run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script])
 
     def test_patternctl_speaks_chinese(self):
         missing = self.patternctl_chinese("status", "pp15bnosuchuser")

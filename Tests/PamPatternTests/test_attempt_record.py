@@ -10,22 +10,22 @@ import resource
 import signal
 import unittest
 
-from pamharness import (
-    FixtureCase,
-    PAM_AUTH_ERR,
+from support.formats import failures
+from support.pam import (
+    Conversation,
     PAM_AUTHINFO_UNAVAIL,
+    PAM_AUTH_ERR,
     PAM_RHOST,
     PAM_SILENT,
     PAM_SUCCESS,
     PAM_TEXT_INFO,
     PAM_TTY,
-    Conversation,
     authenticate,
     code_name,
-    failures,
     in_child,
     summary,
 )
+from support.sandbox import FixtureCase
 
 USER = "alice"
 PATTERN = "1235789"

@@ -5,7 +5,8 @@ import re
 import subprocess
 import unittest
 
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+from support.paths import BUILD
+
 CTL = os.path.join(BUILD, "patternctl")
 
 

@@ -9,11 +9,12 @@ import textwrap
 import time
 import unittest
 
-import ctltest
-from ctltest import run, USER_A, GOOD, PATTERNCTL
+from support.cli import run, USER_A, GOOD
+from support.paths import PATTERNCTL
+from support.sandbox import SandboxCase
 
 
-class ConfTests(ctltest.SandboxCase):
+class ConfTests(SandboxCase):
     def setUp(self):
         super().setUp()
         self.conf = os.path.join(self.box.directory, "pam_pattern.conf")

@@ -2,17 +2,19 @@
 
 import unittest
 
-import ctltest
-from ctltest import run, Sandbox, USER_A, GOOD
+from support import cli
+from support.cli import run, USER_A, GOOD
+from support.paths import PATTERNCTL, require_built, require_root
+from support.sandbox import Sandbox
 
 
 class NonRootTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
+        require_built(PATTERNCTL)
 
     def setUp(self):
-        ctltest.require_root(self)
+        require_root("the store must be root-owned")
         self.box = Sandbox()
         self.addCleanup(self.box.close)
         # A real store and state to compare against, made by root.
@@ -51,7 +53,7 @@ class NonRootTests(unittest.TestCase):
 
     def test_root_message_golden(self):
         result = run("reset", USER_A, as_nobody=True)
-        ctltest.golden(self, "not-root-reset.txt", result.err)
+        cli.golden(self, "not-root-reset.txt", result.err)
 
     def test_show_and_bench_help_need_no_root(self):
         self.assertEqual(run("show", GOOD, as_nobody=True).code, 0)
