@@ -19,7 +19,12 @@ def option_table():
     Every key of OptionKey must have been read, so a row written another way fails here instead of
     escaping the documentation checks."""
     source = read("Sources", "PatternCore", "PatternOption.swift")
-    rows = dict(re.findall(r'PatternOption\(\.\w+, "([a-z_]+)", .*?, \.(argument|conf|both), "', source))
+    # One row may span lines (swift format wraps long ones): match on the text with whitespace runs collapsed,
+    # never across the start of the next row.
+    flat = re.sub(r"\s+", " ", source)
+    rows = dict(
+        re.findall(r'PatternOption\( ?\.\w+, "([a-z_]+)", (?:(?!PatternOption\().)*?, \.(argument|conf|both), "', flat)
+    )
     enum = re.search(r"public enum OptionKey\b[^{]*\{(.*?)\n\}", source, re.S).group(1)
     keys = re.findall(
         r"\b(\w+)\b",
