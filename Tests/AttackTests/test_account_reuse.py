@@ -12,21 +12,16 @@ import unittest
 
 from support import clients
 from support.paths import run
-from support.system import release_run_lock, take_run_lock
 from support.fault import pam_once
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.system import release_run_lock as tearDownModule  # noqa: F401
+from support.system import take_run_lock as setUpModule  # noqa: F401
 
 NAME = "ppatk3"
 OTHER = "ppatk4"
 PATTERN = clients.PATTERN
 PAM_SUCCESS, PAM_AUTHINFO_UNAVAIL, PAM_USER_UNKNOWN = 0, 9, 10
-
-
-def setUpModule():
-    take_run_lock("real su and throwaway users")
-
-
-def tearDownModule():
-    release_run_lock()
 
 
 class AccountReuseTest(clients.ClientCase):

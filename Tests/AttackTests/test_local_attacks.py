@@ -30,7 +30,11 @@ import unittest
 
 from support import clients, formats
 from support.paths import PATTERNCTL, run
-from support.system import Terminal, release_run_lock, take_run_lock
+from support.system import Terminal
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.system import release_run_lock as tearDownModule  # noqa: F401
+from support.system import take_run_lock as setUpModule  # noqa: F401
 
 PATTERN = clients.PATTERN
 WRONG = clients.WRONG
@@ -43,24 +47,15 @@ SLACK = 4.0
 SLOW_COST = "9"
 
 
-def setUpModule():
-    take_run_lock("real su and throwaway users")
-
-
-def tearDownModule():
-    release_run_lock()
-
-
 class AttackCase(clients.ClientCase):
     ATTACKER = "ppatk1"
     VICTIM = "ppatk2"
+    USERS = (ATTACKER, VICTIM)
     tools = ("su", "unshare", "mount", "setpriv", "prlimit")
+    NAMESPACE = True
 
     def setUp(self):
         super().setUp()
-        self.require_namespace()
-        self.make_user(self.ATTACKER)
-        self.make_user(self.VICTIM)
         self.pam_file = os.path.join(self.root, "su.pam")
         # No pam_rootok: every su here is run by an unprivileged user anyway.
         self.write_pam(self.pam_file, [self.auth_line()])

@@ -44,17 +44,14 @@ from support.clients import (
     THROTTLE,
     WRONG,
     ClientCase,
+    SuCase,
 )
 from support.paths import run
-from support.system import PtySession, release_run_lock, remove, take_run_lock
+from support.system import PtySession, remove
 
-
-def setUpModule():
-    take_run_lock("real-client tests (sudo, su, login)")
-
-
-def tearDownModule():
-    release_run_lock()
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.system import release_run_lock as tearDownModule  # noqa: F401
+from support.system import take_run_lock as setUpModule  # noqa: F401
 
 
 class SudoTest(ClientCase):
@@ -158,32 +155,11 @@ class SudoTest(ClientCase):
         self.assertEqual(again.stdout.strip(), b"root", again)
 
 
-class SuTest(ClientCase):
+class SuTest(SuCase):
     """root -> SOURCE (pam_rootok) -> TARGET (the pattern) with real su on a pty."""
 
     SOURCE = "ppcli2"
     TARGET = "ppcli3"
-    tools = ("su", "unshare", "mount")
-
-    def setUp(self):
-        super().setUp()
-        self.require_namespace()
-        self.make_user(self.SOURCE)
-        self.make_user(self.TARGET)
-        self.enrol(self.TARGET)
-        self.pam_file = os.path.join(self.root, "su.pam")
-        self.configure("")
-
-    def configure(self, options):
-        self.write_pam(self.pam_file, ["auth sufficient pam_rootok.so", self.auth_line(options)])
-
-    def su(self, answer):
-        inner = "su %s -c %s" % (self.TARGET, shlex.quote("echo SWITCHED-$(id -un)"))
-        command = "su %s -c %s" % (self.SOURCE, shlex.quote(inner))
-        argv = self.namespace_argv("/etc/pam.d/su", self.pam_file, command)
-        session = PtySession(argv, [(PROMPT, answer.encode() + b"\n")])
-        self.assertFalse(os.WIFSIGNALED(session.status), session)
-        return session
 
     def assert_refused(self, session):
         self.assertNotEqual(os.waitstatus_to_exitcode(session.status), 0, session)
@@ -232,7 +208,9 @@ class LoginTest(ClientCase):
     """/bin/login on a pty: user name at "login:", pattern at "Pattern:", then a shell command."""
 
     USER = "ppcli4"
+    USERS = (USER,)
     tools = ("login", "unshare", "mount")
+    NAMESPACE = True
     SHELL_PROMPT = b"$ "  # dash's PS1
     SHELL_CHECK = b"echo LOGGED-IN-$((6*7)); exit\n"
     # login's own delay after a failure (pam_fail_delay, FAIL_DELAY) is a few
@@ -241,8 +219,6 @@ class LoginTest(ClientCase):
 
     def setUp(self):
         super().setUp()
-        self.require_namespace()
-        self.make_user(self.USER)
         self.enrol(self.USER)
         self.pam_file = os.path.join(self.root, "login.pam")
         self.configure("")

@@ -28,47 +28,19 @@ import unittest
 
 from support import clients
 from support.paths import BUILD, PATTERNCTL, run
-from support.system import PtySession, release_run_lock, take_run_lock
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.system import release_run_lock as tearDownModule  # noqa: F401
+from support.system import take_run_lock as setUpModule  # noqa: F401
 
 CATALOGUE = os.path.join(BUILD, "locale", "zh_CN", "LC_MESSAGES", "pam_pattern.mo")
 CAPACITY = 16
 
 
-def setUpModule():
-    take_run_lock("real su and throwaway users")
-
-
-def tearDownModule():
-    release_run_lock()
-
-
-class SuAttemptTest(clients.ClientCase):
+class SuAttemptTest(clients.SuCase):
     SOURCE = "pp15bsrc"
     TARGET = "pp15btgt"
-    tools = ("su", "unshare", "mount")
-
-    def setUp(self):
-        super().setUp()
-        self.require_namespace()
-        self.make_user(self.SOURCE)
-        self.make_user(self.TARGET)
-        self.enrol(self.TARGET)
-        self.pam_file = os.path.join(self.root, "su.pam")
-        self.write_pam(self.pam_file, ["auth sufficient pam_rootok.so", self.auth_line("deny=100 lock_after=0")])
-
-    def su(self, answer, prompt=clients.PROMPT, extra_mounts=(), environment=""):
-        inner = "%ssu %s -c %s" % (environment, self.TARGET, shlex.quote("echo SWITCHED-$(id -un)"))
-        command = "su %s -c %s" % (self.SOURCE, shlex.quote(inner))
-        argv = self.namespace_argv("/etc/pam.d/su", self.pam_file, command)
-        if extra_mounts:
-            argv[-1] = (
-                " && ".join("mount --bind %s %s" % (shlex.quote(a), shlex.quote(b)) for a, b in extra_mounts)
-                + " && "
-                + argv[-1]
-            )
-        session = PtySession(argv, [(prompt, answer.encode() + b"\n")])
-        self.assertFalse(os.WIFSIGNALED(session.status), session)
-        return session
+    OPTIONS = "deny=100 lock_after=0"
 
     def attempts(self):
         """(unseen, [failure lines]) from `patternctl status`."""

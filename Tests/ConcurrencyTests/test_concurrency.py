@@ -21,7 +21,7 @@ import threading
 import time
 import unittest
 
-from support.fault import pam_once, require_root_and_build
+from support.fault import hold, pam_once, require_root_and_build
 from support.formats import parse_store
 from support.pam import PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS
 from support.sandbox import OTHER, RIGHT, Tree, WRONG
@@ -270,18 +270,7 @@ class ReplacedWhileReadingTests(unittest.TestCase):
         tree = self.tree
         when = tree.aim(argv, "openat", '"patterns"', occurrence=opening)
         traced = subprocess.Popen(
-            [
-                "strace",
-                "-f",
-                "-qq",
-                "-o",
-                "/dev/null",
-                "-e",
-                "trace=openat",
-                "-e",
-                "inject=openat:delay_exit=1500000:when=%d" % when,
-            ]
-            + argv,
+            hold("openat", 1500000, when) + argv,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )

@@ -11,10 +11,8 @@ the next command works.
 Root only. Run: PYTHONPATH=<repo>/Tests PAM_PATTERN_BUILD=<repo>/build PAM_PATTERN_ROOT=<repo> python3 -m unittest discover -s Tests/FaultTests
 """
 
-import ctypes
 import errno
 import os
-import pickle
 import subprocess
 import shutil
 import tempfile
@@ -24,6 +22,7 @@ from support.fault import inject, nth_call, require_root_and_build
 from support.formats import parse_state, parse_store
 from support.pam import PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS
 from support.sandbox import OTHER, RIGHT, Tree, WRONG
+from support.system import in_child
 
 RENAME = "rename,renameat,renameat2"
 # The faults that must leave the old store: the temp file's write, its fsync, the rename.
@@ -241,41 +240,6 @@ class StateWriteFaultTests(Base):
         self.assert_next_commands_work()
 
 
-CLONE_NEWNS = 0x00020000
-
-
-def in_private_namespace(function):
-    """Runs function() in a forked child inside its own mount namespace (mounts vanish with it) and
-    returns its picklable result; an exception in the child (a failed assertion) is raised here."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        status = 0
-        try:
-            libc = ctypes.CDLL("libc.so.6", use_errno=True)
-            if libc.unshare(CLONE_NEWNS) != 0:
-                raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
-            subprocess.run(["mount", "--make-rprivate", "/"], check=True)
-            data = pickle.dumps(("ok", function()))
-        except BaseException as error:
-            import traceback
-
-            data = pickle.dumps(("error", "".join(traceback.format_exception(error))))
-            status = 3
-        with os.fdopen(write_end, "wb") as out:
-            out.write(data)
-        os._exit(status)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as source:
-        data = source.read()
-    os.waitpid(pid, 0)
-    kind, value = pickle.loads(data)
-    if kind != "ok":
-        raise AssertionError("in the private mount namespace:\n" + value)
-    return value
-
-
 class FilesystemFaultTests(unittest.TestCase):
     """A read-only filesystem and a genuinely full one, on a tmpfs in a private mount namespace."""
 
@@ -284,16 +248,21 @@ class FilesystemFaultTests(unittest.TestCase):
         self.base = tempfile.mkdtemp(prefix="pattern-fs-")
         self.addCleanup(shutil.rmtree, self.base, True)
 
-    def test_read_only_filesystem(self):
-        base = self.base
+    def tmpfs_tree(self, size, users):
+        """(mount point, Tree) on a new tmpfs of `size` (run inside the private namespace), `users` set to RIGHT
+        and one wrong guess counted for the first."""
+        mnt = os.path.join(self.base, "mnt")
+        os.mkdir(mnt, 0o700)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%s,mode=0700" % size, "tmpfs", mnt], check=True)
+        tree = Tree(base=mnt)
+        for user in users:
+            tree.set(user, RIGHT, check=True)
+        assert tree.auth(users[0], WRONG)[0] == PAM_AUTH_ERR
+        return mnt, tree
 
+    def test_read_only_filesystem(self):
         def scenario():
-            mnt = os.path.join(base, "mnt")
-            os.mkdir(mnt, 0o700)
-            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", mnt], check=True)
-            tree = Tree(base=mnt)
-            tree.set("daemon", RIGHT, check=True)
-            assert tree.auth("daemon", WRONG)[0] == PAM_AUTH_ERR
+            mnt, tree = self.tmpfs_tree("4m", ["daemon"])
             store, state = tree.store_bytes(), tree.state_bytes("daemon")
             subprocess.run(["mount", "-o", "remount,ro", mnt], check=True)
             seen = {
@@ -318,7 +287,7 @@ class FilesystemFaultTests(unittest.TestCase):
             subprocess.run(["umount", mnt], check=True)
             return seen, unchanged, after
 
-        seen, unchanged, after = in_private_namespace(scenario)
+        seen, unchanged, after = in_child(scenario, private_mounts=True)
         for command in ("set", "replace", "remove", "reset"):
             self.assertEqual(seen[command], 1, "%s on a read-only filesystem: %s" % (command, seen))
         self.assertEqual(seen["list"], 0, "reading must still work")
@@ -329,17 +298,8 @@ class FilesystemFaultTests(unittest.TestCase):
         self.assertEqual(after, {"set": 0, "auth right": PAM_SUCCESS, "failures": 0, "remove": 0, "temps": []})
 
     def test_full_tmpfs(self):
-        base = self.base
-
         def scenario():
-            mnt = os.path.join(base, "mnt")
-            os.mkdir(mnt, 0o700)
-            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=128k,mode=0700", "tmpfs", mnt], check=True)
-            tree = Tree(base=mnt)
-            users = ["daemon", "bin", "sys", "sync", "games"]
-            for user in users:
-                tree.set(user, RIGHT, check=True)
-            assert tree.auth("daemon", WRONG)[0] == PAM_AUTH_ERR
+            mnt, tree = self.tmpfs_tree("128k", ["daemon", "bin", "sys", "sync", "games"])
             # Fill every last block.
             subprocess.run(
                 ["dd", "if=/dev/zero", "of=" + os.path.join(mnt, "filler"), "bs=4k"],
@@ -378,7 +338,7 @@ class FilesystemFaultTests(unittest.TestCase):
             subprocess.run(["umount", mnt], check=True)
             return seen, full, in_place, daemon_state, state, after
 
-        seen, full, in_place, daemon_state, state_before, after = in_private_namespace(scenario)
+        seen, full, in_place, daemon_state, state_before, after = in_child(scenario, private_mounts=True)
         self.assertEqual(seen["set"][0], 1, seen["set"])
         self.assertIn("errno 28", seen["set"][1])
         self.assertEqual(seen["remove"][0], 1, seen["remove"])

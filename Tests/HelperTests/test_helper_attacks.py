@@ -13,17 +13,13 @@ import subprocess
 import unittest
 
 from support import helper
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.helper import release_run_lock as tearDownModule  # noqa: F401
+from support.helper import take_run_lock as setUpModule  # noqa: F401
 from support.paths import run
-from support.system import TestUser, as_user, setpriv_argv
+from support.system import TestUser, as_user
 from support.helper import PATTERN, WRONG_PATTERN
-
-
-def setUpModule():
-    helper.take_run_lock()
-
-
-def tearDownModule():
-    helper.release_run_lock()
 
 
 def nul(text):
@@ -31,15 +27,9 @@ def nul(text):
     return "printf '%%s\\0' '%s'" % text
 
 
-class HelperAttackTest(unittest.TestCase):
+class HelperAttackTest(helper.HelperCase):
     USER = "pphatk1"
     OTHER = "pphatk2"
-
-    def setUp(self):
-        self.user = TestUser(self.USER)
-        self.addCleanup(self.user.remove)
-        self.sandbox = helper.Namespace(self)
-        self.sandbox.enrol(self.USER)
 
     def call(self, operation, name, stdin_expr="printf ''", env=None, shell_prefix="", helper_env=None):
         command = shell_prefix + helper.helper_call(operation, name, stdin_expr, helper_env)
@@ -233,21 +223,11 @@ class HelperAttackTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         rng = random.Random(1234)
         delays = [rng.uniform(0.0, 0.05) for _ in range(12)] + [rng.uniform(0.15, 0.25) for _ in range(8)]
-        job = {
-            "kind": "kill",
-            "prefix": setpriv_argv(self.user),
-            "helper": helper.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "delays": delays,
-            "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex(),
-        }
         # lock_after/deny: the defaults (5) would lock after 5 counted kills; reset between rounds instead.
         counted = 0
         for start in range(0, len(delays), 4):
             self.assertEqual(self.sandbox.patternctl("reset", self.USER).returncode, 0)
-            results = helper.drive(self.sandbox, dict(job, delays=delays[start : start + 4]))
+            results = self.drive("kill", delays=delays[start : start + 4])
             for delay, status, output, delta in results:
                 with self.subTest(delay=delay):
                     # Each run counts at most once; a verdict the attacker saw was always counted.
@@ -264,16 +244,7 @@ class HelperAttackTest(unittest.TestCase):
 
     def test_job_control_and_terminal_signals_are_ignored(self):
         names = ["SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGHUP", "SIGINT", "SIGQUIT", "SIGPIPE", "SIGXFSZ"]
-        job = {
-            "kind": "signals",
-            "prefix": setpriv_argv(self.user),
-            "helper": helper.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "signals": names,
-        }
-        report = helper.drive(self.sandbox, job)
+        report = self.drive("signals", signals=names)
         # Still running, not stopped ("T"), after each signal; then it answers and counts as usual.
         self.assertEqual(report["states"], [[name, "S"] for name in names], report)
         self.assertEqual((report["status"], report["output"]), (helper.WRONG, "wrong allowed 4\n"))
@@ -286,33 +257,14 @@ class HelperAttackTest(unittest.TestCase):
             "set", "--cost", "7", self.USER, stdin=("%s\n%s\n" % (PATTERN, PATTERN)).encode()
         )
         self.assertEqual(done.returncode, 0, done.stderr)
-        job = {
-            "kind": "stop",
-            "prefix": setpriv_argv(self.user),
-            "helper": helper.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "delay": 0.15,
-            "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex(),
-        }
-        report = helper.drive(self.sandbox, job)
+        report = self.drive("stop", delay=0.15)
         self.assertEqual((report["status"], report["output"]), (helper.WRONG, "wrong allowed 3\n"), report)
         self.assertLess(report["seconds"], 3.0, report)
         # Both guesses counted: the stopped one before its hash, the second one too.
         self.assertEqual(report["failures_while_stopped"], 2)
 
     def test_64_parallel_direct_calls_hash_exactly_deny_guesses(self):
-        job = {
-            "kind": "parallel",
-            "prefix": setpriv_argv(self.user),
-            "helper": helper.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "count": 64,
-        }
-        results = helper.drive(self.sandbox, job)
+        results = self.drive("parallel", count=64)
         verdicts = sorted((status, output.split(" ")[0]) for status, output in results)
         wrong = [r for r in results if r[0] == helper.WRONG]
         locked = [r for r in results if r[0] == helper.LOCKED]

@@ -9,32 +9,22 @@ import shlex
 import unittest
 
 from support import helper
-from support.system import TestUser, as_user
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.helper import release_run_lock as tearDownModule  # noqa: F401
+from support.helper import take_run_lock as setUpModule  # noqa: F401
+from support.system import as_user
 from support.helper import PATTERN, WRONG_PATTERN
 
 CONF = "/etc/security/pam_pattern.conf"
-
-
-def setUpModule():
-    helper.take_run_lock()
-
-
-def tearDownModule():
-    helper.release_run_lock()
 
 
 def nul(text):
     return "printf '%%s\\0' '%s'" % text
 
 
-class HelperConfTest(unittest.TestCase):
+class HelperConfTest(helper.HelperCase):
     USER = "pphconf1"
-
-    def setUp(self):
-        self.user = TestUser(self.USER)
-        self.addCleanup(self.user.remove)
-        self.sandbox = helper.Namespace(self)
-        self.sandbox.enrol(self.USER)
 
     def calls(self, conf_text, calls, mode="0644"):
         """Writes the conf (as root, in the namespace), then makes each (operation, stdin) call as the user."""

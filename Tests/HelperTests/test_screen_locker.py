@@ -13,7 +13,7 @@ import unittest
 
 from support import helper
 from support.paths import MODULE, ROOT
-from support.system import TestUser, as_user, setpriv_argv
+from support.system import as_user
 from support.helper import PATTERN, WRONG_PATTERN
 
 PASSWORD = "Lock-test-pw-42"
@@ -63,17 +63,15 @@ def tearDownModule():
     helper.release_run_lock()
 
 
-class ScreenLockerTest(unittest.TestCase):
+class ScreenLockerTest(helper.HelperCase):
     USER = "pphlock1"
+    PASSWORD = PASSWORD
 
-    def setUp(self):
-        self.user = TestUser(self.USER, password=PASSWORD)
-        self.addCleanup(self.user.remove)
+    def namespace(self):
         with open(os.path.join(ROOT, "pam.d", "i3lock")) as f:
             # The shipped file, with the module named by the built path.
             lines = f.read().replace("pam_pattern.so", MODULE).splitlines()
-        self.sandbox = helper.Namespace(self, service="i3lock", pam_lines=lines)
-        self.sandbox.enrol(self.USER)
+        return helper.Namespace(self, service="i3lock", pam_lines=lines)
 
     def session(self, *steps):
         locker = as_user(self.user, "exec i3lock -n --debug", env={"DISPLAY": "DISPLAY_VALUE"})
@@ -100,16 +98,7 @@ class ScreenLockerTest(unittest.TestCase):
 
     def test_a_locked_pattern_falls_through_to_the_password(self):
         # Five wrong guesses through the helper lock the pattern (deny=5).
-        job = {
-            "kind": "parallel",
-            "prefix": setpriv_argv(self.user),
-            "helper": helper.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "count": 5,
-        }
-        self.assertEqual(sorted(r[0] for r in helper.drive(self.sandbox, job)), [helper.WRONG] * 5)
+        self.assertEqual(sorted(r[0] for r in self.drive("parallel", count=5)), [helper.WRONG] * 5)
         status = self.sandbox.status(self.USER)
         self.assertTrue(status["locked"].startswith("until "), status)
         # The right pattern no longer unlocks (and is not counted); the password does.

@@ -20,8 +20,12 @@ import shlex
 import unittest
 
 from support import helper
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.helper import release_run_lock as tearDownModule  # noqa: F401
+from support.helper import take_run_lock as setUpModule  # noqa: F401
 from support.paths import PATTERNCTL, ROOT
-from support.system import TestUser, as_user
+from support.system import as_user
 
 PASSWORD = "pp-Secret-42"
 FIRST = "2946138"
@@ -29,21 +33,13 @@ SECOND = "8426519"
 WEAK = "1235789"
 
 
-def setUpModule():
-    helper.take_run_lock()
-
-
-def tearDownModule():
-    helper.release_run_lock()
-
-
-class SelfServiceTest(unittest.TestCase):
+class SelfServiceTest(helper.HelperCase):
     USER = "ppself1"
+    PASSWORD = PASSWORD
+    ENROL = False
 
     def setUp(self):
-        self.user = TestUser(self.USER, password=PASSWORD)
-        self.addCleanup(self.user.remove)
-        self.sandbox = helper.Namespace(self)
+        super().setUp()
         # /etc/pam.d writable in the namespace too (an overlay, as support.helper does for /etc/security).
         self.sandbox.overlays["/etc/pam.d"] = "etc_pam_d"
         for layer in ("up", "work"):

@@ -22,10 +22,10 @@ from support.pam import (
     PAM_TTY,
     authenticate,
     code_name,
-    in_child,
     summary,
 )
 from support.sandbox import FixtureCase
+from support.system import in_child
 
 USER = "alice"
 PATTERN = "1235789"

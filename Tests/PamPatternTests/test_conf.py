@@ -16,10 +16,10 @@ import textwrap
 import unittest
 
 from support.formats import failures
-from support.pam import Conversation, PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS, authenticate, in_child
+from support.pam import Conversation, PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS, authenticate
 from support.paths import BUILD, MODULE, PYTHONPATH, ROOT, require_built, require_root
 from support.sandbox import FixtureCase
-from support.system import LOG_CRIT, capture_syslog
+from support.system import LOG_CRIT, capture_syslog, in_child
 
 USER = "alice"
 PATTERN = "1235789"
@@ -32,9 +32,7 @@ class ConfTestCase(FixtureCase):
         self.conf = os.path.join(self.fixture.root, "pam_pattern.conf")
 
     def write_conf(self, text, mode=0o644):
-        with open(self.conf, "w") as f:
-            f.write(textwrap.dedent(text))
-        os.chmod(self.conf, mode)
+        self.fixture.write_conf(textwrap.dedent(text), mode)
 
     def attempt(self, answer, options=""):
         service = self.fixture.service("conf=%s %s" % (self.conf, options))

@@ -17,10 +17,10 @@ from support.pam import (
     PAM_CONV_ERR,
     authenticate,
     code_name,
-    in_child,
     summary,
 )
 from support.sandbox import FixtureCase
+from support.system import in_child
 
 USER = "alice"
 PATTERN = b"1235789"

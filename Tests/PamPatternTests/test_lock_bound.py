@@ -11,9 +11,10 @@ import time
 import unittest
 
 from support.formats import failures, state_file
-from support.pam import Conversation, PAM_AUTHINFO_UNAVAIL, PAM_SUCCESS, authenticate, code_name, in_child, summary
+from support.pam import Conversation, PAM_AUTHINFO_UNAVAIL, PAM_SUCCESS, authenticate, code_name, summary
 from support.paths import PATTERNCTL
 from support.sandbox import FixtureCase
+from support.system import in_child
 
 USER = "alice"
 PATTERN = "1235789"

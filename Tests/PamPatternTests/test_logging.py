@@ -9,9 +9,9 @@ test sees every line and the host's logging is untouched.
 
 import unittest
 
-from support.pam import Conversation, PAM_SILENT, authenticate, in_child
+from support.pam import Conversation, PAM_SILENT, authenticate
 from support.sandbox import FixtureCase
-from support.system import LOG_CRIT, LOG_ERR, LOG_NOTICE, capture_syslog
+from support.system import LOG_CRIT, LOG_ERR, LOG_NOTICE, capture_syslog, in_child
 
 USER = "alice"
 PATTERN = "1235789"

@@ -20,9 +20,7 @@ class ConfTests(SandboxCase):
         self.conf = os.path.join(self.box.directory, "pam_pattern.conf")
 
     def write_conf(self, text, mode=0o644):
-        with open(self.conf, "w") as f:
-            f.write(text)
-        os.chmod(self.conf, mode)
+        self.box.write_conf(text, mode)
 
     def ctl(self, *argv, stdin=""):
         return run(argv[0], "--conf", self.conf, *self.box.args(), *argv[1:], stdin=stdin)

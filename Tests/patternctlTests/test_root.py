@@ -4,19 +4,12 @@ import unittest
 
 from support import cli
 from support.cli import run, USER_A, GOOD
-from support.paths import PATTERNCTL, require_built, require_root
-from support.sandbox import Sandbox
+from support.sandbox import SandboxCase
 
 
-class NonRootTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        require_built(PATTERNCTL)
-
+class NonRootTests(SandboxCase):
     def setUp(self):
-        require_root("the store must be root-owned")
-        self.box = Sandbox()
-        self.addCleanup(self.box.close)
+        super().setUp()
         # A real store and state to compare against, made by root.
         made = run("set", *self.box.args(), "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
         self.assertEqual(made.code, 0, made)

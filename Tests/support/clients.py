@@ -11,7 +11,7 @@ import unittest
 
 from support.paths import MODULE, PATTERNCTL, require_built, require_tools, run
 from support.sandbox import PatternctlClient, PrivateTree
-from support.system import LOGIN_RECORDS, TestUser, snapshot
+from support.system import LOGIN_RECORDS, PtySession, TestUser, snapshot
 
 # Not weak (patternctl set refuses weak ones), 8 dots; WRONG is a valid pattern too.
 PATTERN = "2946138"
@@ -36,6 +36,10 @@ class ClientCase(PatternctlClient, unittest.TestCase):
     """Shared: root check, /etc snapshot, per-test store/state, enrolment, status."""
 
     tools = ()
+    # Made for each test (removed after it, even when it fails).
+    USERS = ()
+    # The test runs its client in a private mount namespace (skipped where there is none).
+    NAMESPACE = False
 
     @classmethod
     def setUpClass(cls):
@@ -64,6 +68,10 @@ class ClientCase(PatternctlClient, unittest.TestCase):
         tree = PrivateTree(prefix="pam-pattern-clients-", mode=0o755, with_confdir=False)
         self.addCleanup(tree.close)
         self.root, self.store_dir, self.state_dir, self.store = tree.root, tree.store_dir, tree.state_dir, tree.store
+        if self.NAMESPACE:
+            self.require_namespace()
+        for name in self.USERS:
+            self.make_user(name)
 
     def make_user(self, name):
         user = TestUser(name)
@@ -109,3 +117,39 @@ class ClientCase(PatternctlClient, unittest.TestCase):
         probe = run(["unshare", "--mount", "--propagation", "private", "true"])
         if probe.returncode != 0:
             self.skipTest("no private mount namespace here: %s" % probe.stderr.decode().strip())
+
+
+class SuCase(ClientCase):
+    """root -> SOURCE (pam_rootok) -> TARGET (the pattern, enrolled) with real su on a pty; OPTIONS are the
+    module's in su's PAM file."""
+
+    SOURCE = TARGET = None
+    OPTIONS = ""
+    tools = ("su", "unshare", "mount")
+    NAMESPACE = True
+
+    def setUp(self):
+        self.USERS = (self.SOURCE, self.TARGET)
+        super().setUp()
+        self.enrol(self.TARGET)
+        self.pam_file = os.path.join(self.root, "su.pam")
+        self.configure(self.OPTIONS)
+
+    def configure(self, options):
+        self.write_pam(self.pam_file, ["auth sufficient pam_rootok.so", self.auth_line(options)])
+
+    def su(self, answer, prompt=PROMPT, extra_mounts=(), environment=""):
+        """SOURCE runs `su TARGET` (after `environment`, shell assignments) and answers `prompt`; extra_mounts
+        are (source, target) binds made in the namespace first."""
+        inner = "%ssu %s -c %s" % (environment, self.TARGET, shlex.quote("echo SWITCHED-$(id -un)"))
+        command = "su %s -c %s" % (self.SOURCE, shlex.quote(inner))
+        argv = self.namespace_argv("/etc/pam.d/su", self.pam_file, command)
+        if extra_mounts:
+            argv[-1] = (
+                " && ".join("mount --bind %s %s" % (shlex.quote(a), shlex.quote(b)) for a, b in extra_mounts)
+                + " && "
+                + argv[-1]
+            )
+        session = PtySession(argv, [(prompt, answer.encode() + b"\n")])
+        self.assertFalse(os.WIFSIGNALED(session.status), session)
+        return session

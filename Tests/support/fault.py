@@ -72,6 +72,15 @@ def nth_call(argv, syscall, path_part, input=None, env=None, occurrence=1):
 
 def inject(syscall, error, when):
     """The strace prefix that fails the `when`-th call of `syscall` with `error` (and only that one)."""
+    return _strace_injecting(syscall, "error=%s" % error, when)
+
+
+def hold(syscall, microseconds, when):
+    """The strace prefix that holds the program for `microseconds` after the `when`-th call of `syscall`."""
+    return _strace_injecting(syscall, "delay_exit=%d" % microseconds, when)
+
+
+def _strace_injecting(syscall, action, when):
     return [
         "strace",
         "-f",
@@ -81,5 +90,5 @@ def inject(syscall, error, when):
         "-e",
         "trace=" + syscall,
         "-e",
-        "inject=%s:error=%s:when=%d" % (syscall, error, when),
+        "inject=%s:%s:when=%d" % (syscall, action, when),
     ]

@@ -21,12 +21,14 @@ import os
 import shlex
 import shutil
 import tempfile
+import unittest
 
 from support import system
 from support.paths import BUILD, HELPER, MODULE, PATTERNCTL, PYTHONPATH, ROOT, require_built, run
 from support.paths import INSTALLED_HELPER as HELPER_PATH
 from support.sandbox import PatternctlClient
-from support.system import as_user
+from support.formats import state_file
+from support.system import TestUser, as_user, setpriv_argv
 
 # Exit statuses (HelperExit).
 SUCCESS, WRONG, LOCKED, NOT_ENROLLED, MALFORMED, UNAVAILABLE, REFUSED = range(7)
@@ -266,3 +268,37 @@ def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigch
     if done.returncode != 0:
         raise AssertionError("module driver failed (%d): %r" % (done.returncode, done.stderr))
     return json.loads(done.stdout)
+
+
+class HelperCase(unittest.TestCase):
+    """A throwaway USER (with PASSWORD, if set) and a Namespace per test (namespace() makes it), USER enrolled
+    unless ENROL is False. The module holds the run lock: setUpModule = take_run_lock."""
+
+    USER = None
+    PASSWORD = None
+    ENROL = True
+
+    def namespace(self):
+        return Namespace(self)
+
+    def setUp(self):
+        self.user = TestUser(self.USER, password=self.PASSWORD)
+        self.addCleanup(self.user.remove)
+        self.sandbox = self.namespace()
+        if self.ENROL:
+            self.sandbox.enrol(self.USER)
+
+    def drive(self, kind, **fields):
+        """DRIVER's job `kind` (parallel, kill, signals, stop) for USER's own wrong guess through the helper run
+        as USER; `fields` are the kind's own (count, delays, signals, delay) or override the defaults."""
+        job = {
+            "kind": kind,
+            "prefix": setpriv_argv(self.user),
+            "helper": HELPER_PATH,
+            "operation": "verify",
+            "user": self.USER,
+            "input": WRONG_PATTERN + "\0",
+            "state_file": state_file("/var/lib/pam_pattern", self.USER),
+        }
+        job.update(fields)
+        return drive(self.sandbox, job)

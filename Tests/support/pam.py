@@ -11,7 +11,8 @@ Pieces:
   and the broken behaviours of the failure matrix).
 - service_dir()/write_service(): a private pam.d.
 - authenticate(): one pam_start_confdir/pam_authenticate/pam_end round.
-- in_child(): runs a round in a forked child, so a crash fails one test.
+- summary(): a Result as plain data, for support.system.in_child (a crash in
+  the module must fail one test, not the run).
 
 The private trees these run in are support.sandbox's (Fixture, FixtureCase).
 """
@@ -324,47 +325,8 @@ def rss_kib():
     return 0
 
 
-# --- isolation: a crash in the module must fail one test, not the run --------
-
-
-def in_child(function, timeout=60):
-    """Runs function() in a forked child and returns its (picklable) result.
-
-    Raises AssertionError if the child died from a signal (the module crashed
-    its host) or exited without a result.
-    """
-    import pickle
-    import signal
-
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        status = 0
-        try:
-            data = pickle.dumps(("ok", function()))
-        except BaseException as error:  # report, never return into the test runner
-            data = pickle.dumps(("error", repr(error)))
-            status = 3
-        with os.fdopen(write_end, "wb") as out:
-            out.write(data)
-        os._exit(status)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as source:
-        data = source.read()
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        raise AssertionError("host process killed by signal %s" % signal.Signals(os.WTERMSIG(status)).name)
-    if not data:
-        raise AssertionError("child exited with status %d and no result" % os.WEXITSTATUS(status))
-    kind, value = pickle.loads(data)
-    if kind != "ok":
-        raise AssertionError("child raised %s" % value)
-    return value
-
-
 def summary(result):
-    """A picklable view of a Result (for in_child)."""
+    """A picklable view of a Result (for support.system.in_child)."""
     return {
         "code": result.code,
         "messages": result.conversation.messages,

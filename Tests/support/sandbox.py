@@ -53,6 +53,14 @@ class PrivateTree:
         """patternctl with this tree's store and state, then args."""
         return [PATTERNCTL, "--store", self.store, "--state", self.state_dir] + [str(a) for a in args]
 
+    def write_conf(self, text, mode=0o644):
+        """Writes a configuration file (pam_pattern.conf's format) in the tree; returns its path."""
+        path = os.path.join(self.root, "pam_pattern.conf")
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+        return path
+
     def store_bytes(self):
         """The store's bytes, or None when there is no store file."""
         try:

@@ -11,6 +11,7 @@ import ctypes
 import fcntl
 import hashlib
 import os
+import pickle
 import pty
 import re
 import select
@@ -19,6 +20,7 @@ import signal
 import socket
 import sys
 import time
+import traceback
 import unittest
 
 from support.paths import require_root, run
@@ -28,7 +30,7 @@ RUN_LOCK_WAIT = 300
 _run_lock = None
 
 
-def take_run_lock(why="users and files under /etc"):
+def take_run_lock(why="throwaway users, files under /etc, private mount namespaces"):
     """Skips unless root; then waits (up to RUN_LOCK_WAIT s) for the flock other suites and worktrees hold."""
     global _run_lock
     require_root(why)
@@ -322,3 +324,43 @@ def capture_syslog(actions):
             if match:
                 lines.append((int(match.group(1)) & 7, match.group(2)))
     return lines
+
+
+def in_child(function, private_mounts=False):
+    """Runs function() in a forked child and returns its (picklable) result; with private_mounts, in a mount
+    namespace of its own (its mounts vanish with it).
+
+    Raises AssertionError if the child died from a signal (the module crashed its host), raised (a failed
+    assertion or a SkipTest: the traceback is in the message), or exited without a result.
+    """
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        status = 0
+        try:
+            if private_mounts:
+                libc = ctypes.CDLL("libc.so.6", use_errno=True)
+                if libc.unshare(CLONE_NEWNS) != 0:
+                    raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
+                if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+                    raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
+            data = pickle.dumps(("ok", function()))
+        except BaseException as error:  # report, never return into the test runner
+            data = pickle.dumps(("error", "".join(traceback.format_exception(error))))
+            status = 3
+        with os.fdopen(write_end, "wb") as out:
+            out.write(data)
+        os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as source:
+        data = source.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        raise AssertionError("host process killed by signal %s" % signal.Signals(os.WTERMSIG(status)).name)
+    if not data:
+        raise AssertionError("child exited with status %d and no result" % os.WEXITSTATUS(status))
+    kind, value = pickle.loads(data)
+    if kind != "ok":
+        raise AssertionError("in the child%s:\n%s" % (" (private mount namespace)" if private_mounts else "", value))
+    return value
