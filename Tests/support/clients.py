@@ -49,8 +49,8 @@ class ClientCase(PatternctlClient, unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        # The machine is shared: another suite (e.g. test_sudo_su.py, run by
-        # someone else) may hold its own users and files for a moment. A
+        # The machine is shared: a suite run from another worktree (one that
+        # does not take the run flock) may hold its own users and files for a moment. A
         # difference that goes away within SETTLE seconds was not ours; one
         # that stays fails the class.
         deadline = time.monotonic() + SETTLE
