@@ -4,6 +4,8 @@
 xgettext has no Swift parser, so this reads the one call shape the sources
 use: localized("msgid", ...) and localizedPlural("singular", "plural", ...)
 with plain string literals (no interpolation: arguments fill %s / %N$s).
+A msgid may also be a multi-line (triple-quoted) literal, as the help texts
+are: its lines lose the indentation of the closing delimiter, as in Swift.
 Output is deterministic (no dates, file names without line numbers), so a
 test can compare it with the committed .pot.
 
@@ -16,7 +18,9 @@ import sys
 
 SOURCES = ["Sources/PamPattern", "Sources/patternctl"]
 LITERAL = r'"((?:[^"\\\n]|\\.)*)"'
-SINGLE = re.compile(r"\blocalized\(\s*" + LITERAL)
+# """ on its own line, the lines, then the closing """ whose indentation every line drops.
+MULTILINE = r'"""\n((?:.|\n)*?)\n([ \t]*)"""'
+SINGLE = re.compile(r"\blocalized\(\s*(?:" + MULTILINE + "|" + LITERAL + ")")
 PLURAL = re.compile(r"\blocalizedPlural\(\s*" + LITERAL + r"\s*,\s*" + LITERAL)
 
 HEADER = '''# Messages of pam_pattern (the PAM module and patternctl).
@@ -46,6 +50,25 @@ def swift_unescape(text, where):
     return "".join(out)
 
 
+def multiline(body, indent, where):
+    """The value of a multi-line literal's body: the closing delimiter's indentation removed from each line."""
+    lines = []
+    for line in body.split("\n"):
+        if line.strip() and not line.startswith(indent):
+            sys.exit(f"{where}: a line of a multi-line msgid is indented less than its closing delimiter")
+        if line.endswith("\\"):
+            sys.exit(f"{where}: a line continuation in a multi-line msgid; write the line whole")
+        lines.append(line[len(indent) :])
+    return swift_unescape("\n".join(lines), where)
+
+
+def literal(match, where):
+    """The msgid of a SINGLE match, whichever literal form it has."""
+    if match.group(1) is not None:
+        return multiline(match.group(1), match.group(2), where)
+    return swift_unescape(match.group(3), where)
+
+
 def po_quote(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t") + '"'
 
@@ -61,7 +84,7 @@ def collect(root):
                 (m.start(), swift_unescape(m.group(1), rel), swift_unescape(m.group(2), rel))
                 for m in PLURAL.finditer(text)
             ]
-            found += [(m.start(), swift_unescape(m.group(1), rel), None) for m in SINGLE.finditer(text)]
+            found += [(m.start(), literal(m, rel), None) for m in SINGLE.finditer(text)]
             for _, msgid, plural in sorted(found):
                 key = (msgid, plural)
                 entries.setdefault(key, [])

@@ -36,8 +36,8 @@ enum AuthOutcome {
     case forwardedAfterWrongPattern(verdictAfter: ThrottleVerdict)
     /// forward_pass: the answer could not be handed on (too long for a password, or pam_set_item failed).
     case forwardFailed
-    /// The store or throttle state is missing, unreadable, unsafe or corrupt, or a
-    /// system call failed: fail closed.
+    /// The store or throttle state is missing, unreadable, unsafe or corrupt, a system call failed, or
+    /// libcrypt could not hash (StoreError.hash: no memory for yescrypt, for one): fail closed.
     case storeUnavailable(StoreError)
     /// The configuration file is unsafe, unreadable or malformed: fail closed.
     case configurationUnusable(ConfError)

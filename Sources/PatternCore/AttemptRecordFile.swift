@@ -12,19 +12,9 @@ extension ThrottleStore {
 
     /// The user's attempt record; a missing directory or file is the empty record. Takes no lock.
     public func attempts(for user: [UInt8]) throws(StoreError) -> AttemptRecord {
-        guard let name = ThrottleStore.attemptFileName(for: user), let cName = SystemCall.cString(name) else {
-            throw .invalidUserName
-        }
-        guard let path = SystemCall.cString(directory) else { throw .invalidPath }
-        guard let directoryFD = try SafeFile.openDirectory(path, create: false) else { return .empty }
-        defer { SystemCall.close(directoryFD) }
-        let fd: Int32
-        do { fd = try SystemCall.openat(directoryFD, cName, SafeFile.readFlags) } catch {
-            if error.code == ENOENT { return .empty }
-            throw SafeFile.fileOpenError(error)
-        }
+        let name = ThrottleStore.attemptFileName(for: user)
+        guard let fd = try openForReading(name, limit: Int64(AttemptRecord.maximumFileBytes)) else { return .empty }
         defer { SystemCall.close(fd) }
-        _ = try SafeFile.checkFile(fd, limit: Int64(AttemptRecord.maximumFileBytes))
         let bytes: [UInt8]?
         do { bytes = try SystemCall.readAll(fd, limit: AttemptRecord.maximumFileBytes) } catch {
             throw .system(operation: .read, errno: error.code)

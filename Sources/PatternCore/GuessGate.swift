@@ -106,7 +106,11 @@ public struct GuessGate {
                 tpmCheck(tpm, user, pattern), user: user, record: record, before: before,
                 counted: counted, now: now, origin: origin, markSeen: markSeen, unseen: &unseen)
         }
-        guard try PatternHash.matches(pattern, against: record.hash) else {
+        let matched: Bool
+        do throws(HashError) { matched = try PatternHash.matches(pattern, against: record.hash) } catch {
+            throw .hash(error)
+        }
+        guard matched else {
             return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
         }
 

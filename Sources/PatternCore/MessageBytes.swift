@@ -9,19 +9,12 @@ struct MessageBytes {
 
     /// Decimal digits, '-' for negative numbers.
     mutating func add(number: Int64) {
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        var rest = number.magnitude
-        var digits: [UInt8] = []
-        repeat {
-            digits.append(UInt8(truncatingIfNeeded: 0x30 &+ rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes.append(contentsOf: digits.reversed())
+        bytes.append(contentsOf: TextCodec.signedDecimal(number))
     }
 
     /// Anything outside printable ASCII as '?' (it may end up in syslog).
     mutating func add(printable: [UInt8]) {
-        for byte in printable { bytes.append(byte >= 0x20 && byte < 0x7F ? byte : UInt8(ascii: "?")) }
+        bytes.append(contentsOf: TextCodec.printable(printable))
     }
 
     /// An option's name from the table.

@@ -19,7 +19,7 @@ public struct ModuleOptions: Equatable, Sendable {
     public var nullok = false
     /// `layout=phone|numpad`: how typed digits map onto the 3x3 grid.
     public var layout: KeypadLayout = .phone
-    /// `minlen=N` (4...9): the fewest dots a typed pattern may have.
+    /// `minlen=N` (`Pattern.minimumLengthRange`): the fewest dots a typed pattern may have.
     public var minimumLength = 4
     /// `deny=N`, `unlock_time=SECONDS`, `lock_after=N`: the guess throttle.
     public var throttle = ThrottleSettings()
@@ -57,16 +57,6 @@ public struct ModuleOptions: Equatable, Sendable {
     public static let defaultStorePath: [UInt8] = PatternStore.defaultPath
     /// "/var/lib/pam_pattern"
     public static let defaultStateDirectory: [UInt8] = ThrottleStore.defaultDirectory
-    /// The accepted `minlen=` values (a 3x3 pattern has 4 to 9 dots).
-    public static let minimumLengthRange: ClosedRange<Int> = countRange(.minlen)
-    /// The accepted `deny=` values (free failures before the first wait).
-    public static let denyRange: ClosedRange<Int> = countRange(.deny)
-    /// The accepted `unlock_time=` values in seconds (up to one year).
-    public static let unlockTimeRange: ClosedRange<Int64> = numberRange(.unlockTime)
-    /// The accepted `lock_after=` values (0: never disabled, only the growing waits apply).
-    public static let lockAfterRange: ClosedRange<Int> = countRange(.lockAfter)
-    /// The accepted `cost=` values.
-    public static let costRange: ClosedRange<Int> = countRange(.cost)
     /// Longest accepted `prompt=` in bytes.
     public static let maximumPromptBytes = 200
     /// Longest accepted path in bytes (PATH_MAX - 1).
@@ -200,29 +190,13 @@ public struct ModuleOptions: Equatable, Sendable {
         }
     }
 
-    /// The accepted values of a number option, from the table.
-    static func numberRange(_ key: OptionKey) -> ClosedRange<Int64> {
-        PatternOption.spec(for: key).range ?? 0...0
-    }
-
-    /// `numberRange` as Int.
-    static func countRange(_ key: OptionKey) -> ClosedRange<Int> {
-        let range = numberRange(key)
-        return Int(truncatingIfNeeded: range.lowerBound)...Int(truncatingIfNeeded: range.upperBound)
-    }
-
     /// "before" + the offending argument (quoted, capped, non-printables as '?') + "after".
     /// Sanitised because it ends up in syslog.
     static func problem(_ before: StaticString, _ argument: [UInt8], _ after: StaticString) -> [UInt8] {
         var message: [UInt8] = []
         before.withUTF8Buffer { message.append(contentsOf: $0) }
         message.append(UInt8(ascii: "\""))
-        for byte in argument.prefix(maximumQuotedBytes) {
-            message.append(byte >= 0x20 && byte < 0x7f ? byte : UInt8(ascii: "?"))
-        }
-        if argument.count > maximumQuotedBytes {
-            message.append(contentsOf: "...".utf8)
-        }
+        message.append(contentsOf: TextCodec.printable(argument, limit: maximumQuotedBytes))
         message.append(UInt8(ascii: "\""))
         after.withUTF8Buffer { message.append(contentsOf: $0) }
         return message

@@ -53,18 +53,7 @@ public struct OptionSetting: Equatable, Sendable {
 
     /// Plain ASCII decimal digits (no sign, no spaces). Nil for anything else, including values too large for
     /// Int64: never traps.
-    public static func decimal(_ bytes: ArraySlice<UInt8>) -> Int64? {
-        guard !bytes.isEmpty else { return nil }
-        var result: Int64 = 0
-        for byte in bytes {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let (times10, overflow1) = result.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
-            if overflow1 || overflow2 { return nil }
-            result = sum
-        }
-        return result
-    }
+    public static func decimal(_ bytes: ArraySlice<UInt8>) -> Int64? { TextCodec.parseDecimal(bytes) }
 }
 
 /// A checked option value.

@@ -65,8 +65,6 @@ public enum PatternError: Error, Equatable, Sendable {
         if byte >= 0x21 && byte <= 0x7E {
             return "'" + String(decoding: [byte], as: UTF8.self) + "'"
         }
-        let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-        let hex = [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-        return "Byte 0x" + String(decoding: hex, as: UTF8.self)
+        return "Byte 0x" + String(decoding: TextCodec.hex([byte], uppercase: true), as: UTF8.self)
     }
 }

@@ -7,8 +7,9 @@ public enum PatternHash {
     /// Default yescrypt cost: 7 (64 MiB, ~0.1 s here). The whole pattern space then takes ~76 min on 16 cores
     /// instead of ~26 min at Debian's default 5.
     public static let defaultCost = 7
-    /// The costs crypt_gensalt_rn accepts for "$y$" (0 would silently mean "default", so it is refused).
-    public static let costRange = 1...11
+    /// The costs accepted: `cost`'s range in the option table, 1...11, what crypt_gensalt_rn accepts for "$y$"
+    /// (0 would silently mean "default", so it is refused).
+    public static let costRange: ClosedRange<Int> = PatternOption.countRange(.cost)
 
     /// Output buffer: CRYPT_OUTPUT_SIZE (384).
     static let outputSize = 384
@@ -16,25 +17,25 @@ public enum PatternHash {
     static let settingSize = 192
 
     /// A new "$y$..." hash of the pattern with a fresh random salt.
-    public static func make(for pattern: Pattern, cost: Int) throws(StoreError) -> [UInt8] {
+    public static func make(for pattern: Pattern, cost: Int) throws(HashError) -> [UInt8] {
         guard costRange.contains(cost) else { throw .invalidCost(cost) }
         var setting = [CChar](repeating: 0, count: settingSize)
         if pattern_yescrypt_setting(UInt(cost), &setting, Int32(settingSize)) != 0 {
-            throw .hashFailed(errno: pattern_errno())
+            throw .failed(errno: pattern_errno())
         }
         guard var phrase = phrase(of: pattern) else { throw .invalidPattern }
         defer { zero(&phrase) }
         var output = [CChar](repeating: 0, count: outputSize)
         defer { zero(&output) }
         if pattern_crypt(phrase, setting, &output, outputSize) != 0 {
-            throw .hashFailed(errno: pattern_errno())
+            throw .failed(errno: pattern_errno())
         }
         var hash: [UInt8] = []
         for byte in output {
             if byte == 0 { break }
             hash.append(UInt8(bitPattern: byte))
         }
-        guard StoreRecord.isValidHash(hash) else { throw .hashFailed(errno: EINVAL) }
+        guard StoreRecord.isValidHash(hash) else { throw .failed(errno: EINVAL) }
         return hash
     }
 
@@ -46,8 +47,8 @@ public enum PatternHash {
     }
 
     /// Like `verify`, but a hash libcrypt could not compute (no memory for yescrypt's 64 MiB under a small
-    /// inherited RLIMIT_AS, for one) throws `hashFailed` instead of looking like a wrong pattern.
-    public static func matches(_ pattern: Pattern, against hash: [UInt8]) throws(StoreError) -> Bool {
+    /// inherited RLIMIT_AS, for one) throws `HashError.failed` instead of looking like a wrong pattern.
+    public static func matches(_ pattern: Pattern, against hash: [UInt8]) throws(HashError) -> Bool {
         guard StoreRecord.isValidHash(hash), var setting = SystemCall.cString(hash) else { return false }
         guard var phrase = phrase(of: pattern) else { return false }
         defer { zero(&phrase) }
@@ -56,7 +57,7 @@ public enum PatternHash {
         let status = pattern_crypt(phrase, setting, &output, outputSize)
         let code = pattern_errno()
         zero(&setting)
-        if status != 0 { throw .hashFailed(errno: code) }
+        if status != 0 { throw .failed(errno: code) }
         return constantTimeEqual(output, hash)
     }
 

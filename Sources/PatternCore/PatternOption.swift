@@ -2,8 +2,9 @@
 ///
 /// `PatternOption.table` is the single list of options, in the shape of pam_unix's `unix_args[]`. The module
 /// argument parser and the configuration file parser look names up in it and check values against its kinds
-/// and ranges; patternctl takes its ranges from it; the fuzz target and the man-page test walk it. A new option
-/// is one row here plus one case in `ModuleOptions.apply`.
+/// and ranges; every range is declared here only (Pattern's minimum length, PatternHash's cost and patternctl's
+/// flags read theirs with `countRange`, messages spell them from it); the fuzz target and the man-page test
+/// walk it. A new option is one row here plus one case in `ModuleOptions.apply`.
 public struct PatternOption: Sendable {
     /// Which setting the option changes.
     public let key: OptionKey
@@ -39,7 +40,7 @@ public struct PatternOption: Sendable {
             .layout, "layout", .layout, .both,
             "how typed digits map onto the grid: phone (1 2 3 on top) or numpad (7 8 9 on top)"),
         PatternOption(
-            .minlen, "minlen", .count(Pattern.minimumLengthRange), .both, "the fewest dots a pattern may have"),
+            .minlen, "minlen", .number(4...9), .both, "the fewest dots a pattern may have"),
         PatternOption(.deny, "deny", .number(1...1000), .both, "failures allowed before the first wait"),
         PatternOption(
             .unlockTime, "unlock_time", .number(1...31_536_000), .both,
@@ -48,7 +49,7 @@ public struct PatternOption: Sendable {
             .lockAfter, "lock_after", .number(0...100_000), .both,
             "failures after which the pattern is disabled until root resets it (0: never)"),
         PatternOption(
-            .cost, "cost", .count(PatternHash.costRange), .conf,
+            .cost, "cost", .number(1...11), .conf,
             "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
         PatternOption(
             .selfEnroll, "self_enroll", .yesNo, .conf,
@@ -97,6 +98,13 @@ public struct PatternOption: Sendable {
         return nil
     }
 
+    /// The accepted numbers of the `.number` option `key`, as Int: how the code that applies a rule reads its
+    /// range from this one declaration.
+    public static func countRange(_ key: OptionKey) -> ClosedRange<Int> {
+        let range = spec(for: key).range ?? 0...0
+        return Int(truncatingIfNeeded: range.lowerBound)...Int(truncatingIfNeeded: range.upperBound)
+    }
+
     /// Whether the configuration file may set it.
     public var isConfKey: Bool { scope != .argument }
 
@@ -124,11 +132,6 @@ public enum OptionKind: Equatable, Sendable {
     case text(maximumBytes: Int)
     /// `yes` or `no`.
     case yesNo
-
-    /// `.number` over an Int range declared where the rule lives (Pattern, PatternHash).
-    static func count(_ range: ClosedRange<Int>) -> OptionKind {
-        .number(Int64(range.lowerBound)...Int64(range.upperBound))
-    }
 }
 
 /// Where an option may be given.

@@ -42,12 +42,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case invalidPath
     /// A hash that is not a well-formed "$y$" string (refused before writing it).
     case invalidHash
-    /// A yescrypt cost outside 1...11.
-    case invalidCost(Int)
-    /// A pattern with no dots, more than 9, or a dot outside 1...9.
-    case invalidPattern
-    /// libcrypt refused to hash (errno shown).
-    case hashFailed(errno: Int32)
+    /// Hashing failed in a step that also reads or writes the store (a guess checked by GuessGate, a pattern
+    /// set by the helper).
+    case hash(HashError)
     /// A system call failed with this errno.
     case system(operation: SystemOperation, errno: Int32)
     /// Another process held the lock for the whole bounded wait (seconds shown): a stopped su or sudo, a
@@ -91,9 +88,7 @@ public enum StoreError: Error, Equatable, Sendable {
                 + "or containing ':', whitespace or a control character)"
         case .invalidPath: return "invalid path (empty, ends in '/', or contains a NUL byte)"
         case .invalidHash: return "invalid hash (not a yescrypt \"$y$\" crypt string)"
-        case .invalidCost(let cost): return "invalid yescrypt cost \(cost) (allowed: 1 to 11)"
-        case .invalidPattern: return "invalid pattern (1 to 9 dots, each 1 to 9)"
-        case .hashFailed(let code): return "libcrypt could not hash (errno \(code))"
+        case .hash(let error): return error.message
         case .system(let operation, let code): return "\(operation.name) failed (errno \(code))"
         case .lockBusy(let seconds):
             return "another process holds the lock (waited \(seconds) s); nothing was changed, try again"

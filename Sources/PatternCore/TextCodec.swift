@@ -6,17 +6,29 @@ public enum TextCodec {
     /// zero-padded on the left to that many digits (the fixed-width state record), keeping the lowest digits
     /// of a longer value.
     public static func decimal(_ value: Int64, width: Int? = nil) -> [UInt8] {
-        var digits: [UInt8] = []
-        var rest = max(value, 0)
-        repeat {
-            digits.append(UInt8(0x30 + rest % 10))
-            rest /= 10
-        } while rest > 0
+        var digits = reversedDigits(UInt64(max(value, 0)))
         if let width {
             while digits.count < width { digits.append(0x30) }
             if digits.count > width { digits.removeLast(digits.count - width) }
         }
         return digits.reversed()
+    }
+
+    /// Decimal digits of `value` with a '-' when negative: for messages (no file format has a sign).
+    public static func signedDecimal(_ value: Int64) -> [UInt8] {
+        let digits = Array(reversedDigits(value.magnitude).reversed())
+        return value < 0 ? [0x2D] + digits : digits
+    }
+
+    /// The digits of `value`, lowest first.
+    static func reversedDigits(_ value: UInt64) -> [UInt8] {
+        var digits: [UInt8] = []
+        var rest = value
+        repeat {
+            digits.append(UInt8(truncatingIfNeeded: 0x30 &+ rest % 10))
+            rest /= 10
+        } while rest > 0
+        return digits
     }
 
     /// Parses ASCII decimal digits (no sign, no spaces) that fit Int64; nil for anything else, never traps.
@@ -40,13 +52,16 @@ public enum TextCodec {
 
     static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Lower-case hex of `bytes`, two digits a byte.
-    public static func hex(_ bytes: [UInt8]) -> [UInt8] {
+    /// Hex of `bytes`, two digits a byte: lower-case (the file formats' one spelling), or upper-case for a
+    /// byte shown to a person ("0x1B").
+    public static func hex(_ bytes: [UInt8], uppercase: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
         for byte in bytes {
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0x0F)])
+            let high = hexDigits[Int(byte >> 4)]
+            let low = hexDigits[Int(byte & 0x0F)]
+            out.append(uppercase && high >= 0x61 ? high &- 0x20 : high)
+            out.append(uppercase && low >= 0x61 ? low &- 0x20 : low)
         }
         return out
     }

@@ -30,21 +30,31 @@ public struct ThrottleStore: Sendable {
     /// The user's state (shared lock, bounded wait, while reading). A missing directory or file is the zero
     /// state. Read-only: a last failure in the future is left as it is (`ThrottlePolicy` treats it as now).
     public func state(for user: [UInt8]) throws(StoreError) -> ThrottleState {
-        guard let name = ThrottleStore.fileName(for: user), let cName = SystemCall.cString(name) else {
-            throw .invalidUserName
-        }
+        guard let fd = try openForReading(ThrottleStore.fileName(for: user), limit: ThrottleStore.maximumFileBytes)
+        else { return .zero }
+        defer { SystemCall.close(fd) }
+        try ThrottleStore.takeLock(fd, LOCK_SH)
+        return try LockedThrottleState.read(fd)
+    }
+
+    /// Opens one of a user's files (`name`: nil for a name that can never be stored) for reading, checked like
+    /// every file here (root, 0600, one link, at most `limit` bytes). nil when the directory or the file does
+    /// not exist: no state yet. The caller closes the descriptor.
+    func openForReading(_ name: [UInt8]?, limit: Int64) throws(StoreError) -> Int32? {
+        guard let name, let cName = SystemCall.cString(name) else { throw .invalidUserName }
         guard let path = SystemCall.cString(directory) else { throw .invalidPath }
-        guard let directoryFD = try SafeFile.openDirectory(path, create: false) else { return .zero }
+        guard let directoryFD = try SafeFile.openDirectory(path, create: false) else { return nil }
         defer { SystemCall.close(directoryFD) }
         let fd: Int32
         do { fd = try SystemCall.openat(directoryFD, cName, SafeFile.readFlags) } catch {
-            if error.code == ENOENT { return .zero }
+            if error.code == ENOENT { return nil }
             throw SafeFile.fileOpenError(error)
         }
-        defer { SystemCall.close(fd) }
-        _ = try SafeFile.checkFile(fd, limit: ThrottleStore.maximumFileBytes)
-        try ThrottleStore.takeLock(fd, LOCK_SH)
-        return try LockedThrottleState.read(fd)
+        do throws(StoreError) { _ = try SafeFile.checkFile(fd, limit: limit) } catch {
+            SystemCall.close(fd)
+            throw error
+        }
+        return fd
     }
 
     /// The user's state as the module judges it at `now`: a last failure in the future (a clock that was

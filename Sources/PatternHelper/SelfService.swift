@@ -43,7 +43,7 @@ struct SelfService {
             let verdict = try guess(gate, user: user, current: current)
             guard verdict == .accepted else { return verdict }
             try store.save(
-                StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
+                StoreRecord(user: user, hash: try newHash(new), setAt: now()))
             HelperLog.notice(HelperLog.line("pattern changed by user ", user))
             return .accepted
         case .remove:
@@ -77,13 +77,20 @@ struct SelfService {
             // A set raced in meanwhile (root, or another enroll): keep it, do not overwrite.
             if try store.record(for: user) != nil { return .refused(.enrolled) }
             try store.save(
-                StoreRecord(user: user, hash: try PatternHash.make(for: new, cost: options.cost), setAt: now()))
+                StoreRecord(user: user, hash: try newHash(new), setAt: now()))
             HelperLog.notice(HelperLog.line("first pattern set by user ", user))
             return .accepted
         }
     }
 
     var minimum: Int { Pattern.clampedMinimumLength(options.minimumLength) }
+
+    /// The new pattern's hash at the system's cost; a hash that fails is answered like an unusable store.
+    func newHash(_ pattern: Pattern) throws(StoreError) -> [UInt8] {
+        do throws(HashError) { return try PatternHash.make(for: pattern, cost: options.cost) } catch {
+            throw .hash(error)
+        }
+    }
 
     /// The current pattern as sent (canonical digits); nil when it is not a pattern at all (not counted).
     func currentPattern(_ field: [UInt8]) -> Pattern? {

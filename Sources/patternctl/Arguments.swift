@@ -4,21 +4,6 @@ struct UsageError: Error {
     let message: String
 }
 
-/// One option a command accepts: `--name VALUE` / `--name=VALUE`, or a plain flag.
-struct OptionSpec {
-    /// The long name without the dashes ("store").
-    let name: String
-    /// Whether the option takes a value.
-    let takesValue: Bool
-    /// A one-letter alias ("h" for --help), if any.
-    var short: Character? = nil
-
-    static func value(_ name: String) -> OptionSpec { OptionSpec(name: name, takesValue: true) }
-    static func flag(_ name: String, short: Character? = nil) -> OptionSpec {
-        OptionSpec(name: name, takesValue: false, short: short)
-    }
-}
-
 /// The options and operands found on the command line, not yet given meaning.
 ///
 /// Options may appear before or after operands (`status --store F alice` and

@@ -8,8 +8,24 @@ import PatternCore
 /// attacker who tries every valid pattern on one core.
 struct BenchCommand: Subcommand {
     static let name = "bench"
-    static let options: [OptionSpec] = [.value("max")]
-    static var help: String { Help.bench }
+    static let operands = ""
+    static var about: String {
+        localized(
+            """
+            Time one verification at each yescrypt cost from 1 to --max, and the time
+            to try every valid pattern on one core at that cost, to help choose
+            'patternctl set --cost'. Each login attempt runs one verification.
+            Needs no root.
+            """)
+    }
+    static var summary: String { localized("time one verification at each yescrypt cost") }
+    static let options: [OptionSpec] = [
+        .value(
+            "max", "N",
+            help: localized(
+                "highest cost to time, %1$s (default %2$s)", HelpScreen.range(SetCommand.costRange),
+                "\(defaultMaximum)"))
+    ]
     static let needsRoot = false
     static let defaultMaximum = 9
 

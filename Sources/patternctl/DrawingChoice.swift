@@ -6,7 +6,16 @@ import PatternCore
 /// (pipes, logs, tests), so output that is saved never depends on the locale.
 enum DrawingChoice {
     /// The two flags, for commands that draw.
-    static let specs: [OptionSpec] = [.flag("ascii"), .flag("unicode")]
+    static let specs: [OptionSpec] = [
+        .flag("ascii", help: localized("draw with ASCII characters")),
+        .flag("unicode", help: localized("draw with box-drawing characters (default on a UTF-8 terminal)")),
+    ]
+
+    /// The line under a drawing: how to read it, in the person's own keys.
+    static func legend(_ pattern: Pattern, layout: KeypadLayout) -> String {
+        let start = String(pattern.keyString(layout: layout).prefix(1))
+        return localized("Start at [%s]; each arrow points to the next dot.", start)
+    }
 
     /// The style the flags ask for, or the automatic choice.
     static func style(from arguments: ParsedArguments) throws(UsageError) -> DrawingStyle {

@@ -19,16 +19,82 @@ struct GlobalOptions {
     /// --version was given.
     var wantsVersion = false
 
-    /// Command-line spelling of the table options patternctl accepts.
-    static let tableOptions: [(flag: String, key: OptionKey)] = [
-        ("store", .store), ("state", .state), ("layout", .layout), ("min-length", .minlen),
-        ("deny", .deny), ("unlock-time", .unlockTime), ("lock-after", .lockAfter),
+    /// The table options patternctl accepts: their command-line spelling and help, and the row they override.
+    static let tableOptions: [(spec: OptionSpec, key: OptionKey)] = [
+        (
+            .value(
+                "store", "PATH",
+                help: localized("pattern store, as store= (default %s)", pathText(PatternStore.defaultPath))),
+            .store
+        ),
+        (
+            .value(
+                "state", "DIR",
+                help: localized(
+                    "throttle state directory, as state=\n(default %s)", pathText(ThrottleStore.defaultDirectory))),
+            .state
+        ),
+        (
+            .value(
+                "layout", "phone|numpad",
+                help: localized(
+                    "how typed digits map to dots, as layout=\n(default phone; numpad: 7 8 9 is the top row)")),
+            .layout
+        ),
+        (
+            .value(
+                "min-length", "N",
+                help: localized(
+                    "shortest pattern, %1$s, as minlen= (default %2$s)", range(.minlen),
+                    "\(Pattern.defaultMinimumLength)")),
+            .minlen
+        ),
+        (
+            .value(
+                "deny", "N",
+                help: localized("failures before the first wait, as deny= (default %s)", "\(ThrottleSettings().deny)")),
+            .deny
+        ),
+        (
+            .value(
+                "unlock-time", "S",
+                help: localized(
+                    "seconds of the first wait, as unlock_time= (default %s)", "\(ThrottleSettings().unlockTime)")),
+            .unlockTime
+        ),
+        (
+            .value(
+                "lock-after", "N",
+                help: localized(
+                    "failures that disable the pattern, as lock_after=\n(0: never; default %s)",
+                    "\(ThrottleSettings().lockAfter)")),
+            .lockAfter
+        ),
     ]
 
-    /// The option specs shared by every command.
+    /// The option specs shared by every command, in the order the help lists them.
     static let specs: [OptionSpec] =
-        [.value("conf")] + tableOptions.map { .value($0.flag) }
-        + [.flag("help", short: "h"), .flag("version")]
+        [.value("conf", "PATH", help: localized("another configuration file (root only)"))]
+        + tableOptions.map { $0.spec }
+        + [
+            .flag("help", short: "h", help: localized("show help and exit")),
+            .flag("version", help: localized("show the version and exit")),
+        ]
+
+    /// The section every help screen ends its options with.
+    static var helpSection: String {
+        localized(
+            "Options for every command (the settings come from %s,\nas the module reads them; these override it for one run):",
+            pathText(ConfFile.defaultPath)) + "\n" + HelpScreen.optionList(specs)
+    }
+
+    /// A default path, for the help.
+    private static func pathText(_ path: [UInt8]) -> String { String(decoding: path, as: UTF8.self) }
+
+    /// "4..9": the accepted numbers of a table option.
+    private static func range(_ key: OptionKey) -> String {
+        PatternOption.spec(for: key).range.map { HelpScreen.range($0) } ?? ""
+    }
 
     /// Applies the global options found in `parsed`; later calls override earlier ones.
     mutating func apply(_ parsed: ParsedArguments) throws(UsageError) {
@@ -36,7 +102,8 @@ struct GlobalOptions {
             guard !path.isEmpty else { throw UsageError(message: "option '--conf' needs a path") }
             confPath = Array(path.utf8)
         }
-        for (flag, key) in Self.tableOptions {
+        for (spec, key) in Self.tableOptions {
+            let flag = spec.name
             guard let text = parsed.value(flag) else { continue }
             let row = PatternOption.spec(for: key)
             do {

@@ -3,8 +3,24 @@ import PatternCore
 /// `patternctl list`: every enrolled user with the facts of status, one line each.
 struct ListCommand: Subcommand {
     static let name = "list"
-    static let options: [OptionSpec] = [.flag("json")]
-    static var help: String { Help.list }
+    static let operands = ""
+    static var about: String {
+        localized(
+            """
+            Show every enrolled user, one line each, under a header line:
+            USER, SET (UTC), COST, FAILURES and LOCKED, with the meaning of status.
+            A pattern that does not belong to the account with its name now is
+            flagged on stderr (see prune).
+            Needs root.
+            """)
+    }
+    static var summary: String { localized("show every enrolled user, one line each") }
+    static let options: [OptionSpec] = [
+        .flag(
+            "json",
+            help: localized(
+                "print {\"users\": [...]} instead, one object per user with\nthe fields of 'status --json'"))
+    ]
     static let needsRoot = true
 
     /// --json: one JSON object {"users": [...]} instead of the table.

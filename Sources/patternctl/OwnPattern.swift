@@ -19,7 +19,7 @@ enum OwnPattern {
             return nil
         }
         let given = global.overrides.filter { $0.key != .layout }.map { $0.key }
-        if let key = given.first, let flag = GlobalOptions.tableOptions.first(where: { $0.key == key })?.flag {
+        if let key = given.first, let flag = GlobalOptions.tableOptions.first(where: { $0.key == key })?.spec.name {
             Output.error("option '--\(flag)' is for root: your own pattern always uses the system's settings")
             return nil
         }
@@ -130,7 +130,7 @@ enum OwnPattern {
         case .success(.accepted):
             Output.line("\(done) (\(pattern.dots.count) dots):")
             Output.write(PatternDrawing.render(pattern, style: command.style, layout: global.layout))
-            Output.line(Text.drawingLegend(pattern, layout: global.layout))
+            Output.line(DrawingChoice.legend(pattern, layout: global.layout))
             return .success
         case .success(let verdict): return refused(verdict, secret: secret)
         case .failure(let failure): return helperFailed(failure)

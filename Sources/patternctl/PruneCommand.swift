@@ -5,8 +5,17 @@ import PatternCore
 /// refuses such records already; pruning cleans them up so a new account of that name starts without one.
 struct PruneCommand: Subcommand {
     static let name = "prune"
-    static let options: [OptionSpec] = []
-    static var help: String { Help.prune }
+    static let operands = ""
+    static var about: String {
+        localized(
+            """
+            Remove every pattern whose account is gone: a pattern belongs to the
+            account (uid) it was set for, and the module refuses it once that name
+            has another uid or no account. 'list' shows such patterns as
+            "mismatch". Needs root.
+            """)
+    }
+    static var summary: String { localized("remove the patterns of deleted accounts") }
     static let needsRoot = true
 
     let global: GlobalOptions

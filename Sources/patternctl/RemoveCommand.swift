@@ -4,8 +4,16 @@ import PatternCore
 /// `patternctl remove USER`: delete a user's pattern from the store.
 struct RemoveCommand: Subcommand {
     static let name = "remove"
-    static let options: [OptionSpec] = []
-    static var help: String { Help.remove }
+    static let operands = "USER"
+    static var about: String {
+        localized(
+            """
+            Delete the unlock pattern of USER from the store. USER then cannot use a
+            pattern until one is set again. Needs root, except for your own pattern
+            (patternctl remove, without USER): your current pattern first.
+            """)
+    }
+    static var summary: String { localized("delete a user's pattern") }
     static let needsRoot = true
     static let selfService = true
 

@@ -4,8 +4,16 @@ import PatternCore
 /// malformed state file (never an unsafe one).
 struct ResetCommand: Subcommand {
     static let name = "reset"
-    static let options: [OptionSpec] = []
-    static var help: String { Help.reset }
+    static let operands = "USER"
+    static var about: String {
+        localized(
+            """
+            Clear the failed attempts of USER, which ends a wait or a disabled pattern.
+            A malformed state file is repaired; an unsafe one (owner, mode, links,
+            type) is refused and left as it is. Needs root.
+            """)
+    }
+    static var summary: String { localized("clear a user's failed attempts and lock") }
     static let needsRoot = true
 
     let user: String

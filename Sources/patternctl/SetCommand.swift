@@ -4,12 +4,38 @@ import PatternCore
 /// `patternctl set [USER]`: choose a pattern (twice, refused if weak), hash it, store it.
 struct SetCommand: Subcommand {
     static let name = "set"
-    static let options: [OptionSpec] = [.value("cost"), .flag("allow-weak")] + DrawingChoice.specs
-    static var help: String { Help.set }
+    static let operands = "[USER]"
+    static var about: String {
+        localized(
+            """
+            Set or replace the unlock pattern of USER (default: the user who ran sudo,
+            else the current user). Needs root, except for your own pattern: then
+            your current pattern comes first (counted like a login), or your account
+            password when you have none yet.
+
+            The pattern is asked twice with echo off; after a mismatch, a malformed or
+            a weak pattern it is asked again, three rounds at most. When standard input
+            is not a terminal, the first two lines are the pattern and its repetition
+            and nothing is asked again. Patterns that are easy to guess (common shapes,
+            their rotations and mirror images, too few dots) are refused with the
+            reason. On success the pattern is drawn and the failure count of USER is
+            cleared.
+            """)
+    }
+    static var summary: String { localized("set or replace a pattern (asked twice, weak ones refused)") }
+    static let options: [OptionSpec] =
+        [
+            .value(
+                "cost", "N",
+                help: localized(
+                    "yescrypt cost, %1$s (default: cost= of the configuration file,\nelse %2$s); each step doubles the memory and time\nof every login attempt; see 'patternctl bench'",
+                    HelpScreen.range(costRange), "\(PatternHash.defaultCost)")),
+            .flag("allow-weak", help: localized("accept a pattern that is easy to guess")),
+        ] + DrawingChoice.specs
     static let needsRoot = true
     static let selfService = true
     /// yescrypt costs libxcrypt accepts (crypt_gensalt "$y$" count 1..11; 2^(cost-1) MiB each).
-    static let costRange = ModuleOptions.costRange
+    static let costRange = PatternOption.countRange(.cost)
     /// Rounds of "enter twice" on a terminal before giving up.
     static let terminalRounds = 3
 
@@ -67,11 +93,10 @@ struct SetCommand: Subcommand {
             return .failure
         }
 
-        let record: StoreRecord
-        do {
-            let hash = try PatternHash.make(for: pattern, cost: cost)
-            record = StoreRecord(user: userBytes, hash: hash, setAt: Timestamp.now())
-            try store.save(record)
+        do throws(StoreError) {
+            let hash: [UInt8]
+            do throws(HashError) { hash = try PatternHash.make(for: pattern, cost: cost) } catch { throw .hash(error) }
+            try store.save(StoreRecord(user: userBytes, hash: hash, setAt: Timestamp.now()))
         } catch {
             Output.error(localized("could not save the pattern in %s: %s", StoreAccess.describe(global), error.message))
             return .failure
@@ -79,7 +104,7 @@ struct SetCommand: Subcommand {
         Output.line(
             localized("Pattern set for %s (%s dots, yescrypt cost %s):", name, "\(pattern.dots.count)", "\(cost)"))
         Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
-        Output.line(Text.drawingLegend(pattern, layout: global.layout))
+        Output.line(DrawingChoice.legend(pattern, layout: global.layout))
 
         // Failures counted against the old pattern must not lock out the new one.
         do {

@@ -4,8 +4,19 @@ import PatternCore
 /// Needs no root and no store: it only applies the core's rules.
 struct ShowCommand: Subcommand {
     static let name = "show"
+    static let operands = "CODE"
+    static var about: String {
+        localized(
+            """
+            Show the canonical digits of the pattern CODE (dots passed over are added:
+            1379 is 1235789), its drawing, and whether it is weak and why. CODE "-"
+            reads the pattern from standard input (with echo off on a terminal), which
+            keeps it out of the shell history. Needs no root and no store. Exits 1 with
+            the reason when CODE is not a valid pattern.
+            """)
+    }
+    static var summary: String { localized("show a pattern's canonical digits, drawing and strength") }
     static let options: [OptionSpec] = DrawingChoice.specs
-    static var help: String { Help.show }
     static let needsRoot = false
 
     /// The typed code, or nil for "-" (read it from stdin, echo off on a terminal).
@@ -39,7 +50,7 @@ struct ShowCommand: Subcommand {
         // The person's own keys: with --layout numpad, numpad digits.
         Output.line("canonical: \(pattern.keyString(layout: global.layout))")
         Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
-        Output.line(Text.drawingLegend(pattern, layout: global.layout))
+        Output.line(DrawingChoice.legend(pattern, layout: global.layout))
         if let weakness = pattern.weakness(minimumLength: global.minimumLength) {
             Output.line("strength: weak (\(weakness.reason))")
         } else {

@@ -4,8 +4,38 @@ import PatternCore
 /// `patternctl status [USER]`: one user's enrolment, failures and lock, one fact per line.
 struct StatusCommand: Subcommand {
     static let name = "status"
-    static let options: [OptionSpec] = [.flag("json")]
-    static var help: String { Help.status }
+    static let operands = "[USER]"
+    static var about: String {
+        localized(
+            """
+            Show whether USER (default: the user who ran sudo, else the current user)
+            has a pattern, and the throttle as the module sees it. Needs root, except
+            for your own status. Prints:
+
+              user: NAME
+              enrolled: yes|no
+              set: DATE                 UTC, like 2026-11-30T01:55:05Z ("-" if none)
+              cost: N                   yescrypt cost ("-" if none)
+              failures: N
+              locked: no|until DATE (N s)|disabled
+              unseen failures: N        failures the user has not been told of yet
+              failure: DATE SERVICE TTY [from HOST]
+                                        one per recent failed attempt, oldest first
+                                        (at most 16; "-" for an unset field)
+
+            deny, unlock_time and lock_after come from the configuration file, as
+            the module reads them; --deny, --unlock-time and --lock-after override
+            them, e.g. for a service whose pam.d line sets its own.
+            """)
+    }
+    static var summary: String { localized("show enrolment, failures and lock of one user") }
+    static let options: [OptionSpec] = [
+        .flag(
+            "json",
+            help: localized(
+                "print one JSON object instead: user, enrolled (true|false),\nset (DATE|null), cost (N|null), failures, locked\n(\"no\"|\"wait\"|\"disabled\"), locked_until (DATE|null),\nwait_seconds (N|null); see patternctl(8)"
+            ))
+    ]
     static let needsRoot = true
     static let selfService = true
 

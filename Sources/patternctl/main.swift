@@ -3,11 +3,14 @@ import PatternCore
 
 /// The command line front door: finds the command, checks root, runs it.
 enum Patternctl {
-    /// The commands, in the order the overview lists them.
-    static var commands: [any Subcommand.Type] {
+    /// The version printed by --version.
+    static let version = "patternctl (pam_pattern) 0.1.0"
+
+    /// Every command, in the order the overview lists them.
+    static var commands: [any ListedCommand.Type] {
         [
-            SetCommand.self, RemoveCommand.self, ResetCommand.self, StatusCommand.self,
-            ListCommand.self, PruneCommand.self, ShowCommand.self, BenchCommand.self,
+            SetCommand.self, RemoveCommand.self, ResetCommand.self, StatusCommand.self, ListCommand.self,
+            PruneCommand.self, ShowCommand.self, BenchCommand.self, HelpCommand.self,
         ]
     }
 
@@ -22,21 +25,23 @@ enum Patternctl {
                 stopAtFirstOperand: true)
             try global.apply(leading)
             guard let name = leading.operands.first else {
-                if global.wantsVersion { Output.line(Help.version); return .success }
-                if global.wantsHelp { Output.write(Help.overview); return .success }
+                if global.wantsVersion { Output.line(version); return .success }
+                if global.wantsHelp { Output.write(HelpCommand.overview); return .success }
                 throw UsageError(message: "missing command")
             }
-            if name == "help" {
-                return try runHelp(rest)
+            if name == HelpCommand.name {
+                return try HelpCommand.run(rest)
             }
-            guard let command = commands.first(where: { $0.name == name }) else {
+            guard
+                let command = commands.lazy.compactMap({ $0 as? any Subcommand.Type }).first(where: { $0.name == name })
+            else {
                 throw UsageError(message: "unknown command '\(name)'")
             }
             hint = "patternctl \(name) --help"
             let (parsed, _) = try ParsedArguments.parse(rest, specs: GlobalOptions.specs + command.options)
             try global.apply(parsed)
             if global.wantsHelp { Output.write(command.help); return .success }
-            if global.wantsVersion { Output.line(Help.version); return .success }
+            if global.wantsVersion { Output.line(version); return .success }
             // Before anything is read or written: the store and the state are root's alone.
             if command.needsRoot && !command.selfService && geteuid() != 0 {
                 _ = try command.init(arguments: parsed, global: global)
@@ -56,21 +61,6 @@ enum Patternctl {
             Output.errorText(localized("Try '%s' for more information.", hint) + "\n")
             return .usage
         }
-    }
-
-    /// `patternctl help [COMMAND]`.
-    static func runHelp(_ rest: ArraySlice<String>) throws(UsageError) -> ExitStatus {
-        let (parsed, _) = try ParsedArguments.parse(rest, specs: GlobalOptions.specs)
-        if parsed.has("help") { Output.write(Help.helpCommand); return .success }
-        guard let topic = try parsed.operands(["COMMAND"], required: 0)[0] else {
-            Output.write(Help.overview)
-            return .success
-        }
-        guard let command = commands.first(where: { $0.name == topic }) else {
-            throw UsageError(message: "unknown command '\(topic)'")
-        }
-        Output.write(command.help)
-        return .success
     }
 }
 

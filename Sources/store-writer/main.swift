@@ -39,6 +39,11 @@ func dots(_ digits: String) -> Pattern {
     return parsed
 }
 
+/// A new hash; a hashing failure exits like a store failure (status 1).
+func hash(_ pattern: Pattern, cost: Int) throws(StoreError) -> [UInt8] {
+    do throws(HashError) { return try PatternHash.make(for: pattern, cost: cost) } catch { throw .hash(error) }
+}
+
 func int64(_ text: String) -> Int64 {
     guard let value = Int64(text) else { usage() }
     return value
@@ -65,7 +70,7 @@ do throws(StoreError) {
         try PatternStore(path: Array(rest[0].utf8))
             .save(StoreRecord(user: Array(rest[1].utf8), hash: Array(rest[2].utf8), setAt: int64(rest[3])))
     case "set" where rest.count == 5:
-        let hash = try PatternHash.make(for: dots(rest[2]), cost: Int(int64(rest[3])))
+        let hash = try hash(dots(rest[2]), cost: Int(int64(rest[3])))
         try PatternStore(path: Array(rest[0].utf8)).save(
             StoreRecord(user: Array(rest[1].utf8), hash: hash, setAt: int64(rest[4])))
     case "remove" where rest.count == 2:
@@ -96,7 +101,7 @@ do throws(StoreError) {
     case "time" where rest.count == 2:
         // Seconds per verify at COST, averaged over COUNT runs (a wrong pattern: full hash + compare).
         let cost = Int(int64(rest[0])), count = max(Int(int64(rest[1])), 1)
-        let hash = try PatternHash.make(for: dots("1235789"), cost: cost)
+        let hash = try hash(dots("1235789"), cost: cost)
         var start = timespec(), end = timespec()
         clock_gettime(CLOCK_MONOTONIC, &start)
         for _ in 0..<count { _ = PatternHash.verify(dots("1236"), against: hash) }

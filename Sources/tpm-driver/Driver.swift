@@ -18,15 +18,7 @@ import PatternTPM
 
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-func hex(_ data: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var out: [UInt8] = []
-    for byte in data {
-        out.append(digits[Int(byte >> 4)])
-        out.append(digits[Int(byte & 0x0F)])
-    }
-    return String(decoding: out, as: UTF8.self)
-}
+func hex(_ data: [UInt8]) -> String { String(decoding: TextCodec.hex(data), as: UTF8.self) }
 
 func fail(_ message: String, status: Int32) -> Never {
     print(message)

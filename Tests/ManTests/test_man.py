@@ -34,6 +34,21 @@ def option_table():
     return rows
 
 
+def option_ranges():
+    """{name: (low, high)} of the number options, as PatternOption.table declares them: the one declaration
+    of every range (Pattern, PatternHash and patternctl read theirs from it)."""
+    source = read("Sources", "PatternCore", "PatternOption.swift")
+    found = re.findall(r'PatternOption\(\s*\.\w+, "([a-z_]+)", \.number\(([\d_]+)\.\.\.([\d_]+)\)', source)
+    return {name: (int(low.replace("_", "")), int(high.replace("_", ""))) for name, low, high in found}
+
+
+def entry(page, start):
+    """The paragraph of the .TP entry that starts with `start`."""
+    at = page.index(start)
+    end = page.find("\n.TP", at)
+    return page[at : end if end >= 0 else len(page)]
+
+
 class ManPageTests(unittest.TestCase):
     def test_render_without_warnings(self):
         for page in ("pam_pattern.8", "patternctl.8", "pam_pattern_helper.8", "pam_pattern.conf.5"):
@@ -104,6 +119,20 @@ class ManPageTests(unittest.TestCase):
         # the module's page says which options are file-only
         for name in keys - {name for name, scope in rows.items() if scope == "both"}:
             self.assertIn(name, read("man", "pam_pattern.8"))
+
+    def test_every_range_spelled_is_the_tables(self):
+        ranges, rows = option_ranges(), option_table()
+        self.assertEqual(set(ranges), {"minlen", "deny", "unlock_time", "lock_after", "cost"})
+        module, conf, ctl = read("man", "pam_pattern.8"), read("man", "pam_pattern.conf.5"), read("man", "patternctl.8")
+        for name, (low, high) in ranges.items():
+            spelled = f"{low} to {high}"
+            if rows[name] != "conf":
+                self.assertIn(spelled, entry(module, f".BI {name}= "), f"pam_pattern(8) {name}")
+            if rows[name] != "argument":
+                self.assertIn(spelled, entry(conf, f'.BI {name} " = '), f"pam_pattern.conf(5) {name}")
+        # patternctl's flags for the pattern rules take the same ranges
+        self.assertIn("%d to %d" % ranges["minlen"], entry(ctl, ".BI \\-\\-min\\-length "))
+        self.assertIn("%d to %d" % ranges["cost"], ctl.split(".B \\-\\-cost\n.I n\n", 1)[1].split("\n", 1)[0])
 
     def test_every_returned_code_is_documented(self):
         source = read("Sources", "PamPattern", "AuthOutcome.swift")

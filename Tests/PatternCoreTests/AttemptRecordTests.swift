@@ -71,13 +71,7 @@ import Testing
     let origin = AttemptOrigin(service: ascii("su"), tty: ascii("/dev/pts/4"), remoteHost: [])
 
     func makeGate(_ dir: TempDirectory) throws -> GuessGate {
-        let store = PatternStore(path: dir.pathBytes("patterns"))
-        try store.save(StoreRecord(user: ascii("alice"), hash: quickHash("1235789"), setAt: 1))
-        var gate = GuessGate(
-            store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")),
-            settings: ThrottleSettings(deny: 100, lockAfter: 0))
-        gate.dummyHashCost = 1
-        return gate
+        try aliceGate(dir, ThrottleSettings(deny: 100, lockAfter: 0))
     }
 
     @Test func failuresAreRecordedBesideTheStateAndToldOnceOnSuccess() throws {

@@ -24,10 +24,7 @@ import Testing
     let t: Int64 = 1_764_460_000
 
     func makeGate(_ dir: TempDirectory, _ settings: ThrottleSettings, tpm: FakeTPM?) throws -> GuessGate {
-        let store = PatternStore(path: dir.pathBytes("patterns"))
-        try store.save(StoreRecord(user: alice, hash: record.text, setAt: 1))
-        var gate = GuessGate(
-            store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: settings)
+        var gate = try aliceGate(dir, settings, credential: record.text)
         gate.dummyHashCost = nil
         if let tpm { gate.tpmCheck = tpm.check }
         return gate

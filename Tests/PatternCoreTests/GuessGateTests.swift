@@ -5,12 +5,7 @@ import Testing
 
 @Suite(.serialized, .enabled(if: runningAsRoot, rootOnlyReason)) struct GuessGateTests {
     func makeGate(_ dir: TempDirectory, _ settings: ThrottleSettings = ThrottleSettings()) throws -> GuessGate {
-        let store = PatternStore(path: dir.pathBytes("patterns"))
-        try store.save(StoreRecord(user: ascii("alice"), hash: quickHash("1235789"), setAt: 1))
-        var gate = GuessGate(
-            store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: settings)
-        gate.dummyHashCost = 1
-        return gate
+        try aliceGate(dir, settings)
     }
 
     @Test func wrongGuessesAreCountedThenLockedAndRightOneResets() throws {
@@ -77,7 +72,7 @@ import Testing
         let gate = GuessGate(
             store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: ThrottleSettings())
         // A hash libcrypt cannot compute is an error, never a verdict (and never a success).
-        #expect(throws: StoreError.hashFailed(errno: EINVAL)) {
+        #expect(throws: StoreError.hash(.failed(errno: EINVAL))) {
             try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 5)
         }
         #expect(try gate.throttle.state(for: ascii("alice")).failures == 1)

@@ -35,7 +35,7 @@ struct PatternHashTests {
         #expect(!PatternHash.verify(Pattern(canonicalDots: []), against: hash))
         #expect(!PatternHash.verify(Pattern(canonicalDots: [1, 2, 3, 10]), against: hash))
         #expect(!PatternHash.verify(Pattern(canonicalDots: Array(repeating: 1, count: 10)), against: hash))
-        #expect(throws: StoreError.invalidPattern) {
+        #expect(throws: HashError.invalidPattern) {
             try PatternHash.make(for: Pattern(canonicalDots: [0, 1]), cost: 1)
         }
     }
@@ -60,7 +60,7 @@ struct PatternHashTests {
 
     @Test func invalidCostsAreRefused() {
         for cost in [0, -1, 12, Int.max] {
-            #expect(throws: StoreError.invalidCost(cost)) {
+            #expect(throws: HashError.invalidCost(cost)) {
                 try PatternHash.make(for: storePattern("1236"), cost: cost)
             }
         }

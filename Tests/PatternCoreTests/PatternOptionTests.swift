@@ -12,10 +12,15 @@ import Testing
         #expect(PatternOption.table.count == OptionKey.allCases.count)
     }
 
-    @Test func rangesComeFromWhereTheRulesLive() {
+    @Test func rangesAreDeclaredInTheTableAndReadByTheRules() {
         #expect(PatternOption.spec(for: .minlen).range == 4...9)
-        #expect(ModuleOptions.minimumLengthRange == Pattern.minimumLengthRange)
-        #expect(ModuleOptions.costRange == PatternHash.costRange)
+        #expect(Pattern.minimumLengthRange == 4...9)
+        #expect(PatternOption.spec(for: .cost).range == 1...11)
+        #expect(PatternHash.costRange == 1...11)
+        // The rules read the one declaration; a message that spells a range spells the table's.
+        #expect(PatternOption.countRange(.minlen) == Pattern.minimumLengthRange)
+        #expect(PatternOption.countRange(.cost) == PatternHash.costRange)
+        #expect(HashError.invalidCost(12).message == "invalid yescrypt cost 12 (allowed: 1 to 11)")
         #expect(PatternOption.spec(for: .deny).range == 1...1000)
         #expect(PatternOption.spec(for: .unlockTime).range == 1...31_536_000)
         #expect(PatternOption.spec(for: .lockAfter).range == 0...100_000)

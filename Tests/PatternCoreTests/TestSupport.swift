@@ -83,3 +83,15 @@ func quickHash(_ digits: String) -> [UInt8] {
 /// The store and state rules demand root-owned files, so their suites only run as root.
 let runningAsRoot = geteuid() == 0
 let rootOnlyReason: Comment = "needs root: the store and state must be owned by root (run make test as root)"
+
+/// A gate over `dir`'s "patterns" and "state" in which alice is enrolled with `credential` (pattern 1235789
+/// hashed at cost 1 unless given); dummy hashes at cost 1, so a test never waits on the default cost.
+func aliceGate(
+    _ dir: TempDirectory, _ settings: ThrottleSettings = ThrottleSettings(), credential: [UInt8]? = nil
+) throws -> GuessGate {
+    let store = PatternStore(path: dir.pathBytes("patterns"))
+    try store.save(StoreRecord(user: ascii("alice"), hash: credential ?? quickHash("1235789"), setAt: 1))
+    var gate = GuessGate(store: store, throttle: ThrottleStore(directory: dir.pathBytes("state")), settings: settings)
+    gate.dummyHashCost = 1
+    return gate
+}
