@@ -19,7 +19,7 @@ import tempfile
 import unittest
 
 from support.fault import inject, nth_call, require_root_and_build
-from support.formats import parse_state, parse_store
+from support.formats import state_file, parse_state, parse_store
 from support.pam import PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS
 from support.sandbox import OTHER, RIGHT, Tree, WRONG
 from support.system import in_child
@@ -143,7 +143,7 @@ class StoreWriteFaultTests(Base):
         ):
             with self.subTest(syscall=syscall, error=error):
                 argv = tree.set_argv("daemon")
-                when = tree.aim(argv, syscall, "/state/" + "daemon".encode().hex(), input=input)
+                when = tree.aim(argv, syscall, state_file("/state", "daemon"), input=input)
                 result = subprocess.run(inject(syscall, error, when) + argv, input=input, capture_output=True)
                 self.assertEqual(result.returncode, 1, result.stderr)
                 self.assertIn(b"failure count could not be cleared", result.stderr)
@@ -160,7 +160,7 @@ class StateWriteFaultTests(Base):
     """patternctl reset and the module's throttle update: an in-place 31-byte pwrite + fsync per user."""
 
     def aim_state(self, argv, syscall, user="daemon"):
-        return self.tree.aim(argv, syscall, "/state/" + user.encode().hex())
+        return self.tree.aim(argv, syscall, state_file("/state", user))
 
     def test_reset_keeps_a_whole_state_on_each_fault(self):
         tree = self.tree
@@ -218,7 +218,7 @@ class StateWriteFaultTests(Base):
         tree = self.tree
         argv = tree.auth_argv("daemon", RIGHT)
         copy = tree.snapshot()
-        first = nth_call(argv, "pwrite64", "/state/" + "daemon".encode().hex())
+        first = nth_call(argv, "pwrite64", state_file("/state", "daemon"))
         tree.restore(copy)
         code, transcript = tree.auth("daemon", RIGHT, prefix=inject("pwrite64", "EIO", first + 1))
         self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)

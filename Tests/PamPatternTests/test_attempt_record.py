@@ -10,7 +10,7 @@ import resource
 import signal
 import unittest
 
-from support.formats import failures
+from support.formats import attempt_record_file, failures
 from support.pam import (
     Conversation,
     PAM_AUTHINFO_UNAVAIL,
@@ -34,7 +34,7 @@ CAPACITY = 16
 
 
 def record_path(state_dir, user=USER):
-    return os.path.join(state_dir, user.encode().hex() + ".attempts")
+    return attempt_record_file(state_dir, user)
 
 
 def read_record(state_dir, user=USER):

@@ -336,7 +336,7 @@ class StoreProblemTest(AuthenticateTestCase):
 
     def test_state_file_owned_by_a_user(self):
         self.auth([WRONG.encode()])
-        path = os.path.join(self.fixture.state_dir, USER.encode().hex())
+        path = self.fixture.state_path(USER)
         os.chown(path, 65534, 65534)
         self.assertCode(self.auth([PATTERN.encode()]), PAM_AUTHINFO_UNAVAIL)
 

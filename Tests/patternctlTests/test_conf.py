@@ -60,10 +60,7 @@ class ConfTests(SandboxCase):
     def test_command_line_overrides_the_file(self):
         self.write_conf("deny = 2\n")
         self.assertEqual(self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD)).code, 0)
-        state = os.path.join(self.box.state, USER_A.encode().hex())
-        fd = os.open(state, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.write(fd, b"%010d %019d\n" % (2, int(time.time())))
-        os.close(fd)
+        self.box.write_state(USER_A, 2, int(time.time()))
         self.assertTrue(self.status()["locked"].startswith("until"))
         self.assertEqual(self.status("--deny", "3")["locked"], "no")
 
@@ -77,13 +74,14 @@ class ConfTests(SandboxCase):
 
     def test_default_path_is_etc_security_pam_pattern_conf(self):
         # A private mount namespace with a tmpfs over /etc/security: the real one is never touched.
+        state = self.box.state_path(USER_A)
         script = textwrap.dedent(f"""
             mount -t tmpfs -o mode=0755 tmpfs /etc/security
-            printf '%010d %019d\\n' 2 "$(date +%s)" > {self.box.state}/{USER_A.encode().hex()}
-            chmod 600 {self.box.state}/{USER_A.encode().hex()}
+            printf '%010d %019d\\n' 2 "$(date +%s)" > {state}
+            chmod 600 {state}
             p() {{ {PATTERNCTL} "$@" --store {self.box.store} --state {self.box.state}; }}
             printf '{GOOD}\\n{GOOD}\\n' | p set --cost 1 {USER_A} >/dev/null
-            printf '%010d %019d\\n' 2 "$(date +%s)" > {self.box.state}/{USER_A.encode().hex()}
+            printf '%010d %019d\\n' 2 "$(date +%s)" > {state}
             echo "--none"; p status {USER_A} | grep locked
             printf 'deny = 2\\nunlock_time = 120\\n' > /etc/security/pam_pattern.conf
             echo "--deny2"; p status {USER_A} | grep locked

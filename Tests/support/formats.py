@@ -112,3 +112,11 @@ def write_state(state_dir, user, failures, last_failure):
         os.write(fd, state_record(failures, last_failure))
     finally:
         os.close(fd)
+
+
+# --- attempt record (FILEFORMAT.md "Attempt record") ---------------------------------------------------
+
+
+def attempt_record_file(state_dir, user):
+    """<state dir>/<hex of the user name>.attempts, beside the state file."""
+    return state_file(state_dir, user) + ".attempts"
