@@ -84,37 +84,46 @@ class StoreWriteFaultTests(Base):
         self.assertEqual(tree.temps(), [], "temp file left behind")
         self.assertEqual(os.stat(tree.store).st_mode & 0o777, 0o600)
 
-    def test_set_new_user_keeps_old_store_on_each_fault(self):
-        input = ("%s\n%s\n" % (OTHER, OTHER)).encode()
+    def check_each_store_fault(self, argv, input, expected_message, after):
+        """check_old_store_kept for each of STORE_FAULTS (a subTest each), then after(); then the next
+        commands work."""
         for syscall, error in STORE_FAULTS:
             with self.subTest(syscall=syscall, error=error):
-                self.check_old_store_kept(
-                    self.tree.set_argv("sys"), input, syscall, error, "could not save the pattern"
-                )
-                self.assertNotIn("sys", self.tree.records())
+                self.check_old_store_kept(argv, input, syscall, error, expected_message)
+                after()
         self.assert_next_commands_work()
+
+    def test_set_new_user_keeps_old_store_on_each_fault(self):
+        self.check_each_store_fault(
+            self.tree.set_argv("sys"),
+            ("%s\n%s\n" % (OTHER, OTHER)).encode(),
+            "could not save the pattern",
+            lambda: self.assertNotIn("sys", self.tree.records()),
+        )
 
     def test_set_existing_user_keeps_old_pattern_on_each_fault(self):
-        input = ("%s\n%s\n" % (OTHER, OTHER)).encode()
-        for syscall, error in STORE_FAULTS:
-            with self.subTest(syscall=syscall, error=error):
-                self.check_old_store_kept(
-                    self.tree.set_argv("daemon"), input, syscall, error, "could not save the pattern"
-                )
-                # The old pattern still works, the new one does not, the count was not cleared.
-                self.assertEqual(self.tree.auth("daemon", OTHER)[0], PAM_AUTH_ERR)
-                self.assertEqual(self.tree.ctl("reset", "daemon").returncode, 0)
-                self.assertEqual(self.tree.auth("daemon", RIGHT)[0], PAM_SUCCESS)
-                for _ in range(2):
-                    self.tree.auth("daemon", WRONG)
-        self.assert_next_commands_work()
+        def old_pattern_kept():
+            # The old pattern still works, the new one does not, the count was not cleared.
+            self.assertEqual(self.tree.auth("daemon", OTHER)[0], PAM_AUTH_ERR)
+            self.assertEqual(self.tree.ctl("reset", "daemon").returncode, 0)
+            self.assertEqual(self.tree.auth("daemon", RIGHT)[0], PAM_SUCCESS)
+            for _ in range(2):
+                self.tree.auth("daemon", WRONG)
+
+        self.check_each_store_fault(
+            self.tree.set_argv("daemon"),
+            ("%s\n%s\n" % (OTHER, OTHER)).encode(),
+            "could not save the pattern",
+            old_pattern_kept,
+        )
 
     def test_remove_keeps_old_store_on_each_fault(self):
-        for syscall, error in STORE_FAULTS:
-            with self.subTest(syscall=syscall, error=error):
-                self.check_old_store_kept(self.tree.ctl_argv("remove", "bin"), None, syscall, error, "bin")
-                self.assertEqual(self.tree.auth("bin", OTHER)[0], PAM_SUCCESS)
-        self.assert_next_commands_work()
+        self.check_each_store_fault(
+            self.tree.ctl_argv("remove", "bin"),
+            None,
+            "bin",
+            lambda: self.assertEqual(self.tree.auth("bin", OTHER)[0], PAM_SUCCESS),
+        )
 
     def test_directory_fsync_failure_after_rename_leaves_the_whole_new_store(self):
         # The rename has happened: the new store is in place, whole; the command still reports the failure.

@@ -8,7 +8,6 @@ SIGHUP and SIGTERM must leave the shell's terminal with echo on.
 import fcntl
 import os
 import pty
-import select
 import shutil
 import signal
 import subprocess
@@ -20,13 +19,15 @@ from support import cli
 from support.cli import USER_A, GOOD
 from support.paths import PATTERNCTL, require_built
 from support.sandbox import SandboxCase
+from support.system import Terminal
 
 
-class TerminalSession:
-    """patternctl running on a fresh pseudo-terminal (stdin, stdout and stderr)."""
+class TerminalSession(Terminal):
+    """patternctl running on a fresh pseudo-terminal (stdin, stdout and stderr), with its own environment;
+    reads through Terminal's."""
 
     def __init__(self, argv, env=None):
-        self.pid, self.master = pty.fork()
+        self.pid, self.fd = pty.fork()
         if self.pid == 0:  # child
             os.environ.update({"LANG": "C.UTF-8", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TERM": "xterm-256color"})
             for name, value in (env or {}).items():  # None: unset
@@ -45,35 +46,20 @@ class TerminalSession:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise AssertionError("timed out waiting for %r; got %r" % (marker, self.output))
-            ready, _, _ = select.select([self.master], [], [], remaining)
-            if ready:
-                try:
-                    chunk = os.read(self.master, 4096)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    raise AssertionError("terminal closed waiting for %r; got %r" % (marker, self.output))
-                self.output += chunk
+            if not self._read(remaining):
+                raise AssertionError("terminal closed waiting for %r; got %r" % (marker, self.output))
         return self.output[start:]
 
     def type(self, text):
-        os.write(self.master, text.encode() + b"\r")
+        os.write(self.fd, text.encode() + b"\r")
 
     def finish(self, timeout=60):
         """Reads the rest of the output and returns the exit status."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.master], [], [], 0.5)
-            if ready:
-                try:
-                    chunk = os.read(self.master, 4096)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    break
-                self.output += chunk
+        while time.monotonic() < deadline and self._read(0.5):
+            pass
         _, status = os.waitpid(self.pid, 0)
-        os.close(self.master)
+        os.close(self.fd)
         return os.waitstatus_to_exitcode(status)
 
 
@@ -169,7 +155,7 @@ class TerminalSetTests(SandboxCase):
         )
         self.addCleanup(lambda: child.poll() is None and child.kill())
         session = TerminalSession.__new__(TerminalSession)
-        session.master, session.output = master, b""
+        session.fd, session.output = master, b""
         session.read_until(b"Pattern: ")
         cli.wait_until_reading(child.pid)
         self.assertFalse(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is off while typing")
