@@ -158,7 +158,7 @@ test-integration: build
 	@failed=""; for d in Tests/*/; do \
 	  if ls $$d/test_*.py >/dev/null 2>&1; then \
 	    echo "== $$d"; \
-	    PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) \
+	    PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) PYTHONPATH=$(CURDIR)/Tests \
 	      $(PYTHON) -m unittest discover -s $$d -p 'test_*.py' -v || failed="$$failed $$d"; \
 	  fi; \
 	done; \

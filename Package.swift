@@ -121,13 +121,6 @@ let package = Package(
             name: "patternctl",
             dependencies: ["PatternCore", "CPatternSystem", "CReadPassphrase"]
         ),
-        // Test helper, never installed: drives PatternStore/GuessGate from separate processes for the
-        // fault-injection, kill -9 and concurrency tests in Tests/StoreTests.
-        .executableTarget(
-            name: "store-writer",
-            dependencies: ["PatternCore", "CPatternSystem"],
-            path: "Sources/store-writer"
-        ),
         // libFuzzer targets over the core's parsers (make fuzz); a plain build replays inputs instead.
         .executableTarget(
             name: "PatternFuzz",

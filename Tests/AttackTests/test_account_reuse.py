@@ -8,15 +8,15 @@ and patternctl's next write binds it to the account the name has then.
 
 import os
 import pwd
-import sys
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(HERE, "..", "..")))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "ClientTests"))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "FaultTests"))
-import test_real_clients as clients  # noqa: E402
-import faultkit as fk  # noqa: E402
+from support import clients
+from support.paths import run
+from support.fault import pam_once
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.system import release_run_lock as tearDownModule  # noqa: F401
+from support.system import take_run_lock as setUpModule  # noqa: F401
 
 NAME = "ppatk3"
 OTHER = "ppatk4"
@@ -24,20 +24,12 @@ PATTERN = clients.PATTERN
 PAM_SUCCESS, PAM_AUTHINFO_UNAVAIL, PAM_USER_UNKNOWN = 0, 9, 10
 
 
-def setUpModule():
-    clients.setUpModule()
-
-
-def tearDownModule():
-    clients.tearDownModule()
-
-
 class AccountReuseTest(clients.ClientCase):
     tools = ("useradd", "userdel")
 
     def setUp(self):
         super().setUp()
-        fk.pam_once()
+        pam_once()
         self.confdir = os.path.join(self.root, "pam.d")
         os.mkdir(self.confdir)
         with open(os.path.join(self.confdir, "pattern-reuse"), "w") as f:
@@ -46,7 +38,7 @@ class AccountReuseTest(clients.ClientCase):
             f.write("auth required pam_deny.so\n")
 
     def auth(self, user, answer):
-        done = clients.run([fk.pam_once(), self.confdir, "pattern-reuse", user, answer])
+        done = run([pam_once(), self.confdir, "pattern-reuse", user, answer])
         lines = done.stdout.decode(errors="replace").splitlines()
         self.assertTrue(lines and lines[-1].startswith("rc="), done)
         return int(lines[-1][3:]), lines[:-1]
@@ -74,7 +66,7 @@ class AccountReuseTest(clients.ClientCase):
                 new_uid += 1
             except KeyError:
                 break
-        made = clients.run(["useradd", "-m", "-s", "/bin/sh", "-u", str(new_uid), NAME])
+        made = run(["useradd", "-m", "-s", "/bin/sh", "-u", str(new_uid), NAME])
         self.assertEqual(made.returncode, 0, made.stderr)
 
         code, transcript = self.auth(NAME, PATTERN)

@@ -15,24 +15,23 @@ import re
 import resource
 import signal
 import subprocess
-import sys
+import shutil
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(HERE, "..", "..")))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "FaultTests"))
-import faultkit as fk  # noqa: E402  (after the path change)
+from support.fault import pam_once, require_root_and_build
+from support.pam import PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS
+from support.sandbox import OTHER, RIGHT, Tree, WRONG
 
 USER = "daemon"  # a real account: patternctl set insists on one
 
 
 class InheritedStateTest(unittest.TestCase):
     def setUp(self):
-        fk.require_root_and_build()
-        self.tree = fk.Tree(module_options="deny=5 unlock_time=60 lock_after=20")
+        require_root_and_build()
+        self.tree = Tree(module_options="deny=5 unlock_time=60 lock_after=20")
         self.addCleanup(self.tree.close)
-        self.tree.set(USER, fk.RIGHT, check=True)
-        fk.pam_once()
+        self.tree.set(USER, RIGHT, check=True)
+        pam_once()
 
     def auth(self, answer, preexec=None, prefix=()):
         """(PAM code, transcript) of one authentication in a process prepared by `preexec`."""
@@ -50,30 +49,30 @@ class InheritedStateTest(unittest.TestCase):
         return self.tree.state_bytes(USER)
 
     def assert_next_login_works(self):
-        code, transcript = self.auth(fk.RIGHT)
-        self.assertEqual(code, fk.PAM_SUCCESS, transcript)
+        code, transcript = self.auth(RIGHT)
+        self.assertEqual(code, PAM_SUCCESS, transcript)
         self.assertEqual(self.tree.failures(USER), 0)
 
     # --- file-size limit --------------------------------------------------------------------------------
 
     def test_fsize_hard_limit_below_a_record_creates_nothing_and_verifies_nothing(self):
         # The right pattern, even: a guess that cannot be counted is not checked.
-        code, transcript = self.auth(fk.RIGHT, prefix=["prlimit", "--fsize=5"])
-        self.assertEqual(code, fk.PAM_AUTHINFO_UNAVAIL, transcript)
+        code, transcript = self.auth(RIGHT, prefix=["prlimit", "--fsize=5"])
+        self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)
         self.assertTrue(any("file-size limit" in l for l in transcript), transcript)
         self.assertIsNone(self.tree.state_bytes(USER), "a state file was created")
         self.assert_next_login_works()
 
     def test_fsize_hard_limit_leaves_an_existing_record_untouched(self):
         before = self.write_state(2)
-        code, transcript = self.auth(fk.WRONG, prefix=["prlimit", "--fsize=25"])
-        self.assertEqual(code, fk.PAM_AUTHINFO_UNAVAIL, transcript)
+        code, transcript = self.auth(WRONG, prefix=["prlimit", "--fsize=25"])
+        self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)
         self.assertEqual(self.tree.state_bytes(USER), before)
         self.assert_next_login_works()
 
     def test_fsize_soft_limit_is_raised_for_the_write_so_the_guess_counts(self):
-        code, transcript = self.auth(fk.WRONG, prefix=["prlimit", "--fsize=5:unlimited"])
-        self.assertEqual(code, fk.PAM_AUTH_ERR, transcript)
+        code, transcript = self.auth(WRONG, prefix=["prlimit", "--fsize=5:unlimited"])
+        self.assertEqual(code, PAM_AUTH_ERR, transcript)
         self.assertEqual(self.tree.failures(USER), 1)
 
     def test_sigxfsz_ignored_or_blocked_changes_nothing(self):
@@ -87,20 +86,20 @@ class InheritedStateTest(unittest.TestCase):
         for name, preexec in (("ignored", ignored), ("blocked", blocked)):
             with self.subTest(name):
                 before = self.write_state(1)
-                code, transcript = self.auth(fk.WRONG, preexec=preexec, prefix=["prlimit", "--fsize=5"])
-                self.assertEqual(code, fk.PAM_AUTHINFO_UNAVAIL, transcript)
+                code, transcript = self.auth(WRONG, preexec=preexec, prefix=["prlimit", "--fsize=5"])
+                self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)
                 self.assertEqual(self.tree.state_bytes(USER), before)
         self.assert_next_login_works()
 
     def test_patternctl_set_under_a_small_hard_limit_leaves_the_store_as_it_was(self):
         before = self.tree.store_bytes()
-        done = self.tree.set("bin", fk.OTHER, prefix=["prlimit", "--fsize=100"])
+        done = self.tree.set("bin", OTHER, prefix=["prlimit", "--fsize=100"])
         self.assertEqual(done.returncode, 1, done)
         self.assertIn(b"file-size limit", done.stderr)
         self.assertEqual(self.tree.store_bytes(), before)
         self.assertEqual(self.tree.temps(), [])
         # Soft limit only: raised for the write, the store is written whole.
-        done = self.tree.set("bin", fk.OTHER, prefix=["prlimit", "--fsize=100:unlimited"])
+        done = self.tree.set("bin", OTHER, prefix=["prlimit", "--fsize=100:unlimited"])
         self.assertEqual(done.returncode, 0, done)
         self.assertIn("bin", self.tree.records())
         self.assert_next_login_works()
@@ -117,7 +116,7 @@ class InheritedStateTest(unittest.TestCase):
 
         log = os.path.join(self.tree.root, "strace.log")
         code, transcript = self.auth(
-            fk.WRONG,
+            WRONG,
             preexec=close_stdio,
             prefix=[
                 "strace",
@@ -130,7 +129,7 @@ class InheritedStateTest(unittest.TestCase):
                 "trace=openat,fstat,newfstatat,read,pread64,pwrite64,write,flock,fsync,fchmod,getdents64",
             ],
         )
-        self.assertEqual(code, fk.PAM_AUTH_ERR, transcript)
+        self.assertEqual(code, PAM_AUTH_ERR, transcript)
         with open(log, errors="replace") as f:
             calls = [l for l in f if self.tree.store_dir in l or self.tree.state_dir in l]
         self.assertTrue(any("pwrite64(" in l for l in calls), "the state was never written: %s" % calls)
@@ -144,10 +143,10 @@ class InheritedStateTest(unittest.TestCase):
             resource.setrlimit(resource.RLIMIT_NOFILE, (5, 5))
 
         before = self.write_state(1)
-        for answer in (fk.RIGHT, fk.WRONG):
+        for answer in (RIGHT, WRONG):
             with self.subTest(answer=answer):
                 code, transcript = self.auth(answer, preexec=few_files)
-                self.assertEqual(code, fk.PAM_AUTHINFO_UNAVAIL, transcript)
+                self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)
                 self.assertEqual(self.tree.state_bytes(USER), before)
         self.assert_next_login_works()
 
@@ -158,9 +157,9 @@ class InheritedStateTest(unittest.TestCase):
         for mask in (0o777, 0o000):
             with self.subTest(umask=oct(mask)):
                 if os.path.isdir(self.tree.state_dir):
-                    fk.shutil.rmtree(self.tree.state_dir)
-                code, transcript = self.auth(fk.WRONG, preexec=lambda: os.umask(mask))
-                self.assertEqual(code, fk.PAM_AUTH_ERR, transcript)
+                    shutil.rmtree(self.tree.state_dir)
+                code, transcript = self.auth(WRONG, preexec=lambda: os.umask(mask))
+                self.assertEqual(code, PAM_AUTH_ERR, transcript)
                 self.assertEqual(os.stat(self.tree.state_dir).st_mode & 0o7777, 0o700)
                 self.assertEqual(os.stat(self.tree.state_path(USER)).st_mode & 0o7777, 0o600)
                 self.assertEqual(self.tree.failures(USER), 1)
@@ -171,14 +170,14 @@ class InheritedStateTest(unittest.TestCase):
     def test_address_space_too_small_for_yescrypt_is_never_a_success(self):
         # Cost 7 needs 64 MiB; with 48 MiB of address space crypt_rn fails. The right pattern, counted
         # before the hash, is answered PAM_AUTHINFO_UNAVAIL with the reason logged; the count stays.
-        done = self.tree.ctl("set", USER, "--cost", "7", input=("%s\n%s\n" % (fk.RIGHT, fk.RIGHT)).encode())
+        done = self.tree.ctl("set", USER, "--cost", "7", input=("%s\n%s\n" % (RIGHT, RIGHT)).encode())
         self.assertEqual(done.returncode, 0, done)
 
         def small():
             resource.setrlimit(resource.RLIMIT_AS, (48 << 20, 48 << 20))
 
-        code, transcript = self.auth(fk.RIGHT, preexec=small)
-        self.assertEqual(code, fk.PAM_AUTHINFO_UNAVAIL, transcript)
+        code, transcript = self.auth(RIGHT, preexec=small)
+        self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)
         self.assertTrue(any("libcrypt could not hash" in l for l in transcript), transcript)
         self.assertEqual(self.tree.failures(USER), 1)
         self.assert_next_login_works()

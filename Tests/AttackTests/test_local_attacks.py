@@ -22,20 +22,19 @@ Tests/ClientTests. Root only.
 
 import fcntl
 import os
-import pty
 import pwd
-import select
 import shlex
-import signal
 import subprocess
-import sys
 import time
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(HERE, "..", "..")))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "ClientTests"))
-import test_real_clients as clients  # noqa: E402  (after the path change)
+from support import clients, formats
+from support.paths import PATTERNCTL, run
+from support.system import Terminal
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.system import release_run_lock as tearDownModule  # noqa: F401
+from support.system import take_run_lock as setUpModule  # noqa: F401
 
 PATTERN = clients.PATTERN
 WRONG = clients.WRONG
@@ -48,89 +47,15 @@ SLACK = 4.0
 SLOW_COST = "9"
 
 
-def setUpModule():
-    clients.setUpModule()
-
-
-def tearDownModule():
-    clients.tearDownModule()
-
-
-class Terminal:
-    """One command on its own pty, driven step by step (expect/send), for attacks that act mid-run."""
-
-    def __init__(self, argv):
-        self.output = b""
-        self.position = 0
-        self.started = time.monotonic()
-        self.status = None
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            try:
-                os.execvp(argv[0], argv)
-            finally:
-                os._exit(127)
-
-    def _read(self, wait):
-        ready, _, _ = select.select([self.fd], [], [], wait)
-        if not ready:
-            return True
-        try:
-            chunk = os.read(self.fd, 4096)
-        except OSError:
-            return False
-        if not chunk:
-            return False
-        self.output += chunk
-        return True
-
-    def expect(self, text, timeout):
-        """True once `text` appears after the previous match, False after `timeout` seconds or EOF."""
-        deadline = time.monotonic() + timeout
-        while True:
-            found = self.output.find(text, self.position)
-            if found >= 0:
-                self.position = found + len(text)
-                return True
-            if time.monotonic() >= deadline or not self._read(min(0.1, deadline - time.monotonic())):
-                return False
-
-    def send(self, data):
-        os.write(self.fd, data)
-
-    def finish(self, timeout=30):
-        """Reads to EOF and reaps the child; kills it if it does not end in time. Returns the wait status."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and self._read(0.1):
-            pass
-        self.kill()
-        return self.status
-
-    def kill(self):
-        if self.status is not None:
-            return
-        for sig in (signal.SIGKILL, signal.SIGCONT):
-            try:
-                os.killpg(self.pid, sig)
-            except ProcessLookupError:
-                pass
-        try:
-            os.close(self.fd)
-        except OSError:
-            pass
-        _, self.status = os.waitpid(self.pid, 0)
-
-
 class AttackCase(clients.ClientCase):
     ATTACKER = "ppatk1"
     VICTIM = "ppatk2"
+    USERS = (ATTACKER, VICTIM)
     tools = ("su", "unshare", "mount", "setpriv", "prlimit")
+    NAMESPACE = True
 
     def setUp(self):
         super().setUp()
-        self.require_namespace()
-        self.make_user(self.ATTACKER)
-        self.make_user(self.VICTIM)
         self.pam_file = os.path.join(self.root, "su.pam")
         # No pam_rootok: every su here is run by an unprivileged user anyway.
         self.write_pam(self.pam_file, [self.auth_line()])
@@ -157,21 +82,17 @@ class AttackCase(clients.ClientCase):
 
     def ctl(self, *argv, stdin=b""):
         """patternctl with a timeout just over the lock bound: a hang is a failure, not a 60 s wait."""
-        return clients.run(
-            [clients.PATTERNCTL] + list(argv[:1]) + ["--store", self.store, "--state", self.state_dir] + list(argv[1:]),
+        return run(
+            [PATTERNCTL] + list(argv[:1]) + ["--store", self.store, "--state", self.state_dir] + list(argv[1:]),
             input=stdin,
             timeout=LOCK_BOUND + SLACK + 5,
         )
 
     def state_path(self):
-        return os.path.join(self.state_dir, self.VICTIM.encode().hex())
+        return formats.state_file(self.state_dir, self.VICTIM)
 
     def state_bytes(self):
-        try:
-            with open(self.state_path(), "rb") as f:
-                return f.read()
-        except FileNotFoundError:
-            return None
+        return formats.read_state(self.state_dir, self.VICTIM)
 
     def wait_for_failures(self, count, timeout=20):
         """Polls the state file (no lock) until it records `count` failures, then up to 50 ms more for the
@@ -201,7 +122,7 @@ class AttackCase(clients.ClientCase):
 
     def signal_as(self, user, sig, pid):
         """The attacker sends the signal themselves (the kernel allows it: su's real uid is theirs)."""
-        done = clients.run(self.as_user(user, ["kill", "-%s" % sig, str(pid)]))
+        done = run(self.as_user(user, ["kill", "-%s" % sig, str(pid)]))
         self.assertEqual(done.returncode, 0, done.stderr)
 
     def victim_logs_in(self, pattern=PATTERN):

@@ -17,8 +17,8 @@ import tempfile
 import textwrap
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
+from support.paths import BUILD, MODULE, PATTERNCTL, ROOT, require_built
+
 USER_ID = 64731  # no account: setpriv needs none
 NO_SWIFT_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -52,9 +52,7 @@ def owners(top):
 @unittest.skipUnless(os.geteuid() == 0, "needs root: runs make as another uid and as root via sudo")
 class ToolchainTests(unittest.TestCase):
     def setUp(self):
-        for binary in ("pam_pattern.so", "patternctl"):
-            if not os.path.exists(os.path.join(BUILD, binary)):
-                self.fail("not built: %s (make build)" % binary)
+        require_built(MODULE, PATTERNCTL)
         self.tree = tempfile.mkdtemp(prefix="pp-toolchain.")
         self.addCleanup(shutil.rmtree, self.tree, ignore_errors=True)
         shutil.copy(os.path.join(ROOT, "Makefile"), self.tree)

@@ -11,8 +11,8 @@ import hashlib
 import os
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(HERE, "..", "..")))
+from support.paths import ROOT
+
 SHIPPED_SU = os.path.join(ROOT, "pam.d", "su")
 
 # md5 of Debian 12's stock /etc/pam.d/su (a conffile of util-linux; dpkg-query -W -f='${Conffiles}' util-linux).

@@ -26,17 +26,14 @@ import os
 import shlex
 import unittest
 
-from test_real_clients import (  # noqa: F401  (setUpModule/tearDownModule hold the shared /run/lock flock)
-    MODULE,
-    PATTERN,
-    PROMPT,
-    ROOT,
-    ClientCase,
-    PtySession,
-    run,
-    setUpModule,
-    tearDownModule,
-)
+from support.clients import PATTERN, PROMPT, ClientCase
+from support.paths import MODULE, ROOT, run
+from support.system import PtySession
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.system import release_run_lock as tearDownModule  # noqa: F401
+from support.system import take_run_lock as setUpModule  # noqa: F401
+
 
 SHIPPED_SU = os.path.join(ROOT, "pam.d", "su")
 # The stock Debian 12 line, exactly as the shipped file must keep it (commented out).
@@ -73,14 +70,13 @@ def enable_wheel(shipped, store, state, control="required"):
 class WheelRestrictedSuTest(ClientCase):
     MEMBER = "ppwheel1"
     OUTSIDER = "ppwheel2"
+    USERS = (MEMBER, OUTSIDER)
     tools = ("login", "su", "logname", "usermod", "unshare", "mount")
+    NAMESPACE = True
     TIMEOUT = 40
 
     def setUp(self):
         super().setUp()
-        self.require_namespace()
-        self.make_user(self.MEMBER)
-        self.make_user(self.OUTSIDER)
         added = run(["usermod", "-aG", wheel_group(), self.MEMBER])
         self.assertEqual(added.returncode, 0, added.stderr)
         self.enrol("root")  # in the private store only

@@ -22,55 +22,25 @@ import re
 import shlex
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import test_real_clients as clients  # noqa: E402  (the shared pieces; its tests are not collected here)
+from support import clients
+from support.paths import BUILD, PATTERNCTL, run
 
-BUILD = os.path.dirname(clients.MODULE)
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.system import release_run_lock as tearDownModule  # noqa: F401
+from support.system import take_run_lock as setUpModule  # noqa: F401
+
 CATALOGUE = os.path.join(BUILD, "locale", "zh_CN", "LC_MESSAGES", "pam_pattern.mo")
 CAPACITY = 16
 
 
-def setUpModule():
-    clients.setUpModule()
-
-
-def tearDownModule():
-    clients.tearDownModule()
-
-
-class SuAttemptTest(clients.ClientCase):
+class SuAttemptTest(clients.SuCase):
     SOURCE = "pp15bsrc"
     TARGET = "pp15btgt"
-    tools = ("su", "unshare", "mount")
-
-    def setUp(self):
-        super().setUp()
-        self.require_namespace()
-        self.make_user(self.SOURCE)
-        self.make_user(self.TARGET)
-        self.enrol(self.TARGET)
-        self.pam_file = os.path.join(self.root, "su.pam")
-        self.write_pam(self.pam_file, ["auth sufficient pam_rootok.so", self.auth_line("deny=100 lock_after=0")])
-
-    def su(self, answer, prompt=clients.PROMPT, extra_mounts=(), environment=""):
-        inner = "%ssu %s -c %s" % (environment, self.TARGET, shlex.quote("echo SWITCHED-$(id -un)"))
-        command = "su %s -c %s" % (self.SOURCE, shlex.quote(inner))
-        argv = self.namespace_argv("/etc/pam.d/su", self.pam_file, command)
-        if extra_mounts:
-            argv[-1] = (
-                " && ".join("mount --bind %s %s" % (shlex.quote(a), shlex.quote(b)) for a, b in extra_mounts)
-                + " && "
-                + argv[-1]
-            )
-        session = clients.PtySession(argv, [(prompt, answer.encode() + b"\n")])
-        self.assertFalse(os.WIFSIGNALED(session.status), session)
-        return session
+    OPTIONS = "deny=100 lock_after=0"
 
     def attempts(self):
         """(unseen, [failure lines]) from `patternctl status`."""
@@ -192,7 +162,7 @@ class SuChineseTest(SuAttemptTest):
     def patternctl_chinese(self, *argv):
         command = " ".join(
             shlex.quote(a)
-            for a in [clients.PATTERNCTL, argv[0], "--store", self.store, "--state", self.state_dir] + list(argv[1:])
+            for a in [PATTERNCTL, argv[0], "--store", self.store, "--state", self.state_dir] + list(argv[1:])
         )
         script = "mount --bind %s /usr/lib/locale && mount --bind %s %s && LANG=zh_CN.UTF-8 exec %s" % (
             shlex.quote(self.locales),
@@ -200,7 +170,7 @@ class SuChineseTest(SuAttemptTest):
             "/usr/share/locale/zh_CN/LC_MESSAGES",
             command,
         )
-        return clients.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script])
+        return run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script])
 
     def test_patternctl_speaks_chinese(self):
         missing = self.patternctl_chinese("status", "pp15bnosuchuser")

@@ -10,7 +10,7 @@ patternctl set/remove rewrites the store in a loop.
   PAM_AUTHINFO_UNAVAIL, the store parses after every round), no crash, every patternctl call succeeds.
 
 All processes start together (a FIFO barrier), so they really race for the locks.
-Root only. Run: PAM_PATTERN_BUILD=<repo>/build PAM_PATTERN_ROOT=<repo> python3 -m unittest discover -s Tests/ConcurrencyTests
+Root only. Run: PYTHONPATH=<repo>/Tests PAM_PATTERN_BUILD=<repo>/build PAM_PATTERN_ROOT=<repo> python3 -m unittest discover -s Tests/ConcurrencyTests
 """
 
 import os
@@ -21,8 +21,10 @@ import threading
 import time
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "FaultTests"))
-import faultkit as fk  # noqa: E402
+from support.fault import hold, pam_once, require_root_and_build
+from support.formats import parse_store
+from support.pam import PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS
+from support.sandbox import OTHER, RIGHT, Tree, WRONG
 
 # Real system users (patternctl refuses names without a passwd entry) for the set/remove loop.
 CHURN_USERS = ["daemon", "bin", "sys", "sync", "games", "man", "lp", "mail"]
@@ -47,9 +49,7 @@ class Churn(threading.Thread):
         i = 0
         while not self.stop.is_set():
             user = CHURN_USERS[i % len(CHURN_USERS)]
-            result = (
-                self.tree.set(user, fk.OTHER) if (i // len(CHURN_USERS)) % 2 == 0 else self.tree.ctl("remove", user)
-            )
+            result = self.tree.set(user, OTHER) if (i // len(CHURN_USERS)) % 2 == 0 else self.tree.ctl("remove", user)
             if result.returncode != 0:
                 self.failures.append((user, result.returncode, result.stderr))
             self.iterations += 1
@@ -58,13 +58,13 @@ class Churn(threading.Thread):
 
 class ConcurrencyTests(unittest.TestCase):
     def setUp(self):
-        fk.require_root_and_build()
-        self.tree = fk.Tree(module_options="deny=5 unlock_time=60 lock_after=20")
+        require_root_and_build()
+        self.tree = Tree(module_options="deny=5 unlock_time=60 lock_after=20")
         self.addCleanup(self.tree.close)
         self.tree.service("pattern-many", "deny=1000 unlock_time=60 lock_after=0")
         # 32 users and a target, all with the same pattern; the store is written before the churn starts.
-        self.tree.set("daemon", fk.RIGHT, check=True)
-        line = fk.parse_store(self.tree.store_bytes())[0]
+        self.tree.set("daemon", RIGHT, check=True)
+        line = parse_store(self.tree.store_bytes())[0]
         self.users = ["user%02d" % i for i in range(32)]
         with open(self.tree.store, "wb") as f:
             for user in self.users + ["target"] + COUNTERS:
@@ -72,7 +72,7 @@ class ConcurrencyTests(unittest.TestCase):
         self.churn = Churn(self.tree)
         self.churn.start()
         self.addCleanup(self.stop_churn)
-        fk.pam_once()  # compiled before the clock matters
+        pam_once()  # compiled before the clock matters
 
     def stop_churn(self):
         self.churn.stop.set()
@@ -110,12 +110,10 @@ class ConcurrencyTests(unittest.TestCase):
             results.append((int(lines[-1][3:]), lines[:-1]))
         self.overlap = self.churn.iterations - before
         # After every round: the store is whole, and the churn never failed.
-        fk.parse_store(self.tree.store_bytes())
+        parse_store(self.tree.store_bytes())
         self.assertEqual(self.churn.failures, [])
         for code, transcript in results:
-            self.assertNotEqual(
-                code, fk.PAM_AUTHINFO_UNAVAIL, "store or state unusable during the race: %s" % transcript
-            )
+            self.assertNotEqual(code, PAM_AUTHINFO_UNAVAIL, "store or state unusable during the race: %s" % transcript)
         return results
 
     @staticmethod
@@ -138,15 +136,15 @@ class ConcurrencyTests(unittest.TestCase):
         overlaps = []
         for round_number in range(3):
             right = set(self.users[round_number % 2 :: 2])
-            jobs = [(user, fk.RIGHT if user in right else fk.WRONG) for user in self.users]
+            jobs = [(user, RIGHT if user in right else WRONG) for user in self.users]
             results = self.race(jobs)
             overlaps.append(self.overlap)
             for (user, answer), (code, transcript) in zip(jobs, results):
-                if answer == fk.RIGHT:
-                    self.assertEqual(code, fk.PAM_SUCCESS, (user, transcript))
+                if answer == RIGHT:
+                    self.assertEqual(code, PAM_SUCCESS, (user, transcript))
                     self.assertEqual(tree.failures(user), 0)
                 else:
-                    self.assertEqual(code, fk.PAM_AUTH_ERR, (user, transcript))
+                    self.assertEqual(code, PAM_AUTH_ERR, (user, transcript))
                     self.assertTrue(any(WRONG_MESSAGE.match(l) for l in transcript), transcript)
             # Every wrong guess counted once; a right one clears the count.
             for user in self.users:
@@ -166,8 +164,8 @@ class ConcurrencyTests(unittest.TestCase):
         return count
 
     def test_64_processes_of_one_user_all_counted(self):
-        results = self.race([("target", fk.WRONG)] * 64, service="pattern-many")
-        self.assertTrue(all(code == fk.PAM_AUTH_ERR for code, _ in results), results)
+        results = self.race([("target", WRONG)] * 64, service="pattern-many")
+        self.assertTrue(all(code == PAM_AUTH_ERR for code, _ in results), results)
         self.assertEqual(self.tree.failures("target"), 64, "lost failure counts")
         left = []
         for _, transcript in results:
@@ -183,16 +181,16 @@ class ConcurrencyTests(unittest.TestCase):
         )
 
     def test_64_processes_of_one_user_no_guess_past_the_throttle(self):
-        results = self.race([("target", fk.WRONG)] * 64)
+        results = self.race([("target", WRONG)] * 64)
         verified = [t for _, t in results if any(WRONG_MESSAGE.match(l) for l in t)]
         refused = [t for _, t in results if any(l.startswith("error: Too many wrong patterns") for l in t)]
-        self.assertTrue(all(code == fk.PAM_AUTH_ERR for code, _ in results))
+        self.assertTrue(all(code == PAM_AUTH_ERR for code, _ in results))
         self.assertEqual(len(verified), 5, "guesses verified past the throttle")
         self.assertEqual(len(refused), 59)
         self.assertEqual(self.tree.failures("target"), 5)
         # Even the right pattern is now refused without a try.
-        code, transcript = self.tree.auth("target", fk.RIGHT)
-        self.assertEqual(code, fk.PAM_AUTH_ERR)
+        code, transcript = self.tree.auth("target", RIGHT)
+        self.assertEqual(code, PAM_AUTH_ERR)
         self.assertFalse(any(l.startswith("prompt:") for l in transcript), transcript)
         print(
             "\n  64 parallel wrong guesses (deny=5): 5 verified, 59 refused without a hash; "
@@ -208,9 +206,9 @@ class ConcurrencyTests(unittest.TestCase):
         jobs = []
         for i in range(100000):
             if i % 4 == 3:
-                jobs.append((COUNTERS[(i // 4) % len(COUNTERS)], fk.WRONG))
+                jobs.append((COUNTERS[(i // 4) % len(COUNTERS)], WRONG))
             else:
-                jobs.append((self.users[i % 32], fk.RIGHT))
+                jobs.append((self.users[i % 32], RIGHT))
         lock = threading.Lock()
         outcomes = {"right": 0, "verified": {c: 0 for c in COUNTERS}, "refused": 0, "bad": []}
         deadline = time.monotonic() + SUSTAIN
@@ -220,14 +218,14 @@ class ConcurrencyTests(unittest.TestCase):
             while time.monotonic() < deadline:
                 with lock:
                     user, answer = jobs.pop()
-                service = "pattern-many" if answer == fk.WRONG else "pattern-fault"
+                service = "pattern-many" if answer == WRONG else "pattern-fault"
                 code, transcript = tree.auth(user, answer, service=service)
                 with lock:
-                    if answer == fk.RIGHT and code == fk.PAM_SUCCESS:
+                    if answer == RIGHT and code == PAM_SUCCESS:
                         outcomes["right"] += 1
-                    elif code == fk.PAM_AUTH_ERR and any(WRONG_MESSAGE.match(l) for l in transcript):
+                    elif code == PAM_AUTH_ERR and any(WRONG_MESSAGE.match(l) for l in transcript):
                         outcomes["verified"][user] += 1
-                    elif code == fk.PAM_AUTH_ERR and any(l.startswith("error: Too many") for l in transcript):
+                    elif code == PAM_AUTH_ERR and any(l.startswith("error: Too many") for l in transcript):
                         outcomes["refused"] += 1
                     else:
                         outcomes["bad"].append((user, code, transcript))
@@ -243,7 +241,7 @@ class ConcurrencyTests(unittest.TestCase):
         for counter in COUNTERS:
             self.assertEqual(tree.failures(counter), outcomes["verified"][counter], "lost failure counts")
             self.assertLessEqual(outcomes["verified"][counter], 1000, "guesses past deny=1000")
-        fk.parse_store(tree.store_bytes())
+        parse_store(tree.store_bytes())
         self.assertGreater(rewrites, 10, "the store was hardly rewritten during the logins")
         wrong = sum(outcomes["verified"].values())
         print(
@@ -261,10 +259,10 @@ class ReplacedWhileReadingTests(unittest.TestCase):
     login must go through, not fail as "0 hard links" (PAM_AUTHINFO_UNAVAIL)."""
 
     def setUp(self):
-        fk.require_root_and_build()
-        self.tree = fk.Tree()
+        require_root_and_build()
+        self.tree = Tree()
         self.addCleanup(self.tree.close)
-        self.tree.set("daemon", fk.RIGHT, check=True)
+        self.tree.set("daemon", RIGHT, check=True)
 
     def run_replacing(self, argv, opening):
         """Runs argv, held by strace for 1.5 s right after its `opening`-th open of the store, while
@@ -272,23 +270,12 @@ class ReplacedWhileReadingTests(unittest.TestCase):
         tree = self.tree
         when = tree.aim(argv, "openat", '"patterns"', occurrence=opening)
         traced = subprocess.Popen(
-            [
-                "strace",
-                "-f",
-                "-qq",
-                "-o",
-                "/dev/null",
-                "-e",
-                "trace=openat",
-                "-e",
-                "inject=openat:delay_exit=1500000:when=%d" % when,
-            ]
-            + argv,
+            hold("openat", 1500000, when) + argv,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
         time.sleep(0.5)  # inside the delay: the reader holds the old store open
-        tree.set("bin", fk.OTHER, check=True)
+        tree.set("bin", OTHER, check=True)
         out, err = traced.communicate(timeout=60)
         return traced.returncode, out.decode(errors="replace").splitlines(), err.decode(errors="replace")
 
@@ -302,11 +289,11 @@ class ReplacedWhileReadingTests(unittest.TestCase):
         self.assertTrue(any(l.startswith("daemon ") for l in lines), lines)
 
     def test_store_replaced_after_the_lookup_opened_it(self):
-        self.replace_during(1, fk.RIGHT, fk.PAM_SUCCESS)
+        self.replace_during(1, RIGHT, PAM_SUCCESS)
 
     def test_store_replaced_after_the_guess_gate_opened_it(self):
         # The second opening: the gate's own lookup, with the prompt already answered.
-        self.replace_during(2, fk.WRONG, fk.PAM_AUTH_ERR)
+        self.replace_during(2, WRONG, PAM_AUTH_ERR)
         self.assertEqual(self.tree.failures("daemon"), 1)
 
 

@@ -8,7 +8,8 @@ import os
 import subprocess
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+from support.paths import ROOT
+
 
 EXPECT_SCRIPT = r"""
 set timeout 300

@@ -3,27 +3,23 @@ root at /usr/sbin/pam_pattern_helper inside a private mount namespace, the
 attacker is a throwaway unprivileged user (setpriv), and every attack checks
 what the helper answered AND what the throttle state says afterwards.
 
-Root only (setuid, users, namespaces). See helperkit.py for the namespace.
+Root only (setuid, users, namespaces). See Tests/support/helper.py for the namespace.
 """
 
 import os
 import random
 import shlex
 import subprocess
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import helperkit as hk  # noqa: E402
-from helperkit import PATTERN, WRONG_PATTERN  # noqa: E402
+from support import helper
 
-
-def setUpModule():
-    hk.take_run_lock()
-
-
-def tearDownModule():
-    hk.release_run_lock()
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.helper import release_run_lock as tearDownModule  # noqa: F401
+from support.helper import take_run_lock as setUpModule  # noqa: F401
+from support.paths import run
+from support.system import TestUser, as_user
+from support.helper import PATTERN, WRONG_PATTERN
 
 
 def nul(text):
@@ -31,21 +27,15 @@ def nul(text):
     return "printf '%%s\\0' '%s'" % text
 
 
-class HelperAttackTest(unittest.TestCase):
+class HelperAttackTest(helper.HelperCase):
     USER = "pphatk1"
     OTHER = "pphatk2"
 
-    def setUp(self):
-        self.user = hk.TestUser(self.USER)
-        self.addCleanup(self.user.remove)
-        self.sandbox = hk.Sandbox(self)
-        self.sandbox.enrol(self.USER)
-
     def call(self, operation, name, stdin_expr="printf ''", env=None, shell_prefix="", helper_env=None):
-        command = shell_prefix + hk.helper_call(operation, name, stdin_expr, helper_env)
-        done = self.sandbox.run(hk.as_user(self.user, command, env=env))
+        command = shell_prefix + helper.helper_call(operation, name, stdin_expr, helper_env)
+        done = self.sandbox.run(as_user(self.user, command, env=env))
         self.assertEqual(done.returncode, 0, done.stderr)
-        return hk.parse_call(done.stdout)
+        return helper.parse_call(done.stdout)
 
     def failures(self, name=None):
         return self.sandbox.failures(name or self.USER)
@@ -53,27 +43,27 @@ class HelperAttackTest(unittest.TestCase):
     # --- the protocol works at all ---------------------------------------------------------------
 
     def test_own_pattern_check_wrong_right(self):
-        self.assertEqual(self.call("check", self.USER), ("allowed 5", hk.SUCCESS))
-        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", hk.WRONG))
+        self.assertEqual(self.call("check", self.USER), ("allowed 5", helper.SUCCESS))
+        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", helper.WRONG))
         self.assertEqual(self.failures(), 1)
-        self.assertEqual(self.call("verify", self.USER, nul(PATTERN)), ("accepted", hk.SUCCESS))
+        self.assertEqual(self.call("verify", self.USER, nul(PATTERN)), ("accepted", helper.SUCCESS))
         self.assertEqual(self.failures(), 0)
 
     # --- whose pattern ----------------------------------------------------------------------------
 
     def test_another_users_name_is_refused_and_never_counted(self):
-        other = hk.TestUser(self.OTHER)
+        other = TestUser(self.OTHER)
         self.addCleanup(other.remove)
         self.sandbox.enrol(self.OTHER)
         self.sandbox.enrol("root")
         for name in (self.OTHER, "root"):
             with self.subTest(name=name):
-                self.assertEqual(self.call("verify", name, nul(WRONG_PATTERN)), ("refused user", hk.REFUSED))
-                self.assertEqual(self.call("verify", name, nul(PATTERN)), ("refused user", hk.REFUSED))
-                self.assertEqual(self.call("check", name), ("refused user", hk.REFUSED))
+                self.assertEqual(self.call("verify", name, nul(WRONG_PATTERN)), ("refused user", helper.REFUSED))
+                self.assertEqual(self.call("verify", name, nul(PATTERN)), ("refused user", helper.REFUSED))
+                self.assertEqual(self.call("check", name), ("refused user", helper.REFUSED))
                 self.assertEqual(self.failures(name), 0)
         # A name nobody has is refused the same way (no "not enrolled" oracle for other names).
-        self.assertEqual(self.call("check", "pphatk-nobody"), ("refused user", hk.REFUSED))
+        self.assertEqual(self.call("check", "pphatk-nobody"), ("refused user", helper.REFUSED))
 
     def test_pretending_to_be_root_through_environment_and_argv_changes_nothing(self):
         self.sandbox.enrol("root")
@@ -87,14 +77,14 @@ class HelperAttackTest(unittest.TestCase):
             "UID": "0",
             "EUID": "0",
         }
-        self.assertEqual(self.call("verify", "root", nul(PATTERN), env=env), ("refused user", hk.REFUSED))
+        self.assertEqual(self.call("verify", "root", nul(PATTERN), env=env), ("refused user", helper.REFUSED))
         # argv[0] claiming to be something else, and argv carrying extra words.
-        argv0 = "%s | bash -c 'exec -a root %s verify root'; echo \"rc=$?\"" % (nul(PATTERN), hk.HELPER_PATH)
-        done = self.sandbox.run(hk.as_user(self.user, argv0))
-        self.assertEqual(hk.parse_call(done.stdout), ("refused user", hk.REFUSED))
-        extra = "%s | %s verify %s root; echo \"rc=$?\"" % (nul(PATTERN), hk.HELPER_PATH, self.USER)
-        done = self.sandbox.run(hk.as_user(self.user, extra))
-        self.assertEqual(hk.parse_call(done.stdout), ("refused usage", hk.REFUSED))
+        argv0 = "%s | bash -c 'exec -a root %s verify root'; echo \"rc=$?\"" % (nul(PATTERN), helper.HELPER_PATH)
+        done = self.sandbox.run(as_user(self.user, argv0))
+        self.assertEqual(helper.parse_call(done.stdout), ("refused user", helper.REFUSED))
+        extra = "%s | %s verify %s root; echo \"rc=$?\"" % (nul(PATTERN), helper.HELPER_PATH, self.USER)
+        done = self.sandbox.run(as_user(self.user, extra))
+        self.assertEqual(helper.parse_call(done.stdout), ("refused usage", helper.REFUSED))
         self.assertEqual(self.failures("root"), 0)
         self.assertEqual(self.failures(), 0)
 
@@ -102,11 +92,11 @@ class HelperAttackTest(unittest.TestCase):
 
     def test_a_terminal_on_stdin_is_refused(self):
         # script(1) gives the command a pty as stdin.
-        command = "script -qec %s /dev/null" % shlex.quote("%s verify %s; echo rc=$?" % (hk.HELPER_PATH, self.USER))
-        done = self.sandbox.run(hk.as_user(self.user, command), stdin=subprocess.DEVNULL)
+        command = "script -qec %s /dev/null" % shlex.quote("%s verify %s; echo rc=$?" % (helper.HELPER_PATH, self.USER))
+        done = self.sandbox.run(as_user(self.user, command), stdin=subprocess.DEVNULL)
         text = done.stdout.decode(errors="replace").replace("\r", "")
         self.assertIn("refused tty", text)
-        self.assertIn("rc=%d" % hk.REFUSED, text)
+        self.assertIn("rc=%d" % helper.REFUSED, text)
         self.assertEqual(self.failures(), 0)
 
     def test_garbage_oversized_and_unterminated_input_is_refused_uncounted(self):
@@ -125,23 +115,23 @@ class HelperAttackTest(unittest.TestCase):
                 verdict, status = self.call("verify", self.USER, expr)
                 if name == "binary":
                     # Framed, but not a pattern: malformed, not counted.
-                    self.assertEqual((verdict, status), ("malformed minlen 4", hk.MALFORMED))
+                    self.assertEqual((verdict, status), ("malformed minlen 4", helper.MALFORMED))
                 else:
-                    self.assertEqual((verdict, status), ("refused input", hk.REFUSED))
+                    self.assertEqual((verdict, status), ("refused input", helper.REFUSED))
                 self.assertEqual(self.failures(), 0)
         # check takes no input at all.
-        self.assertEqual(self.call("check", self.USER, nul(PATTERN)), ("refused input", hk.REFUSED))
+        self.assertEqual(self.call("check", self.USER, nul(PATTERN)), ("refused input", helper.REFUSED))
         # Not patterns, framed: malformed and never counted.
         for typed in ("12a4", "1231", "123", "0000"):
-            self.assertEqual(self.call("verify", self.USER, nul(typed)), ("malformed minlen 4", hk.MALFORMED))
+            self.assertEqual(self.call("verify", self.USER, nul(typed)), ("malformed minlen 4", helper.MALFORMED))
         self.assertEqual(self.failures(), 0)
 
     def test_bad_arguments_are_refused(self):
         for args in ("", "verify", "frob %s" % self.USER, "check %s extra" % self.USER, "check ''", "check 'a:b'"):
             with self.subTest(args=args):
-                done = self.sandbox.run(hk.as_user(self.user, "%s %s </dev/null; echo rc=$?" % (hk.HELPER_PATH, args)))
-                verdict, status = hk.parse_call(done.stdout)
-                self.assertEqual(status, hk.REFUSED, done)
+                done = self.sandbox.run(as_user(self.user, "%s %s </dev/null; echo rc=$?" % (helper.HELPER_PATH, args)))
+                verdict, status = helper.parse_call(done.stdout)
+                self.assertEqual(status, helper.REFUSED, done)
                 self.assertTrue(verdict.startswith("refused "), verdict)
 
     # --- hostile process state ---------------------------------------------------------------------
@@ -157,7 +147,7 @@ class HelperAttackTest(unittest.TestCase):
         evil_dir = os.path.join(self.sandbox.root, "evil")
         os.mkdir(evil_dir, 0o755)
         library = os.path.join(evil_dir, "libevil.so")
-        built = hk.run(["gcc", "-shared", "-fPIC", "-o", library, source])
+        built = run(["gcc", "-shared", "-fPIC", "-o", library, source])
         self.assertEqual(built.returncode, 0, built.stderr)
         for name in ("libcrypt.so.1", "libc.so.6"):
             os.symlink(library, os.path.join(evil_dir, name))
@@ -180,10 +170,10 @@ class HelperAttackTest(unittest.TestCase):
             "RES_OPTIONS": "debug",
         }
         verdict = self.call("verify", self.USER, nul(WRONG_PATTERN), helper_env=env)
-        self.assertEqual(verdict, ("wrong allowed 4", hk.WRONG))
+        self.assertEqual(verdict, ("wrong allowed 4", helper.WRONG))
         self.assertEqual(self.failures(), 1)
         # Sanity: the library does what it claims when loaded into an ordinary program.
-        plain = hk.run(["env", "LD_PRELOAD=" + library, "true"])
+        plain = run(["env", "LD_PRELOAD=" + library, "true"])
         self.assertEqual(plain.stdout, b"accepted\n")
 
     def test_file_size_limit_cannot_buy_an_uncounted_guess(self):
@@ -192,33 +182,35 @@ class HelperAttackTest(unittest.TestCase):
         for typed in (WRONG_PATTERN, PATTERN):
             self.assertEqual(
                 self.call("verify", self.USER, nul(typed), shell_prefix="ulimit -f 0; "),
-                ("unavailable", hk.UNAVAILABLE),
+                ("unavailable", helper.UNAVAILABLE),
             )
         self.assertEqual(self.failures(), 0)
-        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", hk.WRONG))
+        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", helper.WRONG))
         for typed in (WRONG_PATTERN, PATTERN):
             self.assertEqual(
                 self.call("verify", self.USER, nul(typed), shell_prefix="ulimit -f 0; "),
-                ("unavailable", hk.UNAVAILABLE),
+                ("unavailable", helper.UNAVAILABLE),
             )
         self.assertEqual(self.failures(), 1)
         # A soft limit alone is raised to the hard limit by the helper: counted as usual.
         self.assertEqual(
             self.call("verify", self.USER, nul(WRONG_PATTERN), shell_prefix="ulimit -S -f 0; "),
-            ("wrong allowed 3", hk.WRONG),
+            ("wrong allowed 3", helper.WRONG),
         )
         self.assertEqual(self.failures(), 2)
 
     def test_closed_standard_descriptors_do_not_misdirect_the_verdict(self):
         # stdout closed: the verdict must not land in a file the helper opened as fd 1.
         done = self.sandbox.run(
-            hk.as_user(self.user, "%s | %s verify %s >&-; echo rc=$?" % (nul(WRONG_PATTERN), hk.HELPER_PATH, self.USER))
+            as_user(
+                self.user, "%s | %s verify %s >&-; echo rc=$?" % (nul(WRONG_PATTERN), helper.HELPER_PATH, self.USER)
+            )
         )
-        self.assertEqual(hk.parse_call(done.stdout), ("", hk.WRONG))
+        self.assertEqual(helper.parse_call(done.stdout), ("", helper.WRONG))
         done = self.sandbox.run(
-            hk.as_user(self.user, "%s verify %s <&- 2>&-; echo rc=$?" % (hk.HELPER_PATH, self.USER))
+            as_user(self.user, "%s verify %s <&- 2>&-; echo rc=$?" % (helper.HELPER_PATH, self.USER))
         )
-        self.assertEqual(hk.parse_call(done.stdout), ("refused input", hk.REFUSED))
+        self.assertEqual(helper.parse_call(done.stdout), ("refused input", helper.REFUSED))
         self.assertEqual(self.failures(), 1)
 
     # --- signals and concurrency ----------------------------------------------------------------
@@ -231,21 +223,11 @@ class HelperAttackTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         rng = random.Random(1234)
         delays = [rng.uniform(0.0, 0.05) for _ in range(12)] + [rng.uniform(0.15, 0.25) for _ in range(8)]
-        job = {
-            "kind": "kill",
-            "prefix": hk.setpriv_argv(self.user),
-            "helper": hk.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "delays": delays,
-            "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex(),
-        }
         # lock_after/deny: the defaults (5) would lock after 5 counted kills; reset between rounds instead.
         counted = 0
         for start in range(0, len(delays), 4):
             self.assertEqual(self.sandbox.patternctl("reset", self.USER).returncode, 0)
-            results = hk.drive(self.sandbox, dict(job, delays=delays[start : start + 4]))
+            results = self.drive("kill", delays=delays[start : start + 4])
             for delay, status, output, delta in results:
                 with self.subTest(delay=delay):
                     # Each run counts at most once; a verdict the attacker saw was always counted.
@@ -262,19 +244,10 @@ class HelperAttackTest(unittest.TestCase):
 
     def test_job_control_and_terminal_signals_are_ignored(self):
         names = ["SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGHUP", "SIGINT", "SIGQUIT", "SIGPIPE", "SIGXFSZ"]
-        job = {
-            "kind": "signals",
-            "prefix": hk.setpriv_argv(self.user),
-            "helper": hk.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "signals": names,
-        }
-        report = hk.drive(self.sandbox, job)
+        report = self.drive("signals", signals=names)
         # Still running, not stopped ("T"), after each signal; then it answers and counts as usual.
         self.assertEqual(report["states"], [[name, "S"] for name in names], report)
-        self.assertEqual((report["status"], report["output"]), (hk.WRONG, "wrong allowed 4\n"))
+        self.assertEqual((report["status"], report["output"]), (helper.WRONG, "wrong allowed 4\n"))
         self.assertEqual(self.failures(), 1)
 
     def test_a_stopped_helper_does_not_freeze_the_users_other_checks(self):
@@ -284,36 +257,17 @@ class HelperAttackTest(unittest.TestCase):
             "set", "--cost", "7", self.USER, stdin=("%s\n%s\n" % (PATTERN, PATTERN)).encode()
         )
         self.assertEqual(done.returncode, 0, done.stderr)
-        job = {
-            "kind": "stop",
-            "prefix": hk.setpriv_argv(self.user),
-            "helper": hk.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "delay": 0.15,
-            "state_file": "/var/lib/pam_pattern/" + self.USER.encode().hex(),
-        }
-        report = hk.drive(self.sandbox, job)
-        self.assertEqual((report["status"], report["output"]), (hk.WRONG, "wrong allowed 3\n"), report)
+        report = self.drive("stop", delay=0.15)
+        self.assertEqual((report["status"], report["output"]), (helper.WRONG, "wrong allowed 3\n"), report)
         self.assertLess(report["seconds"], 3.0, report)
         # Both guesses counted: the stopped one before its hash, the second one too.
         self.assertEqual(report["failures_while_stopped"], 2)
 
     def test_64_parallel_direct_calls_hash_exactly_deny_guesses(self):
-        job = {
-            "kind": "parallel",
-            "prefix": hk.setpriv_argv(self.user),
-            "helper": hk.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "count": 64,
-        }
-        results = hk.drive(self.sandbox, job)
+        results = self.drive("parallel", count=64)
         verdicts = sorted((status, output.split(" ")[0]) for status, output in results)
-        wrong = [r for r in results if r[0] == hk.WRONG]
-        locked = [r for r in results if r[0] == hk.LOCKED]
+        wrong = [r for r in results if r[0] == helper.WRONG]
+        locked = [r for r in results if r[0] == helper.LOCKED]
         self.assertEqual(len(wrong), 5, verdicts)  # deny=5: five hashed, counted guesses
         self.assertEqual(len(locked), 59, verdicts)
         self.assertEqual(
@@ -323,7 +277,7 @@ class HelperAttackTest(unittest.TestCase):
         self.assertEqual(self.failures(), 5)
         # The right pattern is refused now too, without a hash or a count.
         verdict, status = self.call("verify", self.USER, nul(PATTERN))
-        self.assertEqual(status, hk.LOCKED)
+        self.assertEqual(status, helper.LOCKED)
         self.assertTrue(verdict.startswith("locked wait "), verdict)
         self.assertEqual(self.failures(), 5)
 

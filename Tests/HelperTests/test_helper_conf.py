@@ -2,50 +2,38 @@
 its throttle and minimum length apply to a user calling it directly, and an
 unsafe or malformed file makes it answer "unavailable" (exit 5) without
 counting anything. The file is written inside the private namespace of
-helperkit (a tmpfs over /etc/security), never in the real /etc.
+support.helper (a tmpfs over /etc/security), never in the real /etc.
 """
 
-import os
 import shlex
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import helperkit as hk  # noqa: E402
-from helperkit import PATTERN, WRONG_PATTERN  # noqa: E402
+from support import helper
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.helper import release_run_lock as tearDownModule  # noqa: F401
+from support.helper import take_run_lock as setUpModule  # noqa: F401
+from support.system import as_user
+from support.helper import PATTERN, WRONG_PATTERN
 
 CONF = "/etc/security/pam_pattern.conf"
-
-
-def setUpModule():
-    hk.take_run_lock()
-
-
-def tearDownModule():
-    hk.release_run_lock()
 
 
 def nul(text):
     return "printf '%%s\\0' '%s'" % text
 
 
-class HelperConfTest(unittest.TestCase):
+class HelperConfTest(helper.HelperCase):
     USER = "pphconf1"
-
-    def setUp(self):
-        self.user = hk.TestUser(self.USER)
-        self.addCleanup(self.user.remove)
-        self.sandbox = hk.Sandbox(self)
-        self.sandbox.enrol(self.USER)
 
     def calls(self, conf_text, calls, mode="0644"):
         """Writes the conf (as root, in the namespace), then makes each (operation, stdin) call as the user."""
         script = "rm -f %s; printf '%%s' %s > %s; chmod %s %s\n" % (CONF, shlex.quote(conf_text), CONF, mode, CONF)
         for operation, stdin_expr in calls:
-            script += hk.as_user(self.user, hk.helper_call(operation, self.USER, stdin_expr)) + "; echo '--'\n"
+            script += as_user(self.user, helper.helper_call(operation, self.USER, stdin_expr)) + "; echo '--'\n"
         done = self.sandbox.run(script)
         self.assertEqual(done.returncode, 0, done.stderr)
-        return [hk.parse_call(part.encode()) for part in done.stdout.decode().split("--\n")[:-1]]
+        return [helper.parse_call(part.encode()) for part in done.stdout.decode().split("--\n")[:-1]]
 
     def test_throttle_and_minlen_come_from_the_file(self):
         results = self.calls(
@@ -61,15 +49,15 @@ class HelperConfTest(unittest.TestCase):
         self.assertEqual(
             results[:4],
             [
-                ("allowed 2", hk.SUCCESS),
-                ("malformed minlen 6", hk.MALFORMED),
-                ("wrong allowed 1", hk.WRONG),
-                ("wrong wait 120", hk.WRONG),
-                ("locked wait 120", hk.LOCKED),
+                ("allowed 2", helper.SUCCESS),
+                ("malformed minlen 6", helper.MALFORMED),
+                ("wrong allowed 1", helper.WRONG),
+                ("wrong wait 120", helper.WRONG),
+                ("locked wait 120", helper.LOCKED),
             ][:4],
         )
         # The wait is counted from the last failure: a second boundary between the two calls makes it 119.
-        self.assertIn(results[4], [("locked wait 120", hk.LOCKED), ("locked wait 119", hk.LOCKED)])
+        self.assertIn(results[4], [("locked wait 120", helper.LOCKED), ("locked wait 119", helper.LOCKED)])
         self.assertEqual(self.sandbox.failures(self.USER), 2)
 
     def test_unusable_file_answers_unavailable_and_counts_nothing(self):
@@ -80,7 +68,7 @@ class HelperConfTest(unittest.TestCase):
         ):
             with self.subTest(name):
                 results = self.calls(text, [("verify", nul(WRONG_PATTERN)), ("check", "printf ''")], mode)
-                self.assertEqual(results, [("unavailable", hk.UNAVAILABLE)] * 2)
+                self.assertEqual(results, [("unavailable", helper.UNAVAILABLE)] * 2)
                 self.assertEqual(self.sandbox.failures(self.USER), 0)
 
 

@@ -4,25 +4,19 @@ pam_pattern_helper, and gives the same PAM codes and messages as the same module
 helper, SIGCHLD ignored by the host does not break it, no descriptor leaks into or out of the call, and a
 missing or non-setuid helper fails closed (PAM_AUTHINFO_UNAVAIL).
 
-Root only: the real libpam through pamharness, inside helperkit's namespace.
+Root only: the real libpam through support.pam, inside support.helper's namespace.
 """
 
-import os
 import re
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import helperkit as hk  # noqa: E402
-from helperkit import PATTERN, WRONG_PATTERN  # noqa: E402
+from support import helper
+from support.system import TestUser
+from support.helper import PATTERN, WRONG_PATTERN
 
-
-def setUpModule():
-    hk.take_run_lock()
-
-
-def tearDownModule():
-    hk.release_run_lock()
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.helper import release_run_lock as tearDownModule  # noqa: F401
+from support.helper import take_run_lock as setUpModule  # noqa: F401
 
 
 def normalised(report):
@@ -43,20 +37,20 @@ class ModuleThroughHelperTest(unittest.TestCase):
     ANSWERS = [PATTERN, "12a4", "", WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, PATTERN]
 
     def setUp(self):
-        self.user = hk.TestUser(self.USER)
+        self.user = TestUser(self.USER)
         self.addCleanup(self.user.remove)
 
     def sandbox(self, **kwargs):
-        sandbox = hk.Sandbox(self, **kwargs)
+        sandbox = helper.Namespace(self, **kwargs)
         sandbox.enrol(self.USER)
         return sandbox
 
     def test_same_codes_and_messages_as_in_process(self):
         sandbox = self.sandbox()
-        as_root = hk.drive_module(sandbox, self.user, self.ANSWERS, options="show_grid", as_root=True)
+        as_root = helper.drive_module(sandbox, self.user, self.ANSWERS, options="show_grid", as_root=True)
         self.assertEqual(sandbox.failures(self.USER), 5)
         self.assertEqual(sandbox.patternctl("reset", self.USER).returncode, 0)
-        as_user = hk.drive_module(sandbox, self.user, self.ANSWERS, options="show_grid")
+        as_user = helper.drive_module(sandbox, self.user, self.ANSWERS, options="show_grid")
         self.assertEqual(sandbox.failures(self.USER), 5)
         self.assertEqual(normalised(as_user), normalised(as_root))
         codes = [r["code"] for r in as_user["results"]]
@@ -69,11 +63,11 @@ class ModuleThroughHelperTest(unittest.TestCase):
         self.assertNotIn("Pattern: ", texts[8])
 
     def test_not_enrolled_and_nullok_match_in_process(self):
-        sandbox = hk.Sandbox(self)
+        sandbox = helper.Namespace(self)
         for options, code in (("", "PAM_USER_UNKNOWN"), ("nullok", "PAM_IGNORE")):
             with self.subTest(options=options):
-                as_root = hk.drive_module(sandbox, self.user, [PATTERN], options=options, as_root=True)
-                as_user = hk.drive_module(sandbox, self.user, [PATTERN], options=options)
+                as_root = helper.drive_module(sandbox, self.user, [PATTERN], options=options, as_root=True)
+                as_user = helper.drive_module(sandbox, self.user, [PATTERN], options=options)
                 self.assertEqual(normalised(as_user), normalised(as_root))
                 self.assertEqual(as_user["results"][0]["code"], code)
 
@@ -81,27 +75,27 @@ class ModuleThroughHelperTest(unittest.TestCase):
         sandbox = self.sandbox()
         # deny=1 and another store on the locker's pam.d line: run by root they apply, run by the user they do not.
         options = "deny=1 lock_after=1 store=/nonexistent/patterns state=/nonexistent minlen=4"
-        report = hk.drive_module(sandbox, self.user, [WRONG_PATTERN, PATTERN], options=options)
+        report = helper.drive_module(sandbox, self.user, [WRONG_PATTERN, PATTERN], options=options)
         self.assertEqual([r["code"] for r in report["results"]], ["PAM_AUTH_ERR", "PAM_SUCCESS"])
         self.assertIn("4 tries left", " ".join(m for _, m in report["results"][0]["messages"]))
         self.assertEqual(sandbox.failures(self.USER), 0)
 
     def test_host_ignoring_sigchld_and_descriptor_hygiene(self):
         sandbox = self.sandbox()
-        report = hk.drive_module(sandbox, self.user, [PATTERN, WRONG_PATTERN, PATTERN] * 3, ignore_sigchld=True)
+        report = helper.drive_module(sandbox, self.user, [PATTERN, WRONG_PATTERN, PATTERN] * 3, ignore_sigchld=True)
         self.assertEqual([r["code"] for r in report["results"]], ["PAM_SUCCESS", "PAM_AUTH_ERR", "PAM_SUCCESS"] * 3)
         # Nine calls, each with two pipes and a child: the host ends with the descriptors it started with.
         self.assertEqual(report["fds_after"], report["fds_before"])
 
     def test_missing_helper_fails_closed(self):
         sandbox = self.sandbox(helper_mode=None)
-        report = hk.drive_module(sandbox, self.user, [PATTERN])
+        report = helper.drive_module(sandbox, self.user, [PATTERN])
         self.assertEqual(report["results"][0]["code"], "PAM_AUTHINFO_UNAVAIL")
         self.assertEqual(report["results"][0]["unexpected_prompts"], 0)
 
     def test_helper_without_setuid_fails_closed(self):
         sandbox = self.sandbox(helper_mode=0o755)
-        report = hk.drive_module(sandbox, self.user, [PATTERN])
+        report = helper.drive_module(sandbox, self.user, [PATTERN])
         self.assertEqual(report["results"][0]["code"], "PAM_AUTHINFO_UNAVAIL")
         self.assertEqual(sandbox.failures(self.USER), 0)
 
@@ -109,7 +103,7 @@ class ModuleThroughHelperTest(unittest.TestCase):
         # xscreensaver also tries root's password: the user's process asking about root gets no verdict.
         sandbox = self.sandbox()
         sandbox.enrol("root")
-        report = hk.drive_module(sandbox, self.user, [PATTERN], target="root")
+        report = helper.drive_module(sandbox, self.user, [PATTERN], target="root")
         self.assertEqual(report["results"][0]["code"], "PAM_AUTHINFO_UNAVAIL")
         self.assertEqual(report["results"][0]["unexpected_prompts"], 0)
         self.assertEqual(sandbox.failures("root"), 0)

@@ -1,6 +1,6 @@
 """A real screen locker: i3lock under Xvfb, run by an unprivileged user, with the shipped pam.d/i3lock
 (the pattern, then Debian's "auth include login"), unlocked by typing with xdotool. The module runs as the
-user, so every check goes through pam_pattern_helper (setuid root at its real path, helperkit's namespace).
+user, so every check goes through pam_pattern_helper (setuid root at its real path, support.helper's namespace).
 Also pamtester run by the user against the same service.
 
 Root only; needs xvfb, i3lock, xdotool, pamtester (make deps).
@@ -9,12 +9,12 @@ Root only; needs xvfb, i3lock, xdotool, pamtester (make deps).
 import os
 import shlex
 import shutil
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import helperkit as hk  # noqa: E402
-from helperkit import PATTERN, WRONG_PATTERN  # noqa: E402
+from support import helper
+from support.paths import MODULE, ROOT
+from support.system import as_user
+from support.helper import PATTERN, WRONG_PATTERN
 
 PASSWORD = "Lock-test-pw-42"
 STEP_TIMEOUT = 15  # seconds for i3lock to unlock or report a failure (pam_faildelay in login: 3 s)
@@ -56,27 +56,25 @@ def setUpModule():
     for tool in ("Xvfb", "i3lock", "xdotool", "pamtester"):
         if not shutil.which(tool):
             raise unittest.SkipTest("%s is not installed (make deps)" % tool)
-    hk.take_run_lock()
+    helper.take_run_lock()
 
 
 def tearDownModule():
-    hk.release_run_lock()
+    helper.release_run_lock()
 
 
-class ScreenLockerTest(unittest.TestCase):
+class ScreenLockerTest(helper.HelperCase):
     USER = "pphlock1"
+    PASSWORD = PASSWORD
 
-    def setUp(self):
-        self.user = hk.TestUser(self.USER, password=PASSWORD)
-        self.addCleanup(self.user.remove)
-        with open(os.path.join(hk.ROOT, "pam.d", "i3lock")) as f:
+    def namespace(self):
+        with open(os.path.join(ROOT, "pam.d", "i3lock")) as f:
             # The shipped file, with the module named by the built path.
-            lines = f.read().replace("pam_pattern.so", hk.MODULE).splitlines()
-        self.sandbox = hk.Sandbox(self, service="i3lock", pam_lines=lines)
-        self.sandbox.enrol(self.USER)
+            lines = f.read().replace("pam_pattern.so", MODULE).splitlines()
+        return helper.Namespace(self, service="i3lock", pam_lines=lines)
 
     def session(self, *steps):
-        locker = hk.as_user(self.user, "exec i3lock -n --debug", env={"DISPLAY": "DISPLAY_VALUE"})
+        locker = as_user(self.user, "exec i3lock -n --debug", env={"DISPLAY": "DISPLAY_VALUE"})
         locker = locker.replace("DISPLAY=DISPLAY_VALUE", 'DISPLAY="$DISPLAY"')
         script = SESSION % {
             "root": shlex.quote(self.sandbox.root),
@@ -100,16 +98,7 @@ class ScreenLockerTest(unittest.TestCase):
 
     def test_a_locked_pattern_falls_through_to_the_password(self):
         # Five wrong guesses through the helper lock the pattern (deny=5).
-        job = {
-            "kind": "parallel",
-            "prefix": hk.setpriv_argv(self.user),
-            "helper": hk.HELPER_PATH,
-            "operation": "verify",
-            "user": self.USER,
-            "input": WRONG_PATTERN + "\0",
-            "count": 5,
-        }
-        self.assertEqual(sorted(r[0] for r in hk.drive(self.sandbox, job)), [hk.WRONG] * 5)
+        self.assertEqual(sorted(r[0] for r in self.drive("parallel", count=5)), [helper.WRONG] * 5)
         status = self.sandbox.status(self.USER)
         self.assertTrue(status["locked"].startswith("until "), status)
         # The right pattern no longer unlocks (and is not counted); the password does.
@@ -118,11 +107,11 @@ class ScreenLockerTest(unittest.TestCase):
 
     def test_pamtester_run_by_the_user(self):
         command = "printf '%%s\\n' %s | pamtester i3lock %s authenticate; echo rc=$?"
-        done = self.sandbox.run(hk.as_user(self.user, command % (PATTERN, self.USER)))
+        done = self.sandbox.run(as_user(self.user, command % (PATTERN, self.USER)))
         self.assertIn(b"successfully authenticated", done.stdout + done.stderr, done)
         self.assertIn(b"rc=0", done.stdout)
         self.assertEqual(self.sandbox.failures(self.USER), 0)
-        done = self.sandbox.run(hk.as_user(self.user, command % (WRONG_PATTERN, self.USER)))
+        done = self.sandbox.run(as_user(self.user, command % (WRONG_PATTERN, self.USER)))
         self.assertIn(b"Wrong pattern. 4 tries left", done.stdout + done.stderr, done)
         self.assertNotIn(b"rc=0", done.stdout)
         self.assertEqual(self.sandbox.failures(self.USER), 1)

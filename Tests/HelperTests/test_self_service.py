@@ -1,6 +1,6 @@
 """A user managing their own pattern without root: `patternctl set`, `remove`
 and `status` through the setuid helper, typed on a real pty (expect), inside
-helperkit's private namespace (helper setuid at its real path, store and state
+support.helper's private namespace (helper setuid at its real path, store and state
 at their default paths, the shipped /etc/pam.d/patternctl, a conf written in a
 tmpfs over /etc/security). Each refusal is checked for what it counted:
 
@@ -17,11 +17,15 @@ tmpfs over /etc/security). Each refusal is checked for what it counted:
 
 import os
 import shlex
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import helperkit as hk  # noqa: E402
+from support import helper
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.helper import release_run_lock as tearDownModule  # noqa: F401
+from support.helper import take_run_lock as setUpModule  # noqa: F401
+from support.paths import PATTERNCTL, ROOT
+from support.system import as_user
 
 PASSWORD = "pp-Secret-42"
 FIRST = "2946138"
@@ -29,27 +33,19 @@ SECOND = "8426519"
 WEAK = "1235789"
 
 
-def setUpModule():
-    hk.take_run_lock()
-
-
-def tearDownModule():
-    hk.release_run_lock()
-
-
-class SelfServiceTest(unittest.TestCase):
+class SelfServiceTest(helper.HelperCase):
     USER = "ppself1"
+    PASSWORD = PASSWORD
+    ENROL = False
 
     def setUp(self):
-        self.user = hk.TestUser(self.USER, password=PASSWORD)
-        self.addCleanup(self.user.remove)
-        self.sandbox = hk.Sandbox(self)
-        # /etc/pam.d writable in the namespace too (an overlay, as helperkit does for /etc/security).
+        super().setUp()
+        # /etc/pam.d writable in the namespace too (an overlay, as support.helper does for /etc/security).
         self.sandbox.overlays["/etc/pam.d"] = "etc_pam_d"
         for layer in ("up", "work"):
             os.makedirs(os.path.join(self.sandbox.root, "overlay", "etc_pam_d", layer))
         self.patternctl = os.path.join(self.sandbox.root, "patternctl")
-        with open(hk.PATTERNCTL, "rb") as src, open(self.patternctl, "wb") as dst:
+        with open(PATTERNCTL, "rb") as src, open(self.patternctl, "wb") as dst:
             dst.write(src.read())
         os.chmod(self.patternctl, 0o755)
 
@@ -57,7 +53,7 @@ class SelfServiceTest(unittest.TestCase):
         """Runs expect scripts as the user, one per (argv, dialogue) step, on a pty; returns [(exit, output)].
         dialogue: [(expected prompt, answer)]."""
         prefix = "rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
-            os.path.join(hk.ROOT, "pam.d", "patternctl")
+            os.path.join(ROOT, "pam.d", "patternctl")
         )
         prefix += "rm -f /etc/security/pam_pattern.conf; printf '%%s' %s > /etc/security/pam_pattern.conf\n" % (
             shlex.quote(conf)
@@ -78,7 +74,7 @@ class SelfServiceTest(unittest.TestCase):
             with open(path, "w") as f:
                 f.write("\n".join(lines) + "\n")
             os.chmod(path, 0o644)
-            script += hk.as_user(self.user, "expect -f %s" % shlex.quote(path)) + "; echo '==STEP=='\n"
+            script += as_user(self.user, "expect -f %s" % shlex.quote(path)) + "; echo '==STEP=='\n"
         done = self.sandbox.run(script, timeout=300)
         self.assertEqual(done.returncode, 0, done.stderr.decode(errors="replace"))
         results = []
@@ -198,7 +194,7 @@ class SelfServiceTest(unittest.TestCase):
             return "printf '%%s\\0' %s" % " ".join(shlex.quote(f) for f in fields)
 
         script = "rm -f /etc/pam.d/patternctl; cp %s /etc/pam.d/patternctl\n" % shlex.quote(
-            os.path.join(hk.ROOT, "pam.d", "patternctl")
+            os.path.join(ROOT, "pam.d", "patternctl")
         )
         calls = [
             ("enroll", nul(PASSWORD, SECOND)),  # has a pattern: refused, not counted
@@ -207,13 +203,13 @@ class SelfServiceTest(unittest.TestCase):
             ("status", "printf ''"),
         ]
         for operation, stdin_expr in calls:
-            script += hk.as_user(self.user, hk.helper_call(operation, self.USER, stdin_expr)) + "; echo '--'\n"
+            script += as_user(self.user, helper.helper_call(operation, self.USER, stdin_expr)) + "; echo '--'\n"
         done = self.sandbox.run(script)
         self.assertEqual(done.returncode, 0, done.stderr)
-        got = [hk.parse_call(part.encode()) for part in done.stdout.decode().split("--\n")[:-1]]
-        self.assertEqual(got[0], ("refused enrolled", hk.REFUSED))
-        self.assertEqual(got[1], ("weak", hk.MALFORMED))
-        self.assertEqual(got[2], ("wrong allowed 4", hk.WRONG))
+        got = [helper.parse_call(part.encode()) for part in done.stdout.decode().split("--\n")[:-1]]
+        self.assertEqual(got[0], ("refused enrolled", helper.REFUSED))
+        self.assertEqual(got[1], ("weak", helper.MALFORMED))
+        self.assertEqual(got[2], ("wrong allowed 4", helper.WRONG))
         self.assertRegex(got[3][0], r"^status \d+ 1 1 allowed 4$")
 
 

@@ -11,8 +11,8 @@ import tempfile
 import textwrap
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
+from support.paths import ROOT
+
 PATTERN = "2759148"
 
 

@@ -11,9 +11,8 @@ import subprocess
 import tempfile
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
-PATTERNCTL = os.path.join(BUILD, "patternctl")
+from support.paths import BUILD, PATTERNCTL, require_built, require_root
+
 CATALOGUE = os.path.join(BUILD, "locale", "zh_CN", "LC_MESSAGES", "pam_pattern.mo")
 MESSAGES = "/usr/share/locale/zh_CN/LC_MESSAGES"
 # Lines that are the same in every language: empty, the grid, the field names `status` prints.
@@ -23,11 +22,8 @@ UNTRANSLATED = re.compile(r"^(|    [1-9] [1-9] [1-9]|  [a-z ]+: [A-Z|a-z ()\[\]]
 class HelpTranslationTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        for path in (PATTERNCTL, CATALOGUE):
-            if not os.path.exists(path):
-                raise AssertionError("not built: %s (make build)" % path)
-        if os.geteuid() != 0:
-            raise unittest.SkipTest("needs root (a private mount namespace)")
+        require_built(PATTERNCTL, CATALOGUE)
+        require_root("a private mount namespace")
         if not (shutil.which("localedef") and os.path.exists("/usr/share/i18n/locales/zh_CN")):
             raise unittest.SkipTest("no zh_CN locale source (Debian package locales; make deps)")
         if not os.path.isdir(MESSAGES):

@@ -9,7 +9,8 @@ import subprocess
 import sys
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+from support.paths import ROOT
+
 PO = os.path.join(ROOT, "po")
 POT = os.path.join(PO, "pam_pattern.pot")
 # Every po/LL.po is a language `make build` compiles; zh_CN must be among them.

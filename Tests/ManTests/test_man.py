@@ -6,7 +6,7 @@ import re
 import subprocess
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+from support.paths import ROOT
 
 
 def read(*parts):

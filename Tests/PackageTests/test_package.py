@@ -28,8 +28,8 @@ import tempfile
 import time
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
+from support.paths import BUILD, ROOT
+
 PACKAGE = "pam-pattern"
 PATTERN = "2946138"
 WRONG = "24678"

@@ -10,22 +10,22 @@ import resource
 import signal
 import unittest
 
-from pamharness import (
-    FixtureCase,
-    PAM_AUTH_ERR,
+from support.formats import attempt_record_file, failures
+from support.pam import (
+    Conversation,
     PAM_AUTHINFO_UNAVAIL,
+    PAM_AUTH_ERR,
     PAM_RHOST,
     PAM_SILENT,
     PAM_SUCCESS,
     PAM_TEXT_INFO,
     PAM_TTY,
-    Conversation,
     authenticate,
     code_name,
-    failures,
-    in_child,
     summary,
 )
+from support.sandbox import FixtureCase
+from support.system import in_child
 
 USER = "alice"
 PATTERN = "1235789"
@@ -34,7 +34,7 @@ CAPACITY = 16
 
 
 def record_path(state_dir, user=USER):
-    return os.path.join(state_dir, user.encode().hex() + ".attempts")
+    return attempt_record_file(state_dir, user)
 
 
 def read_record(state_dir, user=USER):

@@ -6,10 +6,11 @@ import os
 import time
 import unittest
 
-from pamharness import (
-    FixtureCase,
-    PAM_AUTH_ERR,
+from support.formats import failures
+from support.pam import (
+    Conversation,
     PAM_AUTHINFO_UNAVAIL,
+    PAM_AUTH_ERR,
     PAM_CONV_ERR,
     PAM_DISALLOW_NULL_AUTHTOK,
     PAM_IGNORE,
@@ -19,13 +20,12 @@ from pamharness import (
     PAM_SUCCESS,
     PAM_TEXT_INFO,
     PAM_USER_UNKNOWN,
-    Conversation,
     authenticate,
     code_name,
-    failures,
     module_line,
     write_service,
 )
+from support.sandbox import FixtureCase
 
 USER = "alice"
 PATTERN = "1235789"  # enrolled canonical pattern (dots)
@@ -336,7 +336,7 @@ class StoreProblemTest(AuthenticateTestCase):
 
     def test_state_file_owned_by_a_user(self):
         self.auth([WRONG.encode()])
-        path = os.path.join(self.fixture.state_dir, USER.encode().hex())
+        path = self.fixture.state_path(USER)
         os.chown(path, 65534, 65534)
         self.assertCode(self.auth([PATTERN.encode()]), PAM_AUTHINFO_UNAVAIL)
 

@@ -15,21 +15,11 @@ import sys
 import textwrap
 import unittest
 
-from pamharness import (
-    PAM_AUTH_ERR,
-    PAM_AUTHINFO_UNAVAIL,
-    PAM_SUCCESS,
-    ROOT,
-    BUILD,
-    Conversation,
-    FixtureCase,
-    authenticate,
-    failures,
-    in_child,
-    require_module,
-    require_root,
-)
-from test_logging import LOG_CRIT, capture_syslog
+from support.formats import failures
+from support.pam import Conversation, PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS, authenticate
+from support.paths import BUILD, MODULE, PYTHONPATH, ROOT, require_built, require_root
+from support.sandbox import FixtureCase
+from support.system import LOG_CRIT, capture_syslog, in_child
 
 USER = "alice"
 PATTERN = "1235789"
@@ -42,9 +32,7 @@ class ConfTestCase(FixtureCase):
         self.conf = os.path.join(self.fixture.root, "pam_pattern.conf")
 
     def write_conf(self, text, mode=0o644):
-        with open(self.conf, "w") as f:
-            f.write(textwrap.dedent(text))
-        os.chmod(self.conf, mode)
+        self.fixture.write_conf(textwrap.dedent(text), mode)
 
     def attempt(self, answer, options=""):
         service = self.fixture.service("conf=%s %s" % (self.conf, options))
@@ -91,11 +79,11 @@ class ConfFailsClosedTests(ConfTestCase):
         for name, (text, mode, expected) in self.CASES.items():
             with self.subTest(name):
                 self.write_conf(text, mode)
-                before = self.fixture.state_bytes()
+                before = self.fixture.state_snapshot()
                 result = self.attempt(PATTERN)
                 self.assertEqual(result.code, PAM_AUTHINFO_UNAVAIL, result)
                 self.assertEqual(result.conversation.prompts, [])
-                self.assertEqual(self.fixture.state_bytes(), before)
+                self.assertEqual(self.fixture.state_snapshot(), before)
 
     def test_symlink_and_foreign_owner_refused(self):
         real = os.path.join(self.fixture.root, "real.conf")
@@ -132,14 +120,14 @@ class DefaultPathTests(unittest.TestCase):
     """No conf=: the module reads /etc/security/pam_pattern.conf (private mount namespace)."""
 
     def setUp(self):
-        require_root(self)
-        require_module()
+        require_built(MODULE)
+        require_root("the store and state must be root-owned")
 
     def test_module_reads_etc_security_pam_pattern_conf(self):
-        script = textwrap.dedent(f"""
+        script = textwrap.dedent("""
             import os, sys
-            sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
-            from pamharness import *
+            from support.pam import *
+            from support.sandbox import Fixture
             f = Fixture()
             try:
                 f.enrol("alice", "1235789")
@@ -174,7 +162,7 @@ class DefaultPathTests(unittest.TestCase):
             capture_output=True,
             text=True,
             timeout=60,
-            env=dict(os.environ, PAM_PATTERN_BUILD=BUILD, PAM_PATTERN_ROOT=ROOT),
+            env=dict(os.environ, PAM_PATTERN_BUILD=BUILD, PAM_PATTERN_ROOT=ROOT, PYTHONPATH=PYTHONPATH),
         )
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.strip(), str([PAM_AUTH_ERR, PAM_AUTH_ERR, PAM_AUTHINFO_UNAVAIL, PAM_SUCCESS]))

@@ -7,20 +7,20 @@ case with the signal's name instead of killing the test run.
 
 import unittest
 
-from pamharness import (
-    FixtureCase,
+from support.formats import failures
+from support.pam import (
     CONV_ERR,
+    Conversation,
     NULL_ANSWER,
     NULL_RESPONSES,
     PAM_AUTH_ERR,
     PAM_CONV_ERR,
-    Conversation,
     authenticate,
     code_name,
-    failures,
-    in_child,
     summary,
 )
+from support.sandbox import FixtureCase
+from support.system import in_child
 
 USER = "alice"
 PATTERN = b"1235789"

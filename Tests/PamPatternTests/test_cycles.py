@@ -9,7 +9,8 @@ import subprocess
 import sys
 import unittest
 
-from pamharness import FixtureCase
+from support.paths import PYTHONPATH
+from support.sandbox import FixtureCase
 
 CYCLES = 1000
 MEASURE_FROM = 100
@@ -25,7 +26,6 @@ class CyclesTest(FixtureCase):
         # the module and libpam, not heap state left by earlier tests.
         service = self.fixture.service("deny=1000 lock_after=0 show_grid")
         program = CHILD % {
-            "here": HERE,
             "confdir": self.fixture.confdir,
             "service": service,
             "cycles": CYCLES,
@@ -36,7 +36,7 @@ class CyclesTest(FixtureCase):
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             timeout=600,
-            env=os.environ.copy(),
+            env=dict(os.environ, PYTHONPATH=PYTHONPATH),
         )
         self.assertEqual(
             done.returncode,
@@ -53,14 +53,11 @@ class CyclesTest(FixtureCase):
         )
 
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
 # Right, malformed, empty and unenrolled answers in turn: every path that
 # allocates (hash, parse error message, conversation) is exercised.
 CHILD = """
 import gc, json, sys
-sys.path.insert(0, %(here)r)
-from pamharness import *
+from support.pam import *
 script = [
     ("alice", [b"1379"], PAM_SUCCESS),
     ("alice", [b"12a4"], PAM_AUTH_ERR),

@@ -10,7 +10,7 @@ import re
 import subprocess
 import unittest
 
-from pamharness import MODULE, require_module
+from support.paths import MODULE, require_built
 
 ENTRY_POINTS = {"pam_sm_authenticate", "pam_sm_setcred"}
 # Libraries the module may need: libc, libpam, libcrypt and what they pull in.
@@ -28,7 +28,7 @@ ALLOWED_LIBRARIES = {
 
 class ExportsTest(unittest.TestCase):
     def setUp(self):
-        require_module()
+        require_built(MODULE)
 
     def test_dlopen_now_finds_entry_points(self):
         # RTLD_NOW: every undefined symbol must resolve now, as with -z now in PAM.

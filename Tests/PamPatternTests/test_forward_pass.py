@@ -9,16 +9,10 @@ try_first_pass with a throwaway user whose password is known.
 import os
 import unittest
 
-from pamharness import (
-    FixtureCase,
-    Conversation,
-    SystemUser,
-    authenticate,
-    code_name,
-    failures,
-    module_line,
-    write_service,
-)
+from support.formats import failures
+from support.pam import Conversation, authenticate, code_name, module_line, write_service
+from support.sandbox import FixtureCase
+from support.system import TestUser, release_run_lock, take_run_lock
 
 USER = "alice"
 PATTERN = b"1235789"
@@ -94,9 +88,17 @@ class ForwardPassUnixTest(FixtureCase):
     PASSWORD = "Plain-Password-42"
     ENROL = None
 
+    @classmethod
+    def setUpClass(cls):
+        take_run_lock("a throwaway user for pam_unix")
+
+    @classmethod
+    def tearDownClass(cls):
+        release_run_lock()
+
     def setUp(self):
         super().setUp()
-        self.user = SystemUser(self.NAME, self.PASSWORD)
+        self.user = TestUser(self.NAME, self.PASSWORD, home=False)
         self.addCleanup(self.user.remove)
         self.fixture.enrol(self.NAME, PATTERN.decode())
         write_service(

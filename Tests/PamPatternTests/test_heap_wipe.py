@@ -12,7 +12,9 @@ import subprocess
 import tempfile
 import unittest
 
-from pamharness import PAM_AUTH_ERR, PAM_SUCCESS, Fixture, code_name, require_module, require_root
+from support.pam import PAM_AUTH_ERR, PAM_SUCCESS, code_name
+from support.paths import MODULE, require_built, require_root
+from support.sandbox import Fixture
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 USER = "alice"
@@ -34,8 +36,8 @@ class HeapWipeTest(unittest.TestCase):
         shutil.rmtree(cls.directory, ignore_errors=True)
 
     def setUp(self):
-        require_root(self)
-        require_module()
+        require_built(MODULE)
+        require_root("the store and state must be root-owned")
         self.fixture = Fixture()
         self.addCleanup(self.fixture.close)
 

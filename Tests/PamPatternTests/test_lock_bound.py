@@ -10,19 +10,11 @@ import subprocess
 import time
 import unittest
 
-from pamharness import (
-    FixtureCase,
-    PAM_AUTHINFO_UNAVAIL,
-    PAM_SUCCESS,
-    PATTERNCTL,
-    Conversation,
-    authenticate,
-    code_name,
-    failures,
-    in_child,
-    state_file,
-    summary,
-)
+from support.formats import failures, state_file
+from support.pam import Conversation, PAM_AUTHINFO_UNAVAIL, PAM_SUCCESS, authenticate, code_name, summary
+from support.paths import PATTERNCTL
+from support.sandbox import FixtureCase
+from support.system import in_child
 
 USER = "alice"
 PATTERN = "1235789"

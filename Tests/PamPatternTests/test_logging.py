@@ -7,18 +7,11 @@ with a tmpfs on /dev and binds its own datagram socket at /dev/log, so the
 test sees every line and the host's logging is untouched.
 """
 
-import ctypes
-import os
-import re
-import socket
 import unittest
 
-from pamharness import PAM_SILENT, FixtureCase, Conversation, authenticate, in_child
-
-CLONE_NEWNS = 0x00020000
-MS_REC = 0x4000
-MS_PRIVATE = 1 << 18
-LOG_CRIT, LOG_ERR, LOG_NOTICE = 2, 3, 5
+from support.pam import Conversation, PAM_SILENT, authenticate
+from support.sandbox import FixtureCase
+from support.system import LOG_CRIT, LOG_ERR, LOG_NOTICE, capture_syslog, in_child
 
 USER = "alice"
 PATTERN = "1235789"
@@ -26,36 +19,10 @@ WRONG = "14789"
 MALFORMED = "96a3"
 
 
-def capture_syslog(actions):
-    """Runs actions() in a private namespace with /dev/log captured; returns [(severity, text)]."""
-    libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    if libc.unshare(CLONE_NEWNS) != 0:
-        raise unittest.SkipTest("unshare(CLONE_NEWNS): %s" % os.strerror(ctypes.get_errno()))
-    if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
-        raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
-    if libc.mount(b"tmpfs", b"/dev", b"tmpfs", 0, b"mode=0755") != 0:
-        raise OSError(ctypes.get_errno(), "mount tmpfs /dev")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    with listener:
-        listener.bind("/dev/log")
-        actions()
-        listener.setblocking(False)
-        lines = []
-        while True:
-            try:
-                data = listener.recv(65536)
-            except BlockingIOError:
-                break
-            match = re.match(rb"<(\d+)>(.*)", data, re.S)
-            if match:
-                lines.append((int(match.group(1)) & 7, match.group(2)))
-    return lines
-
-
 class LoggingTest(FixtureCase):
     def setUp(self):
         super().setUp()
-        self.hash = self.fixture.records[USER.encode()]
+        self.hash = self.fixture.hashes[USER.encode()]
 
     def logged(self, attempts):
         fixture = self.fixture

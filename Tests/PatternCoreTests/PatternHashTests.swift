@@ -10,7 +10,7 @@ struct PatternHashTests {
         #expect(StoreRecord.isValidHash(hash))
         #expect(Array(hash.prefix(7)) == ascii("$y$j75$"))
         // crypt_rn on the ASCII digits with the stored string as setting gives the stored string back
-        // (Tests/StoreTests/test_store.py checks the same with Python's own libcrypt binding).
+        // (Tests/patternctlTests/test_set_status.py checks what `patternctl set` writes with libxcrypt itself).
         var output = [CChar](repeating: 0, count: 384)
         #expect(pattern_crypt("1235789", String(decoding: hash, as: UTF8.self), &output, 384) == 0)
         #expect(String(cString: output) == String(decoding: hash, as: UTF8.self))

@@ -4,7 +4,7 @@ import os
 import re
 import unittest
 
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+from support.paths import ROOT
 
 
 class ReadmeTests(unittest.TestCase):

@@ -6,7 +6,7 @@ import shutil
 import tempfile
 import unittest
 
-from swtpm import SoftwareTPM, driver, require_swtpm
+from support.tpm import SoftwareTPM, driver, require_swtpm
 
 Z = "1235789"
 OTHER = "1236"

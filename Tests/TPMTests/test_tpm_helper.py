@@ -1,27 +1,27 @@
 """A TPM record in the real store, seen by the real setuid helper and by the module run as root (sudo, su,
 login). With a TPM (swtpm, named by tpm_tcti in the real /etc/security/pam_pattern.conf): right, wrong, and the
 TPM's limit even with the state file deleted between guesses. Without one (no /dev/tpmrm0): "unavailable",
-nothing counted, the stack goes on to the password. Root only, inside helperkit's namespace."""
+nothing counted, the stack goes on to the password. Root only, inside support.helper's namespace."""
 
 import os
 import shlex
-import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "HelperTests"))
-import helperkit as hk  # noqa: E402
-from swtpm import SoftwareTPM, driver, require_swtpm  # noqa: E402
+from support import helper
+from support.paths import BUILD, MODULE
+from support.system import TestUser, as_user
+from support.tpm import SoftwareTPM, driver, require_swtpm
 
 RECORD = "$tpm2$01a50000$000b" + "5a" * 32 + "$" + "0f" * 16
 PASSWORD = "tpm-test-Password-1"
 
 
 def setUpModule():
-    hk.take_run_lock()
+    helper.take_run_lock()
 
 
 def tearDownModule():
-    hk.release_run_lock()
+    helper.release_run_lock()
 
 
 class TPMRecordWithoutTPMTest(unittest.TestCase):
@@ -33,11 +33,11 @@ class TPMRecordWithoutTPMTest(unittest.TestCase):
                 "this machine has a TPM: the record here is not one of its indexes either, "
                 "but the test is about a machine without one"
             )
-        self.user = hk.TestUser(self.USER, password=PASSWORD)
+        self.user = TestUser(self.USER, password=PASSWORD)
         self.addCleanup(self.user.remove)
 
     def sandbox(self, **kwargs):
-        sandbox = hk.Sandbox(self, **kwargs)
+        sandbox = helper.Namespace(self, **kwargs)
         fd = os.open(sandbox.store, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         os.write(fd, ("%s:%s:1764460000\n" % (self.USER, RECORD)).encode())
         os.close(fd)
@@ -47,10 +47,10 @@ class TPMRecordWithoutTPMTest(unittest.TestCase):
         sandbox = self.sandbox()
         for _ in range(3):
             done = sandbox.run(
-                hk.as_user(self.user, hk.helper_call("verify", self.USER, "printf '%s\\0'" % hk.PATTERN))
+                as_user(self.user, helper.helper_call("verify", self.USER, "printf '%s\\0'" % helper.PATTERN))
             )
-            verdict, status = hk.parse_call(done.stdout)
-            self.assertEqual((verdict, status), ("unavailable", hk.UNAVAILABLE), done.stderr)
+            verdict, status = helper.parse_call(done.stdout)
+            self.assertEqual((verdict, status), ("unavailable", helper.UNAVAILABLE), done.stderr)
         self.assertEqual(sandbox.failures(self.USER), 0)
 
     def test_module_as_root_goes_on_to_the_password(self):
@@ -58,11 +58,11 @@ class TPMRecordWithoutTPMTest(unittest.TestCase):
         confdir = os.path.join(sandbox.root, "pam.d")
         os.mkdir(confdir, 0o755)
         with open(os.path.join(confdir, "tpm-test"), "w") as f:
-            f.write("auth sufficient %s\nauth required pam_unix.so\n" % hk.MODULE)
-        try_ = os.path.join(hk.BUILD, "pam-try")
+            f.write("auth sufficient %s\nauth required pam_unix.so\n" % MODULE)
+        try_ = os.path.join(BUILD, "pam-try")
         for password, expected in ((PASSWORD, 0), ("not-the-password", 1)):
             command = "printf '%%s\\n%%s\\n' %s %s | %s %s tpm-test %s 1" % (
-                hk.PATTERN,
+                helper.PATTERN,
                 shlex.quote(password),
                 try_,
                 shlex.quote(confdir),
@@ -85,10 +85,10 @@ class TPMThroughHelperTest(unittest.TestCase):
         self.tpm = SoftwareTPM()
         self.addCleanup(self.tpm.close)
         os.chmod(self.tpm.directory, 0o755)
-        self.user = hk.TestUser(self.USER)
+        self.user = TestUser(self.USER)
         self.addCleanup(self.user.remove)
-        self.sandbox = hk.Sandbox(self)
-        status, self.record = driver("enroll", self.tpm.tcti, self.USER, hk.PATTERN, "3")
+        self.sandbox = helper.Namespace(self)
+        status, self.record = driver("enroll", self.tpm.tcti, self.USER, helper.PATTERN, "3")
         self.assertEqual(status, 0, self.record)
         fd = os.open(self.sandbox.store, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         os.write(fd, ("%s:%s:1764460000\n" % (self.USER, self.record)).encode())
@@ -110,80 +110,80 @@ class TPMThroughHelperTest(unittest.TestCase):
         return done.stdout.decode().split("--\n")[:-1]
 
     def verify(self, pattern):
-        return hk.as_user(self.user, hk.helper_call("verify", self.USER, "printf '%%s\\0' %s" % pattern))
+        return as_user(self.user, helper.helper_call("verify", self.USER, "printf '%%s\\0' %s" % pattern))
 
     def test_right_wrong_and_the_limit_with_the_state_file_deleted(self):
         forget = "rm -f /var/lib/pam_pattern/[0-9a-f]*"
         parts = self.script(
             [
-                self.verify(hk.PATTERN),
-                self.verify(hk.WRONG_PATTERN),
+                self.verify(helper.PATTERN),
+                self.verify(helper.WRONG_PATTERN),
                 forget,
-                self.verify(hk.WRONG_PATTERN),
+                self.verify(helper.WRONG_PATTERN),
                 forget,
-                self.verify(hk.WRONG_PATTERN),
+                self.verify(helper.WRONG_PATTERN),
                 forget,
-                self.verify(hk.PATTERN),
+                self.verify(helper.PATTERN),
             ]
         )
-        results = [hk.parse_call(part.encode()) for part in parts if "rc=" in part]
+        results = [helper.parse_call(part.encode()) for part in parts if "rc=" in part]
         self.assertEqual(
             results,
             [
-                ("accepted", hk.SUCCESS),
-                ("wrong allowed 2", hk.WRONG),
-                ("wrong allowed 1", hk.WRONG),  # the state file said 0: the TPM's 2 counts
-                ("wrong disabled", hk.WRONG),
-                ("locked disabled", hk.LOCKED),  # the right pattern, after the limit, with no state file
+                ("accepted", helper.SUCCESS),
+                ("wrong allowed 2", helper.WRONG),
+                ("wrong allowed 1", helper.WRONG),  # the state file said 0: the TPM's 2 counts
+                ("wrong disabled", helper.WRONG),
+                ("locked disabled", helper.LOCKED),  # the right pattern, after the limit, with no state file
             ],
         )
         self.assertEqual(driver("counter", self.tpm.tcti, self.record), (0, "3 3"))
 
     def root_call(self, operation, pattern=None):
         stdin = "printf '%%s\\0' %s" % pattern if pattern else "printf ''"
-        return hk.helper_call(operation, self.USER, stdin)
+        return helper.helper_call(operation, self.USER, stdin)
 
     def test_enrol_change_and_remove_through_the_helper(self):
         first_handle = self.record[6:14]
         parts = self.script(
             [
-                self.root_call("tpm-enroll", hk.WRONG_PATTERN),  # a change: new index, then the old one deleted
+                self.root_call("tpm-enroll", helper.WRONG_PATTERN),  # a change: new index, then the old one deleted
                 "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
                 # user:uid:$tpm2$... (the uid is there once the line belongs to an account)
                 "grep -cE '^%s:([0-9]+:)?\\$tpm2\\$' /etc/security/pam_pattern/patterns" % self.USER,
-                self.verify(hk.WRONG_PATTERN),
-                self.verify(hk.PATTERN),
-                hk.as_user(self.user, hk.helper_call("tpm-enroll", self.USER, "printf '%s\\0' 1236")),
-                hk.as_user(self.user, hk.helper_call("tpm-remove", self.USER)),
+                self.verify(helper.WRONG_PATTERN),
+                self.verify(helper.PATTERN),
+                as_user(self.user, helper.helper_call("tpm-enroll", self.USER, "printf '%s\\0' 1236")),
+                as_user(self.user, helper.helper_call("tpm-remove", self.USER)),
                 self.root_call("tpm-remove"),
                 "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
                 "cat /etc/security/pam_pattern/patterns",
                 self.root_call("tpm-remove"),
             ]
         )
-        self.assertEqual(hk.parse_call(parts[0].encode()), ("accepted", hk.SUCCESS))
+        self.assertEqual(helper.parse_call(parts[0].encode()), ("accepted", helper.SUCCESS))
         handles = parts[1].split()
         self.assertEqual(len([h for h in handles if h.startswith("0x1A5")]), 1, parts[1])
         self.assertNotIn("0x" + first_handle.upper().lstrip("0"), parts[1])
         self.assertEqual(parts[2].strip(), "1")
-        self.assertEqual(hk.parse_call(parts[3].encode()), ("accepted", hk.SUCCESS))
-        self.assertEqual(hk.parse_call(parts[4].encode())[1], hk.WRONG)
-        self.assertEqual(hk.parse_call(parts[5].encode()), ("refused user", hk.REFUSED))
-        self.assertEqual(hk.parse_call(parts[6].encode()), ("refused user", hk.REFUSED))
-        self.assertEqual(hk.parse_call(parts[7].encode()), ("accepted", hk.SUCCESS))
+        self.assertEqual(helper.parse_call(parts[3].encode()), ("accepted", helper.SUCCESS))
+        self.assertEqual(helper.parse_call(parts[4].encode())[1], helper.WRONG)
+        self.assertEqual(helper.parse_call(parts[5].encode()), ("refused user", helper.REFUSED))
+        self.assertEqual(helper.parse_call(parts[6].encode()), ("refused user", helper.REFUSED))
+        self.assertEqual(helper.parse_call(parts[7].encode()), ("accepted", helper.SUCCESS))
         self.assertNotIn("0x1A5", parts[8])
         self.assertEqual(parts[9], "")
-        self.assertEqual(hk.parse_call(parts[10].encode()), ("not-enrolled", hk.NOT_ENROLLED))
+        self.assertEqual(helper.parse_call(parts[10].encode()), ("not-enrolled", helper.NOT_ENROLLED))
 
     def test_root_module_checks_the_pattern_through_the_helper_and_the_tpm(self):
         confdir = os.path.join(self.sandbox.root, "pam.d")
         os.mkdir(confdir, 0o755)
         with open(os.path.join(confdir, "tpm-test"), "w") as f:
-            f.write("auth sufficient %s\nauth required pam_deny.so\n" % hk.MODULE)
-        try_ = os.path.join(hk.BUILD, "pam-try")
+            f.write("auth sufficient %s\nauth required pam_deny.so\n" % MODULE)
+        try_ = os.path.join(BUILD, "pam-try")
         steps = [
             "printf '%%s\\n' %s | %s %s tpm-test %s 1 && echo rc=0 || echo rc=$?" % (pattern, try_, confdir, self.USER)
-            for pattern in (hk.PATTERN, hk.WRONG_PATTERN)
+            for pattern in (helper.PATTERN, helper.WRONG_PATTERN)
         ]
         parts = self.script(steps)
         self.assertIn("rc=0", parts[0])

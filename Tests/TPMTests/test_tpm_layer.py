@@ -11,7 +11,8 @@ import re
 import subprocess
 import unittest
 
-from swtpm import DRIVER, SoftwareTPM, driver, require_swtpm
+from support.paths import MODULE, require_built
+from support.tpm import DRIVER, SoftwareTPM, driver, require_swtpm
 
 RIGHT, WRONG, LIMIT, UNAVAILABLE = 0, 1, 2, 3
 Z = "1235789"
@@ -337,11 +338,10 @@ class TPMLayerTest(unittest.TestCase):
 class ModuleStaysOutOfTheTPMTest(unittest.TestCase):
     """sudo/login load pam_pattern.so: it must need and map no libtss2 and no libcrypto."""
 
-    MODULE = os.path.join(os.path.dirname(DRIVER), "pam_pattern.so")
+    MODULE = MODULE
 
     def test_module_needs_no_tss2_or_libcrypto(self):
-        if not os.path.exists(self.MODULE):
-            raise unittest.SkipTest("no module (make build)")
+        require_built(self.MODULE)
         out = subprocess.run(["readelf", "-d", self.MODULE], check=True, stdout=subprocess.PIPE, text=True).stdout
         needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", out)
         self.assertIn("libpam.so.0", needed)
@@ -354,8 +354,7 @@ class ModuleStaysOutOfTheTPMTest(unittest.TestCase):
         return subprocess.run(["python3", "-S", "-c", probe], check=True, stdout=subprocess.PIPE, text=True).stdout
 
     def test_process_that_loads_the_module_maps_no_tss2(self):
-        if not os.path.exists(self.MODULE):
-            raise unittest.SkipTest("no module (make build)")
+        require_built(self.MODULE)
         maps = self.maps_after_loading(self.MODULE)
         self.assertIn("pam_pattern.so", maps)
         self.assertNotIn("libtss2", maps)

@@ -3,14 +3,14 @@
 import re
 import unittest
 
-import ctltest
-from ctltest import run
+from support.cli import run
+from support.paths import PATTERNCTL, require_built
 
 
 class BenchTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
+        require_built(PATTERNCTL)
 
     def test_table_for_costs_up_to_max(self):
         result = run("bench", "--max", "3", as_nobody=True)

@@ -1,15 +1,18 @@
 """The installed CLI must run on a machine without the Swift toolchain."""
 
-import os
 import re
 import subprocess
 import unittest
 
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
-CTL = os.path.join(BUILD, "patternctl")
+from support.paths import PATTERNCTL as CTL
+from support.paths import require_built
 
 
 class BinaryTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        require_built(CTL)
+
     def test_links_no_swift_runtime_and_has_no_search_path(self):
         ldd = subprocess.run(["ldd", CTL], capture_output=True, text=True, check=True).stdout
         self.assertNotRegex(ldd, r"libswift|/opt/swift", ldd)

@@ -12,17 +12,18 @@ import subprocess
 import tempfile
 import unittest
 
-import ctltest
-from ctltest import Sandbox, USER_A, USER_B, GOOD, run
+from support.cli import USER_A, USER_B, GOOD, run
+from support.paths import PATTERNCTL, ROOT, require_built, require_root
+from support.sandbox import Sandbox
 
-COMPLETION = os.path.join(ctltest.ROOT, "completion", "patternctl")
+COMPLETION = os.path.join(ROOT, "completion", "patternctl")
 COMMANDS = ["set", "remove", "reset", "status", "list", "prune", "show", "bench", "help"]
 
 
 class CompletionTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
+        require_built(PATTERNCTL)
         if shutil.which("bash") is None:
             raise unittest.SkipTest("no bash")
 
@@ -38,7 +39,7 @@ class CompletionTests(unittest.TestCase):
         wrapper = os.path.join(self.bin, "patternctl")
         with open(wrapper, "w") as handle:
             handle.write(
-                '#!/bin/sh\necho "$*" >> %s\nexec %s "$@"\n' % (shlex.quote(self.log), shlex.quote(ctltest.PATTERNCTL))
+                '#!/bin/sh\necho "$*" >> %s\nexec %s "$@"\n' % (shlex.quote(self.log), shlex.quote(PATTERNCTL))
             )
         os.chmod(wrapper, 0o755)
 
@@ -90,7 +91,7 @@ class CompletionTests(unittest.TestCase):
             self.assertEqual(made.code, 0, made)
 
     def test_enrolled_users_are_offered_to_root(self):
-        ctltest.require_root(self)
+        require_root("the store must be root-owned")
         box = Sandbox()
         self.addCleanup(box.close)
         self.enrol(box)
@@ -107,7 +108,7 @@ class CompletionTests(unittest.TestCase):
         self.assertTrue(any(line.endswith(" list") for line in self.runs()), self.runs())
 
     def test_enrolled_users_are_never_shown_to_others(self):
-        ctltest.require_root(self)  # to make a store at all, then to become nobody
+        require_root("the store must be root-owned")  # to make a store at all, then to become nobody
         box = Sandbox()
         self.addCleanup(box.close)
         self.enrol(box)

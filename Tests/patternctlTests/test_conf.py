@@ -9,19 +9,18 @@ import textwrap
 import time
 import unittest
 
-import ctltest
-from ctltest import run, USER_A, GOOD, PATTERNCTL
+from support.cli import run, USER_A, GOOD
+from support.paths import PATTERNCTL
+from support.sandbox import SandboxCase
 
 
-class ConfTests(ctltest.SandboxCase):
+class ConfTests(SandboxCase):
     def setUp(self):
         super().setUp()
         self.conf = os.path.join(self.box.directory, "pam_pattern.conf")
 
     def write_conf(self, text, mode=0o644):
-        with open(self.conf, "w") as f:
-            f.write(text)
-        os.chmod(self.conf, mode)
+        self.box.write_conf(text, mode)
 
     def ctl(self, *argv, stdin=""):
         return run(argv[0], "--conf", self.conf, *self.box.args(), *argv[1:], stdin=stdin)
@@ -61,10 +60,7 @@ class ConfTests(ctltest.SandboxCase):
     def test_command_line_overrides_the_file(self):
         self.write_conf("deny = 2\n")
         self.assertEqual(self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD)).code, 0)
-        state = os.path.join(self.box.state, USER_A.encode().hex())
-        fd = os.open(state, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.write(fd, b"%010d %019d\n" % (2, int(time.time())))
-        os.close(fd)
+        self.box.write_state(USER_A, 2, int(time.time()))
         self.assertTrue(self.status()["locked"].startswith("until"))
         self.assertEqual(self.status("--deny", "3")["locked"], "no")
 
@@ -78,13 +74,14 @@ class ConfTests(ctltest.SandboxCase):
 
     def test_default_path_is_etc_security_pam_pattern_conf(self):
         # A private mount namespace with a tmpfs over /etc/security: the real one is never touched.
+        state = self.box.state_path(USER_A)
         script = textwrap.dedent(f"""
             mount -t tmpfs -o mode=0755 tmpfs /etc/security
-            printf '%010d %019d\\n' 2 "$(date +%s)" > {self.box.state}/{USER_A.encode().hex()}
-            chmod 600 {self.box.state}/{USER_A.encode().hex()}
+            printf '%010d %019d\\n' 2 "$(date +%s)" > {state}
+            chmod 600 {state}
             p() {{ {PATTERNCTL} "$@" --store {self.box.store} --state {self.box.state}; }}
             printf '{GOOD}\\n{GOOD}\\n' | p set --cost 1 {USER_A} >/dev/null
-            printf '%010d %019d\\n' 2 "$(date +%s)" > {self.box.state}/{USER_A.encode().hex()}
+            printf '%010d %019d\\n' 2 "$(date +%s)" > {state}
             echo "--none"; p status {USER_A} | grep locked
             printf 'deny = 2\\nunlock_time = 120\\n' > /etc/security/pam_pattern.conf
             echo "--deny2"; p status {USER_A} | grep locked

@@ -6,8 +6,8 @@ import re
 import time
 import unittest
 
-from ctltest import USER_A, USER_B
-from test_set_status import SandboxTest, write_state, state_file
+from support.cli import USER_A, USER_B
+from support.sandbox import SandboxCase
 
 # patternctl(8), JSON OUTPUT: the fields, in this order; scripts rely on them.
 FIELDS = ["user", "enrolled", "set", "cost", "failures", "locked", "locked_until", "wait_seconds"]
@@ -29,7 +29,7 @@ def expected_from_text(facts):
     }
 
 
-class JsonTests(SandboxTest):
+class JsonTests(SandboxCase):
     def json_status(self, user, *extra):
         result = self.ctl("status", "--json", *extra, user)
         self.assertEqual(result.code, 0, result)
@@ -65,12 +65,12 @@ class JsonTests(SandboxTest):
         for name, user, state, extra in cases:
             with self.subTest(case=name):
                 if state:
-                    write_state(self.box, user, *state)
+                    self.box.write_state(user, *state)
                 self.assertMatches(self.json_status(user, *extra), self.status(user, *extra))
 
     def test_status_json_kinds(self):
         self.set_pattern(USER_A, cost="2")
-        write_state(self.box, USER_A, 5, int(time.time()))
+        self.box.write_state(USER_A, 5, int(time.time()))
         obj = self.json_status(USER_A)
         self.assertEqual((obj["enrolled"], obj["cost"], obj["failures"], obj["locked"]), (True, 2, 5, "wait"))
         self.assertRegex(obj["set"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
@@ -83,7 +83,7 @@ class JsonTests(SandboxTest):
         self.assertEqual((empty.code, empty.out), (0, '{"users":[]}\n'), empty)
         self.set_pattern(USER_A, cost="2")
         self.set_pattern(USER_B, cost="1")
-        write_state(self.box, USER_B, 7, int(time.time()))
+        self.box.write_state(USER_B, 7, int(time.time()))
         table = self.ctl("list")
         result = self.ctl("list", "--json")
         self.assertEqual(result.code, 0, result)
@@ -100,7 +100,7 @@ class JsonTests(SandboxTest):
     def test_list_json_with_an_unreadable_state_says_null_and_fails(self):
         self.set_pattern(USER_A)
         self.set_pattern(USER_B)
-        with open(state_file(self.box, USER_B), "wb") as handle:
+        with open(self.box.state_path(USER_B), "wb") as handle:
             handle.write(b"garbage\n")
         table = self.ctl("list")
         result = self.ctl("list", "--json")

@@ -5,40 +5,27 @@
   shows the lock and `patternctl reset` clears it, after which the module
   prompts and accepts again.
 
-Uses the module's ctypes harness (Tests/PamPatternTests/pamharness.py).
+Drives the module with support.pam (ctypes over libpam) in a support.sandbox Fixture.
 """
 
 import os
 import re
-import sys
 import unittest
 
-import ctltest
-from ctltest import run, USER_A, GOOD
-
-sys.path.insert(0, os.path.join(ctltest.ROOT, "Tests", "PamPatternTests"))
-try:
-    import pamharness  # noqa: E402  (after the path change)
-    from pamharness import Conversation, authenticate, PAM_SUCCESS, code_name  # noqa: E402
-except ImportError:  # the module's harness has not landed on this branch yet
-    pamharness = None
+from support.cli import GOOD, USER_A, run
+from support.pam import PAM_SUCCESS, Conversation, authenticate, code_name
+from support.paths import PATTERNCTL, require_built
+from support.sandbox import FixtureCase
 
 WRONG = "1236987"
 
 
-class ModuleAgreesTests(unittest.TestCase):
+class ModuleAgreesTests(FixtureCase):
+    ENROL = None  # patternctl enrols
+
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
-
-    def setUp(self):
-        if pamharness is None:
-            self.skipTest("Tests/PamPatternTests/pamharness.py is not on this branch yet")
-        pamharness.require_root(self)
-        if not os.path.exists(pamharness.MODULE):
-            self.fail("pam_pattern.so not built: %s" % pamharness.MODULE)
-        self.fixture = pamharness.Fixture()
-        self.addCleanup(self.fixture.close)
+        require_built(PATTERNCTL)
 
     def ctl(self, command, *argv, stdin=""):
         paths = ["--store", self.fixture.store, "--state", self.fixture.state_dir]

@@ -11,11 +11,11 @@ import shlex
 import subprocess
 import unittest
 
-import ctltest
-from ctltest import run
+from support.cli import run
+from support.paths import PATTERNCTL, ROOT, require_built
 
-MAN_PAGE = os.path.join(ctltest.ROOT, "man", "patternctl.8")
-COMPLETION = os.path.join(ctltest.ROOT, "completion", "patternctl")
+MAN_PAGE = os.path.join(ROOT, "man", "patternctl.8")
+COMPLETION = os.path.join(ROOT, "completion", "patternctl")
 # "  -h, --help   ..." / "  --store PATH   ..." / "  --layout phone|numpad  ...": short, long, value.
 OPTION_LINE = re.compile(r"^  (?:-([a-z]), )?--([a-z][a-z-]*)(?: ([A-Za-z|]+))?(?: {2,}|$)")
 
@@ -60,7 +60,7 @@ def completion(function, *arguments):
         function,
         " ".join(shlex.quote(a) for a in arguments),
     )
-    env = {"PATH": os.path.dirname(ctltest.PATTERNCTL) + ":/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/"}
+    env = {"PATH": os.path.dirname(PATTERNCTL) + ":/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/"}
     done = subprocess.run(
         ["bash", "--norc", "--noprofile", "-c", script], capture_output=True, text=True, env=env, timeout=60
     )
@@ -71,7 +71,7 @@ def completion(function, *arguments):
 class OptionDocumentationTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
+        require_built(PATTERNCTL)
         cls.globals = help_options()
         cls.commands = commands()
         cls.own = {name: {o: v for o, v in help_options(name).items() if o not in cls.globals} for name in cls.commands}

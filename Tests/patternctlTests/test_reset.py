@@ -11,10 +11,11 @@ import os
 import stat
 import unittest
 
-import ctltest
-from ctltest import run, USER_A, GOOD
+from support.cli import USER_A, GOOD
+from support.formats import state_record
+from support.sandbox import SandboxCase
 
-ZERO_RECORD = b"%010d %019d\n" % (0, 0)
+ZERO_RECORD = state_record(0, 0)
 
 # Contents the module cannot parse: torn writes of a 31-byte record and hand edits.
 MALFORMED = {
@@ -26,15 +27,12 @@ MALFORMED = {
 }
 
 
-class ResetRepairTests(ctltest.SandboxCase):
+class ResetRepairTests(SandboxCase):
     def setUp(self):
         super().setUp()
         done = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
         self.assertEqual(done.code, 0, done)
-        self.path = os.path.join(self.box.state, USER_A.encode().hex())
-
-    def ctl(self, *argv, **kwargs):
-        return run(*(list(argv[:1]) + self.box.args() + list(argv[1:])), **kwargs)
+        self.path = self.box.state_path(USER_A)
 
     def write_state(self, content, mode=0o600):
         descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)

@@ -2,19 +2,14 @@
 
 import unittest
 
-import ctltest
-from ctltest import run, Sandbox, USER_A, GOOD
+from support import cli
+from support.cli import run, USER_A, GOOD
+from support.sandbox import SandboxCase
 
 
-class NonRootTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ctltest.require_binary()
-
+class NonRootTests(SandboxCase):
     def setUp(self):
-        ctltest.require_root(self)
-        self.box = Sandbox()
-        self.addCleanup(self.box.close)
+        super().setUp()
         # A real store and state to compare against, made by root.
         made = run("set", *self.box.args(), "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
         self.assertEqual(made.code, 0, made)
@@ -51,7 +46,7 @@ class NonRootTests(unittest.TestCase):
 
     def test_root_message_golden(self):
         result = run("reset", USER_A, as_nobody=True)
-        ctltest.golden(self, "not-root-reset.txt", result.err)
+        cli.golden(self, "not-root-reset.txt", result.err)
 
     def test_show_and_bench_help_need_no_root(self):
         self.assertEqual(run("show", GOOD, as_nobody=True).code, 0)

@@ -6,8 +6,9 @@ import re
 import time
 import unittest
 
-import ctltest
-from ctltest import run, USER_A, USER_B, NO_SUCH_USER, GOOD
+from support.cli import run, USER_A, USER_B, NO_SUCH_USER, GOOD
+from support.formats import crypt, parse_store
+from support.sandbox import SandboxCase
 
 ISO_UTC = r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"
 
@@ -17,35 +18,7 @@ def _utc_seconds(text):
     return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
 
 
-def state_file(sandbox, user):
-    """Path of a user's throttle state file (FILEFORMAT: hex of the name)."""
-    return os.path.join(sandbox.state, user.encode().hex())
-
-
-def write_state(sandbox, user, failures, last_failure):
-    """Writes a throttle state record as documented: 10-digit count, space, 19-digit time, newline."""
-    path = state_file(sandbox, user)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, "wb") as handle:
-        handle.write(b"%010d %019d\n" % (failures, last_failure))
-
-
-class SandboxTest(ctltest.SandboxCase):
-    def ctl(self, *argv, **kwargs):
-        return run(*(list(argv[:1]) + self.box.args() + list(argv[1:])), **kwargs)
-
-    def set_pattern(self, user, pattern=GOOD, cost="1", extra=()):
-        result = self.ctl("set", "--cost", cost, *extra, user, stdin="%s\n%s\n" % (pattern, pattern))
-        self.assertEqual(result.code, 0, result)
-        return result
-
-    def status(self, user, *extra):
-        result = self.ctl("status", *extra, user)
-        self.assertEqual(result.code, 0, result)
-        return dict(line.split(": ", 1) for line in result.out.splitlines())
-
-
-class SetTests(SandboxTest):
+class SetTests(SandboxCase):
     def test_set_from_stdin_then_status_shows_enrolled_with_cost_and_date(self):
         before = int(time.time())
         result = self.ctl("set", "--cost", "3", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
@@ -93,7 +66,7 @@ class SetTests(SandboxTest):
         self.assertTrue(result.out.startswith("user: root\nenrolled: no\n"), result)
 
     def test_set_resets_the_failure_count(self):
-        write_state(self.box, USER_A, 20, int(time.time()))
+        self.box.write_state(USER_A, 20, int(time.time()))
         self.assertEqual(self.status(USER_A)["locked"], "disabled")
         self.set_pattern(USER_A)
         facts = self.status(USER_A)
@@ -113,14 +86,26 @@ class SetTests(SandboxTest):
         self.assertEqual(result.code, 0, result)
         self.assertEqual(self.status(USER_A)["enrolled"], "yes")
 
+    def test_stored_hash_is_standard_crypt_verifiable_by_libxcrypt(self):
+        # yescrypt with the cost in its params field, verified by the system's libxcrypt (not the Swift wrapper).
+        for cost, params in ((1, b"$y$j75$"), (5, b"$y$j9T$"), (7, b"$y$jBT$")):
+            with self.subTest(cost=cost):
+                self.set_pattern(USER_A, cost=str(cost))
+                user, hashed, _ = parse_store(self.box.store_bytes())[0]
+                self.assertEqual(user, USER_A.encode())
+                self.assertTrue(hashed.startswith(params), hashed)
+                self.assertEqual(crypt(GOOD.encode(), hashed), hashed)
+                self.assertNotEqual(crypt(b"1569873", hashed), hashed)
+                self.assertEqual(self.status(USER_A)["cost"], str(cost))
 
-class RefusalTests(SandboxTest):
+
+class RefusalTests(SandboxCase):
     """Each refusal: exit 1, a clear message, and the store and state unchanged (bytes compared)."""
 
     def setUp(self):
         super().setUp()
         self.set_pattern(USER_A)
-        write_state(self.box, USER_A, 2, int(time.time()))
+        self.box.write_state(USER_A, 2, int(time.time()))
         self.before = self.box.tree_snapshot()
 
     def assertRefused(self, result, *fragments):
@@ -171,7 +156,7 @@ class RefusalTests(SandboxTest):
         self.assertEqual(self.box.tree_snapshot(), self.before)
 
 
-class StatusListTests(SandboxTest):
+class StatusListTests(SandboxCase):
     def test_not_enrolled(self):
         self.assertEqual(
             self.status(USER_B),
@@ -206,7 +191,7 @@ class StatusListTests(SandboxTest):
     def test_locked_until_with_default_and_given_throttle(self):
         self.set_pattern(USER_A)
         now = int(time.time())
-        write_state(self.box, USER_A, 5, now)
+        self.box.write_state(USER_A, 5, now)
         facts = self.status(USER_A)
         self.assertEqual(facts["failures"], "5")
         match = re.fullmatch(r"until %s \((\d+) s\)" % ISO_UTC, facts["locked"])
@@ -222,12 +207,12 @@ class StatusListTests(SandboxTest):
         # lock_after=5: disabled.
         self.assertEqual(self.status(USER_A, "--lock-after", "5")["locked"], "disabled")
         # An old failure: the wait is over.
-        write_state(self.box, USER_A, 5, now - 3600)
+        self.box.write_state(USER_A, 5, now - 3600)
         self.assertEqual(self.status(USER_A)["locked"], "no")
 
     def test_lock_after_zero_never_disables(self):
         self.set_pattern(USER_A)
-        write_state(self.box, USER_A, 20, int(time.time()))
+        self.box.write_state(USER_A, 20, int(time.time()))
         self.assertEqual(self.status(USER_A)["locked"], "disabled")
         self.assertRegex(self.status(USER_A, "--lock-after", "0")["locked"], r"^until ")
 
@@ -236,7 +221,7 @@ class StatusListTests(SandboxTest):
         self.assertEqual((empty.code, empty.out), (0, "USER  SET  COST  FAILURES  LOCKED\n"), empty)
         self.set_pattern(USER_A, cost="2")
         self.set_pattern(USER_B, cost="1")
-        write_state(self.box, USER_B, 20, int(time.time()))
+        self.box.write_state(USER_B, 20, int(time.time()))
         result = self.ctl("list")
         self.assertEqual(result.code, 0, result)
         lines = result.out.splitlines()
@@ -248,7 +233,7 @@ class StatusListTests(SandboxTest):
         self.assertEqual(rows[USER_B][2:], ["1", "20", "disabled"])
 
 
-class RemoveResetTests(SandboxTest):
+class RemoveResetTests(SandboxCase):
     def test_remove(self):
         self.set_pattern(USER_A)
         self.set_pattern(USER_B)
@@ -264,7 +249,7 @@ class RemoveResetTests(SandboxTest):
 
     def test_reset_clears_a_lock(self):
         self.set_pattern(USER_A)
-        write_state(self.box, USER_A, 20, int(time.time()))
+        self.box.write_state(USER_A, 20, int(time.time()))
         self.assertEqual(self.status(USER_A)["locked"], "disabled")
         result = self.ctl("reset", USER_A)
         self.assertEqual(result.code, 0, result)

@@ -2,14 +2,15 @@
 
 import unittest
 
-import ctltest
-from ctltest import run, golden
+from support import cli
+from support.cli import run, golden
+from support.paths import PATTERNCTL, require_built
 
 
 class ShowTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
+        require_built(PATTERNCTL)
 
     def test_z_shape_ascii_golden(self):
         result = run("show", "--ascii", "1235789")
@@ -25,10 +26,10 @@ class ShowTests(unittest.TestCase):
         golden(self, "show-1235789-unicode.txt", result.out)
 
     def test_good_pattern_golden(self):
-        result = run("show", "--ascii", ctltest.GOOD)
+        result = run("show", "--ascii", cli.GOOD)
         self.assertEqual(result.code, 0, result)
         self.assertTrue(result.out.endswith("\nstrength: ok\n"), result)
-        golden(self, "show-%s-ascii.txt" % ctltest.GOOD, result.out)
+        golden(self, "show-%s-ascii.txt" % cli.GOOD, result.out)
 
     def test_ascii_is_the_default_when_stdout_is_not_a_terminal(self):
         self.assertEqual(run("show", "1235789").out, run("show", "--ascii", "1235789").out)

@@ -8,7 +8,6 @@ SIGHUP and SIGTERM must leave the shell's terminal with echo on.
 import fcntl
 import os
 import pty
-import select
 import shutil
 import signal
 import subprocess
@@ -16,15 +15,19 @@ import termios
 import time
 import unittest
 
-import ctltest
-from ctltest import USER_A, GOOD
+from support import cli
+from support.cli import USER_A, GOOD
+from support.paths import PATTERNCTL, require_built
+from support.sandbox import SandboxCase
+from support.system import Terminal
 
 
-class TerminalSession:
-    """patternctl running on a fresh pseudo-terminal (stdin, stdout and stderr)."""
+class TerminalSession(Terminal):
+    """patternctl running on a fresh pseudo-terminal (stdin, stdout and stderr), with its own environment;
+    reads through Terminal's."""
 
     def __init__(self, argv, env=None):
-        self.pid, self.master = pty.fork()
+        self.pid, self.fd = pty.fork()
         if self.pid == 0:  # child
             os.environ.update({"LANG": "C.UTF-8", "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TERM": "xterm-256color"})
             for name, value in (env or {}).items():  # None: unset
@@ -32,7 +35,7 @@ class TerminalSession:
                     os.environ.pop(name, None)
                 else:
                     os.environ[name] = value
-            os.execv(ctltest.PATTERNCTL, [ctltest.PATTERNCTL] + argv)
+            os.execv(PATTERNCTL, [PATTERNCTL] + argv)
         self.output = b""
 
     def read_until(self, marker, timeout=30):
@@ -43,35 +46,20 @@ class TerminalSession:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise AssertionError("timed out waiting for %r; got %r" % (marker, self.output))
-            ready, _, _ = select.select([self.master], [], [], remaining)
-            if ready:
-                try:
-                    chunk = os.read(self.master, 4096)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    raise AssertionError("terminal closed waiting for %r; got %r" % (marker, self.output))
-                self.output += chunk
+            if not self._read(remaining):
+                raise AssertionError("terminal closed waiting for %r; got %r" % (marker, self.output))
         return self.output[start:]
 
     def type(self, text):
-        os.write(self.master, text.encode() + b"\r")
+        os.write(self.fd, text.encode() + b"\r")
 
     def finish(self, timeout=60):
         """Reads the rest of the output and returns the exit status."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.master], [], [], 0.5)
-            if ready:
-                try:
-                    chunk = os.read(self.master, 4096)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    break
-                self.output += chunk
+        while time.monotonic() < deadline and self._read(0.5):
+            pass
         _, status = os.waitpid(self.pid, 0)
-        os.close(self.master)
+        os.close(self.fd)
         return os.waitstatus_to_exitcode(status)
 
 
@@ -80,7 +68,7 @@ class DrawingStyleTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
+        require_built(PATTERNCTL)
 
     def drawing(self, **env):
         tty = TerminalSession(["show", "2136"], env=env)
@@ -107,7 +95,7 @@ class DrawingStyleTests(unittest.TestCase):
                 self.assertTrue(all(byte < 0x80 for byte in output), output)
 
 
-class TerminalSetTests(ctltest.SandboxCase):
+class TerminalSetTests(SandboxCase):
     def session(self, *argv):
         return TerminalSession(["set"] + self.box.args() + ["--cost", "1"] + list(argv) + [USER_A])
 
@@ -159,7 +147,7 @@ class TerminalSetTests(ctltest.SandboxCase):
             os.setsid()
             fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
 
-        argv = [ctltest.PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A]
+        argv = [PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A]
         # Checked before the start: a fast child may already have turned echo off.
         self.assertTrue(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is on before")
         child = subprocess.Popen(
@@ -167,9 +155,9 @@ class TerminalSetTests(ctltest.SandboxCase):
         )
         self.addCleanup(lambda: child.poll() is None and child.kill())
         session = TerminalSession.__new__(TerminalSession)
-        session.master, session.output = master, b""
+        session.fd, session.output = master, b""
         session.read_until(b"Pattern: ")
-        ctltest.wait_until_reading(child.pid)
+        cli.wait_until_reading(child.pid)
         self.assertFalse(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is off while typing")
         os.write(master, b"\x03")  # Ctrl-C: SIGINT from the terminal
         self.assertEqual(child.wait(timeout=30), -signal.SIGINT)
@@ -177,7 +165,7 @@ class TerminalSetTests(ctltest.SandboxCase):
         self.assertIsNone(self.box.store_bytes())
 
 
-class ShellJobControlTests(ctltest.SandboxCase):
+class ShellJobControlTests(SandboxCase):
     """patternctl run from an interactive bash in a private tmux server, the screen read with capture-pane."""
 
     TIMEOUT = 20
@@ -214,7 +202,7 @@ class ShellJobControlTests(ctltest.SandboxCase):
         # tmux leaves its socket behind after kill-server: removed after it (cleanups run last-in first).
         self.addCleanup(lambda: os.path.exists(socket) and os.unlink(socket))
         self.addCleanup(subprocess.run, self.server + ["kill-server"], capture_output=True, timeout=30)
-        self.command = " ".join([ctltest.PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A])
+        self.command = " ".join([PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A])
         self.type_line("echo SHELL-READY")
         self.wait_for_line("SHELL-READY")
 
@@ -265,7 +253,7 @@ class ShellJobControlTests(ctltest.SandboxCase):
 
     def patternctl_pid(self):
         found = subprocess.run(
-            ["pgrep", "-f", "--", "^%s set --store %s " % (ctltest.PATTERNCTL, self.box.store)],
+            ["pgrep", "-f", "--", "^%s set --store %s " % (PATTERNCTL, self.box.store)],
             capture_output=True,
             text=True,
             timeout=30,
@@ -277,7 +265,7 @@ class ShellJobControlTests(ctltest.SandboxCase):
     def test_ctrl_z_then_fg_keeps_echo_off(self):
         self.type_line(self.command)
         self.wait_for_count("Pattern: ", 1)
-        ctltest.wait_until_reading(self.patternctl_pid())
+        cli.wait_until_reading(self.patternctl_pid())
         self.keys("C-z")
         self.wait_for(lambda screen: "Stopped" in screen, "the job to stop")
         self.type_line("fg")
@@ -305,7 +293,7 @@ class ShellJobControlTests(ctltest.SandboxCase):
         self.type_line("sh -c '%s; echo EXIT-$?'" % self.command if wrapped else self.command)
         self.wait_for_count("Pattern: ", 1)
         pid = self.patternctl_pid()
-        ctltest.wait_until_reading(pid)
+        cli.wait_until_reading(pid)
         stop()
         # Keys typed before patternctl has restored the terminal would be flushed with its input (TCSAFLUSH).
         self.wait_for(lambda screen: not os.path.exists("/proc/%d" % pid), "patternctl %d to end" % pid)

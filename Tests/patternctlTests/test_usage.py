@@ -2,8 +2,8 @@
 
 import unittest
 
-import ctltest
-from ctltest import run, golden
+from support.cli import run, golden
+from support.paths import PATTERNCTL, require_built
 
 COMMANDS = ["set", "remove", "reset", "status", "list", "prune", "show", "bench"]
 
@@ -42,7 +42,7 @@ USAGE_ERRORS = [
 class HelpTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
+        require_built(PATTERNCTL)
 
     def test_overview_help(self):
         result = run("--help")
@@ -85,7 +85,7 @@ class HelpTests(unittest.TestCase):
 class UsageErrorTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        ctltest.require_binary()
+        require_built(PATTERNCTL)
 
     def test_usage_errors_exit_2_with_golden_messages(self):
         transcript = ""

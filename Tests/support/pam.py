@@ -10,29 +10,17 @@ Pieces:
 - Conversation: a scripted conversation function (answers, recorded messages,
   and the broken behaviours of the failure matrix).
 - service_dir()/write_service(): a private pam.d.
-- Enrolment: writes a root-owned store (0700 dir, 0600 file) with yescrypt
-  hashes made by libcrypt, and a state directory.
 - authenticate(): one pam_start_confdir/pam_authenticate/pam_end round.
+- summary(): a Result as plain data, for support.system.in_child (a crash in
+  the module must fail one test, not the run).
 
-Environment: PAM_PATTERN_BUILD (dir holding pam_pattern.so and patternctl),
-PAM_PATTERN_ROOT (the repository). Run with /usr/bin/python3.
+The private trees these run in are support.sandbox's (Fixture, FixtureCase).
 """
 
 import ctypes
-import ctypes.util
 import os
-import shutil
-import subprocess
-import tempfile
-import time
-import unittest
 
-# --- locations --------------------------------------------------------------
-
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
-MODULE = os.path.join(BUILD, "pam_pattern.so")
-PATTERNCTL = os.path.join(BUILD, "patternctl")
+from support.paths import MODULE
 
 # --- PAM constants (security/_pam_types.h) ----------------------------------
 
@@ -96,7 +84,6 @@ libc.free.argtypes = [ctypes.c_void_p]
 libc.free.restype = None
 
 libpam = ctypes.CDLL("libpam.so.0", use_errno=True)
-libcrypt = ctypes.CDLL("libcrypt.so.1", use_errno=True)
 
 
 class PamMessage(ctypes.Structure):
@@ -140,18 +127,6 @@ libpam.pam_set_item.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
 libpam.pam_set_item.restype = ctypes.c_int
 libpam.pam_get_item.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(ctypes.c_void_p)]
 libpam.pam_get_item.restype = ctypes.c_int
-
-libcrypt.crypt_gensalt_rn.argtypes = [
-    ctypes.c_char_p,
-    ctypes.c_ulong,
-    ctypes.c_char_p,
-    ctypes.c_int,
-    ctypes.c_char_p,
-    ctypes.c_int,
-]
-libcrypt.crypt_gensalt_rn.restype = ctypes.c_char_p
-libcrypt.crypt_rn.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int]
-libcrypt.crypt_rn.restype = ctypes.c_char_p
 
 
 def _malloc_string(data):
@@ -285,107 +260,6 @@ def observing_stack(options):
     ]
 
 
-# --- hashing and enrolment --------------------------------------------------
-
-
-def yescrypt_hash(secret, cost=1):
-    """A yescrypt hash of `secret` (bytes) made by libcrypt's crypt_rn."""
-    setting = ctypes.create_string_buffer(192)
-    if not libcrypt.crypt_gensalt_rn(b"$y$", cost, None, 0, setting, len(setting)):
-        raise OSError(ctypes.get_errno(), "crypt_gensalt_rn failed")
-    data = ctypes.create_string_buffer(1 << 17)  # >= sizeof(struct crypt_data), zeroed
-    result = libcrypt.crypt_rn(secret, setting.value, data, len(data))
-    if not result or result.startswith(b"*"):
-        raise OSError(ctypes.get_errno(), "crypt_rn failed")
-    return bytes(result)
-
-
-def store_line(user, hash_, set_at):
-    """One store line. Format: FILEFORMAT.md (owned by the store)."""
-    return b"%s:%s:%d\n" % (user, hash_, set_at)
-
-
-def require_root(test):
-    if os.geteuid() != 0:
-        raise unittest.SkipTest("needs root: the store and state must be root-owned (run `make test` as root)")
-
-
-class FixtureCase(unittest.TestCase):
-    """Root, the built module, and a private Fixture (removed after the test) with ENROL = (user, pattern)
-    enrolled at cost 1; ENROL = None leaves the store empty."""
-
-    ENROL = ("alice", "1235789")
-
-    def setUp(self):
-        require_root(self)
-        require_module()
-        self.fixture = Fixture()
-        self.addCleanup(self.fixture.close)
-        if self.ENROL:
-            self.fixture.enrol(*self.ENROL)
-
-
-class Fixture:
-    """A temp tree: confdir (private pam.d), store dir, state dir.
-
-    The store dir is root-owned 0700 with the store file 0600, as the module
-    demands. Removed by close().
-    """
-
-    def __init__(self):
-        self.root = tempfile.mkdtemp(prefix="pam-pattern-test-")
-        os.chmod(self.root, 0o755)  # su/sudo run as root but the su test's pam file is bind-mounted from here
-        self.confdir = os.path.join(self.root, "pam.d")
-        self.store_dir = os.path.join(self.root, "store")
-        self.state_dir = os.path.join(self.root, "state")
-        os.mkdir(self.confdir, 0o755)
-        # libpam falls back to "other" for a missing service: make that deny.
-        write_service(self.confdir, "other", ["auth required pam_deny.so"])
-        os.mkdir(self.store_dir, 0o700)
-        os.mkdir(self.state_dir, 0o700)
-        self.store = os.path.join(self.store_dir, "patterns")
-        self.records = {}
-
-    def close(self):
-        shutil.rmtree(self.root, ignore_errors=True)
-
-    def options(self, extra=""):
-        return ("store=%s state=%s %s" % (self.store, self.state_dir, extra)).strip()
-
-    def enrol(self, user, digits, cost=1):
-        """Adds or replaces `user` (str) with the canonical pattern `digits` (str)."""
-        self.records[user.encode()] = yescrypt_hash(digits.encode(), cost)
-        self.write_store()
-
-    def write_store(self):
-        data = b"".join(store_line(u, h, int(time.time())) for u, h in self.records.items())
-        temp = self.store + ".tmp-test"
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-        try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.chmod(temp, 0o600)
-        os.rename(temp, self.store)
-
-    def state_files(self):
-        return sorted(os.listdir(self.state_dir))
-
-    def state_bytes(self):
-        """The content of every state file, to tell whether a guess was counted."""
-        out = {}
-        for name in os.listdir(self.state_dir):
-            with open(os.path.join(self.state_dir, name), "rb") as f:
-                out[name] = f.read()
-        return out
-
-    def service(self, options="", name="pattern-test"):
-        """A stack that shows the module's own return code (see IGNORE_MARKER)."""
-        write_service(self.confdir, name, observing_stack(self.options(options)))
-        return name
-
-
 # --- one round --------------------------------------------------------------
 
 
@@ -451,60 +325,8 @@ def rss_kib():
     return 0
 
 
-def run(argv, **kwargs):
-    kwargs.setdefault("stdout", subprocess.PIPE)
-    kwargs.setdefault("stderr", subprocess.PIPE)
-    kwargs.setdefault("timeout", 60)
-    return subprocess.run(argv, **kwargs)
-
-
-def require_module(test=None):
-    """Fails (not skips): a missing build must not look like a passing suite; a missing root skips."""
-    if not os.path.exists(MODULE):
-        raise AssertionError("no %s: run `make build` first (or set PAM_PATTERN_BUILD)" % MODULE)
-
-
-# --- isolation: a crash in the module must fail one test, not the run --------
-
-
-def in_child(function, timeout=60):
-    """Runs function() in a forked child and returns its (picklable) result.
-
-    Raises AssertionError if the child died from a signal (the module crashed
-    its host) or exited without a result.
-    """
-    import pickle
-    import signal
-
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_end)
-        status = 0
-        try:
-            data = pickle.dumps(("ok", function()))
-        except BaseException as error:  # report, never return into the test runner
-            data = pickle.dumps(("error", repr(error)))
-            status = 3
-        with os.fdopen(write_end, "wb") as out:
-            out.write(data)
-        os._exit(status)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as source:
-        data = source.read()
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        raise AssertionError("host process killed by signal %s" % signal.Signals(os.WTERMSIG(status)).name)
-    if not data:
-        raise AssertionError("child exited with status %d and no result" % os.WEXITSTATUS(status))
-    kind, value = pickle.loads(data)
-    if kind != "ok":
-        raise AssertionError("child raised %s" % value)
-    return value
-
-
 def summary(result):
-    """A picklable view of a Result (for in_child)."""
+    """A picklable view of a Result (for support.system.in_child)."""
     return {
         "code": result.code,
         "messages": result.conversation.messages,
@@ -512,40 +334,3 @@ def summary(result):
         "fail_delays": result.conversation.fail_delays,
         "unexpected_prompts": result.conversation.unexpected_prompts,
     }
-
-
-# --- throttle state (FILEFORMAT.md "Throttle state") --------------------------
-
-
-def state_file(state_dir, user):
-    """<state dir>/<lower-case hex of the user name>."""
-    return os.path.join(state_dir, user.encode().hex())
-
-
-def failures(state_dir, user):
-    """The user's recorded failure count (0 when there is no state file)."""
-    try:
-        with open(state_file(state_dir, user), "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        return 0
-    if not data.strip():
-        return 0
-    return int(data.split()[0])
-
-
-# --- system users (sudo/su tests) ---------------------------------------------
-
-
-class SystemUser:
-    """A throwaway local user (useradd), removed by remove() even if half-made."""
-
-    def __init__(self, name, password=None):
-        self.name = name
-        subprocess.run(["userdel", "-r", name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        run(["useradd", "-M", "-s", "/bin/sh", name], check=True)
-        if password is not None:
-            run(["chpasswd"], input=("%s:%s\n" % (name, password)).encode(), check=True)
-
-    def remove(self):
-        subprocess.run(["userdel", "-f", self.name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -16,23 +16,19 @@ Nothing outside the namespace changes; users are made with useradd under the
 real-client flock and removed with userdel -r even when a test fails.
 """
 
-import fcntl
+import json
 import os
 import shlex
 import shutil
-import subprocess
-import sys
 import tempfile
-import time
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(HERE, "..", "..")))
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
-MODULE = os.path.join(BUILD, "pam_pattern.so")
-PATTERNCTL = os.path.join(BUILD, "patternctl")
-HELPER = os.path.join(BUILD, "pam_pattern_helper")
-HELPER_PATH = "/usr/sbin/pam_pattern_helper"  # HelperRequest.installedPath
+from support import system
+from support.paths import BUILD, HELPER, MODULE, PATTERNCTL, PYTHONPATH, ROOT, require_built, run
+from support.paths import INSTALLED_HELPER as HELPER_PATH
+from support.sandbox import PatternctlClient
+from support.formats import state_file
+from support.system import TestUser, as_user, setpriv_argv
 
 # Exit statuses (HelperExit).
 SUCCESS, WRONG, LOCKED, NOT_ENROLLED, MALFORMED, UNAVAILABLE, REFUSED = range(7)
@@ -40,73 +36,17 @@ SUCCESS, WRONG, LOCKED, NOT_ENROLLED, MALFORMED, UNAVAILABLE, REFUSED = range(7)
 PATTERN = "2946138"
 WRONG_PATTERN = "24678"
 
-RUN_LOCK = "/run/lock/pam_pattern-real-clients.lock"
-RUN_LOCK_WAIT = 300
-_run_lock = None
-
-
-def run(argv, **kwargs):
-    kwargs.setdefault("stdout", subprocess.PIPE)
-    kwargs.setdefault("stderr", subprocess.PIPE)
-    kwargs.setdefault("timeout", 60)
-    return subprocess.run(argv, **kwargs)
-
 
 def take_run_lock():
-    """The flock every suite that makes users or touches /etc holds (shared machine)."""
-    global _run_lock
-    if os.geteuid() != 0:
-        raise unittest.SkipTest(
-            "the helper tests need root (setuid binary, users, mount namespaces): run `make test` as root"
-        )
-    for path in (HELPER, MODULE, PATTERNCTL):
-        if not os.path.exists(path):
-            raise AssertionError("not built: %s (make build, or set PAM_PATTERN_BUILD)" % path)
-    _run_lock = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-    started = time.monotonic()
-    deadline = started + RUN_LOCK_WAIT
-    while True:
-        try:
-            fcntl.flock(_run_lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            if time.monotonic() - started > 1:
-                sys.stderr.write(
-                    "(waited %.0f s for %s: another suite held it)\n" % (time.monotonic() - started, RUN_LOCK)
-                )
-            return
-        except BlockingIOError:
-            if time.monotonic() >= deadline:
-                raise AssertionError("another suite holds %s for %d s" % (RUN_LOCK, RUN_LOCK_WAIT))
-            time.sleep(1)
+    """The built helper, module and patternctl (else the suite fails); root and the shared flock (else skipped)."""
+    require_built(HELPER, MODULE, PATTERNCTL)
+    system.take_run_lock("the helper tests (setuid binary, users, mount namespaces)")
 
 
-def release_run_lock():
-    global _run_lock
-    if _run_lock is not None:
-        os.close(_run_lock)
-        _run_lock = None
+release_run_lock = system.release_run_lock
 
 
-class TestUser:
-    """A throwaway local user with a home, removed with userdel -r."""
-
-    def __init__(self, name, password=None):
-        self.name = name
-        if run(["id", "-u", name]).returncode == 0:
-            raise AssertionError("user %s exists already: refusing to reuse or delete it" % name)
-        made = run(["useradd", "-m", "-s", "/bin/sh", name])
-        if made.returncode != 0:
-            raise AssertionError("useradd %s: %s" % (name, made.stderr.decode()))
-        self.uid = int(run(["id", "-u", name]).stdout)
-        if password is not None:
-            done = run(["chpasswd"], input=("%s:%s\n" % (name, password)).encode())
-            if done.returncode != 0:
-                raise AssertionError("chpasswd: %s" % done.stderr.decode())
-
-    def remove(self):
-        run(["userdel", "-r", "-f", self.name])
-
-
-class Sandbox:
+class Namespace(PatternctlClient):
     """Store, state and helper at their real paths, in a private mount namespace (see the module docstring)."""
 
     def __init__(self, test, service=None, pam_lines=None, helper_mode=0o4755):
@@ -138,27 +78,8 @@ class Sandbox:
             f.write("".join(line.rstrip() + "\n" for line in lines))
         os.chmod(self.pam_file, 0o644)
 
-    def patternctl(self, *argv, stdin=b""):
-        return run(
-            [PATTERNCTL] + list(argv[:1]) + ["--store", self.store, "--state", self.state_dir] + list(argv[1:]),
-            input=stdin,
-        )
-
     def enrol(self, user, pattern=PATTERN):
-        done = self.patternctl("set", "--cost", "1", user, stdin=("%s\n%s\n" % (pattern, pattern)).encode())
-        self.test.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-
-    def status(self, user, *extra):
-        done = self.patternctl("status", *extra, user)
-        self.test.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        fields = {}
-        for line in done.stdout.decode().splitlines():
-            key, _, value = line.partition(": ")
-            fields[key] = value
-        return fields
-
-    def failures(self, user):
-        return int(self.status(user)["failures"])
+        PatternctlClient.enrol(self, user, pattern)
 
     def setup_script(self):
         q = shlex.quote
@@ -185,20 +106,6 @@ class Sandbox:
         return run(self.argv(command), **kwargs)
 
 
-def as_user(user, command, env=None):
-    """Shell text running `command` (a shell string) as the user: real and effective uid, no groups."""
-    environment = {"PATH": "/usr/bin:/bin", "HOME": "/home/" + user.name, "USER": user.name}
-    if env:
-        environment.update(env)
-    assignments = " ".join("%s=%s" % (k, shlex.quote(v)) for k, v in environment.items())
-    return "/usr/bin/env -i %s /usr/bin/setpriv --reuid=%d --regid=%d --clear-groups /bin/sh -c %s" % (
-        assignments,
-        user.uid,
-        user.uid,
-        shlex.quote(command),
-    )
-
-
 def helper_call(operation, user_name, stdin_expr="printf ''", helper_env=None):
     """Shell text: `stdin_expr | [env K=V...] pam_pattern_helper operation user_name; echo rc`"""
     prefix = ""
@@ -219,11 +126,6 @@ def parse_call(output):
         else:
             verdict.append(line)
     return "\n".join(verdict), status
-
-
-def setpriv_argv(user):
-    """argv prefix running the rest as the user (real and effective uid, no groups), environment untouched."""
-    return ["setpriv", "--reuid=%d" % user.uid, "--regid=%d" % user.uid, "--clear-groups"]
 
 
 # Runs inside the namespace (as root) with a JSON job on argv[1]; spawns the helper as the user and reports.
@@ -300,8 +202,6 @@ print(json.dumps(results))
 
 def drive(sandbox, job):
     """Runs DRIVER in the sandbox's namespace; returns its results."""
-    import json
-
     path = os.path.join(sandbox.root, "driver.py")
     with open(path, "w") as f:
         f.write(DRIVER)
@@ -311,17 +211,12 @@ def drive(sandbox, job):
     return json.loads(done.stdout)
 
 
-def state_file(state_dir, user_name):
-    return os.path.join(state_dir, user_name.encode().hex())
-
-
 # Runs inside the namespace, as root or as the user, with a JSON job on argv[1]: one pam_authenticate per
-# answer through the real libpam (pamharness), the way a screen locker calls it.
+# answer through the real libpam (support.pam, found through PYTHONPATH), the way a screen locker calls it.
 MODULE_DRIVER = r"""
 import json, os, signal, sys
+from support import pam as ph
 job = json.loads(sys.argv[1])
-sys.path.insert(0, job["harness_dir"])
-import pamharness as ph
 if job.get("ignore_sigchld"):
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
 def fds():
@@ -341,8 +236,6 @@ print(json.dumps({"results": out, "fds_before": before, "fds_after": fds()}))
 def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigchld=False, target=None):
     """pam_authenticate for `target` (default: the user) once per answer, in the sandbox's namespace, run by the
     user (the module then uses the helper) or by root (in-process). Returns the driver's report."""
-    import json
-
     confdir = os.path.join(sandbox.root, "pam.d")
     os.makedirs(confdir, exist_ok=True)
     os.chmod(confdir, 0o755)
@@ -359,7 +252,6 @@ def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigch
         f.write(MODULE_DRIVER)
     os.chmod(path, 0o644)
     job = {
-        "harness_dir": os.path.join(ROOT, "Tests", "PamPatternTests"),
         "confdir": confdir,
         "service": "pattern-helper-test",
         "user": target or user.name,
@@ -367,9 +259,46 @@ def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigch
         "ignore_sigchld": ignore_sigchld,
     }
     command = "/usr/bin/python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job)))
-    if not as_root:
-        command = as_user(user, command, env={"PAM_PATTERN_BUILD": BUILD, "PAM_PATTERN_ROOT": ROOT})
+    environment = {"PAM_PATTERN_BUILD": BUILD, "PAM_PATTERN_ROOT": ROOT, "PYTHONPATH": PYTHONPATH}
+    if as_root:
+        command = "/usr/bin/env %s %s" % (" ".join(shlex.quote("%s=%s" % kv) for kv in environment.items()), command)
+    else:
+        command = as_user(user, command, env=environment)
     done = sandbox.run(command, timeout=120)
     if done.returncode != 0:
         raise AssertionError("module driver failed (%d): %r" % (done.returncode, done.stderr))
     return json.loads(done.stdout)
+
+
+class HelperCase(unittest.TestCase):
+    """A throwaway USER (with PASSWORD, if set) and a Namespace per test (namespace() makes it), USER enrolled
+    unless ENROL is False. The module holds the run lock: setUpModule = take_run_lock."""
+
+    USER = None
+    PASSWORD = None
+    ENROL = True
+
+    def namespace(self):
+        return Namespace(self)
+
+    def setUp(self):
+        self.user = TestUser(self.USER, password=self.PASSWORD)
+        self.addCleanup(self.user.remove)
+        self.sandbox = self.namespace()
+        if self.ENROL:
+            self.sandbox.enrol(self.USER)
+
+    def drive(self, kind, **fields):
+        """DRIVER's job `kind` (parallel, kill, signals, stop) for USER's own wrong guess through the helper run
+        as USER; `fields` are the kind's own (count, delays, signals, delay) or override the defaults."""
+        job = {
+            "kind": kind,
+            "prefix": setpriv_argv(self.user),
+            "helper": HELPER_PATH,
+            "operation": "verify",
+            "user": self.USER,
+            "input": WRONG_PATTERN + "\0",
+            "state_file": state_file("/var/lib/pam_pattern", self.USER),
+        }
+        job.update(fields)
+        return drive(self.sandbox, job)

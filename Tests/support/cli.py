@@ -1,25 +1,21 @@
-"""Shared helpers for the patternctl tests: run the built binary, temp stores, golden files.
+"""patternctl as a user runs it: the built binary, its output, golden files.
 
 The tests run the real binary ($PAM_PATTERN_BUILD/patternctl) as a user would,
-with a private store and state directory (--store/--state) in a root-owned
-0700 temp directory, so nothing under /etc or /var/lib is touched.
+with a private store and state directory (--store/--state; support.sandbox's
+Sandbox), so nothing under /etc or /var/lib is touched.
 
-Golden files (golden/*.txt) are compared exactly. After an intended change of
+Golden files (Tests/patternctlTests/golden/*.txt) are compared exactly. After an intended change of
 a text, regenerate them with PAM_PATTERN_UPDATE_GOLDEN=1 and review the diff.
 """
 
 import os
-import shutil
 import subprocess
-import tempfile
 import time
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.environ.get("PAM_PATTERN_ROOT", os.path.abspath(os.path.join(HERE, "..", "..")))
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(ROOT, "build"))
-PATTERNCTL = os.path.join(BUILD, "patternctl")
-GOLDEN = os.path.join(HERE, "golden")
+from support.paths import PATTERNCTL, ROOT
+
+GOLDEN = os.path.join(ROOT, "Tests", "patternctlTests", "golden")
 UPDATE_GOLDEN = os.environ.get("PAM_PATTERN_UPDATE_GOLDEN") == "1"
 
 # Users every Debian system has; only their names are used (the store is private).
@@ -29,12 +25,6 @@ NO_SUCH_USER = "pp-no-such-user"
 
 # A pattern the core accepts as not weak, and its canonical digits.
 GOOD = "1569874"
-
-
-def require_binary():
-    """Fails (not skips): a missing binary must not look like a passing suite."""
-    if not os.access(PATTERNCTL, os.X_OK):
-        raise AssertionError("patternctl not built: %s (set PAM_PATTERN_BUILD)" % PATTERNCTL)
 
 
 class Result:
@@ -60,52 +50,6 @@ def run(*argv, stdin="", env=None, as_nobody=False):
         environment.update(env)
     completed = subprocess.run(command, input=stdin, capture_output=True, text=True, env=environment, timeout=120)
     return Result(argv, completed)
-
-
-class Sandbox:
-    """A private store path and state directory, root-owned, removed on close."""
-
-    def __init__(self):
-        self.directory = tempfile.mkdtemp(prefix="patternctl-test-")
-        os.chmod(self.directory, 0o700)
-        self.store = os.path.join(self.directory, "patterns")
-        self.state = os.path.join(self.directory, "state")
-        os.mkdir(self.state, 0o700)
-
-    def args(self):
-        return ["--store", self.store, "--state", self.state]
-
-    def store_bytes(self):
-        """The store's bytes, or None when there is no store file."""
-        try:
-            with open(self.store, "rb") as handle:
-                return handle.read()
-        except FileNotFoundError:
-            return None
-
-    def state_snapshot(self):
-        """Every state file's name and bytes."""
-        snapshot = {}
-        for name in sorted(os.listdir(self.state)):
-            path = os.path.join(self.state, name)
-            if os.path.isfile(path):
-                with open(path, "rb") as handle:
-                    snapshot[name] = handle.read()
-        return snapshot
-
-    def tree_snapshot(self):
-        """Names, modes and bytes of everything in the sandbox (store and state)."""
-        snapshot = {}
-        for directory, _, files in os.walk(self.directory):
-            snapshot[directory] = os.stat(directory).st_mode
-            for name in files:
-                path = os.path.join(directory, name)
-                with open(path, "rb") as handle:
-                    snapshot[path] = (os.stat(path).st_mode, handle.read())
-        return snapshot
-
-    def close(self):
-        shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def golden(test, name, actual):
@@ -145,21 +89,3 @@ def wait_until_reading(pid, timeout=30):
         if time.monotonic() >= deadline:
             raise AssertionError("process %d never blocked in read(2): %r" % (pid, fields))
         time.sleep(0.02)
-
-
-def require_root(test):
-    if os.geteuid() != 0:
-        test.skipTest("needs root (the store must be root-owned)")
-
-
-class SandboxCase(unittest.TestCase):
-    """The built patternctl (missing: the class fails), root (else skipped) and a private Sandbox per test."""
-
-    @classmethod
-    def setUpClass(cls):
-        require_binary()
-
-    def setUp(self):
-        require_root(self)
-        self.box = Sandbox()
-        self.addCleanup(self.box.close)

@@ -6,18 +6,15 @@ import signal
 import subprocess
 import tempfile
 import time
-import unittest
 
-BUILD = os.environ.get("PAM_PATTERN_BUILD", os.path.join(os.path.dirname(__file__), "..", "..", "build"))
-DRIVER = os.path.join(BUILD, "tpm-driver")
+from support.paths import TPM_DRIVER as DRIVER
+from support.paths import require_built, require_tools
 
 
 def require_swtpm():
-    for tool in ("swtpm", "tpm2_nvreadpublic"):
-        if shutil.which(tool) is None:
-            raise unittest.SkipTest("%s not installed (make deps)" % tool)
-    if not os.path.exists(DRIVER):
-        raise unittest.SkipTest("no %s (make build)" % DRIVER)
+    """Fails without the built tpm-driver; skips without swtpm and tpm2-tools."""
+    require_built(DRIVER)
+    require_tools("swtpm", "tpm2_nvreadpublic")
 
 
 class SoftwareTPM:
