@@ -6,14 +6,14 @@ the strength rules, an owner password, and `patternctl prune` deleting the index
 import os
 import re
 import shlex
-import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "HelperTests"))
-import helperkit as hk  # noqa: E402
-from swtpm import SoftwareTPM, require_swtpm  # noqa: E402
+from support import helper
+from support.paths import INSTALLED_HELPER, PATTERNCTL, ROOT, run
+from support.system import TestUser, as_user
+from support.tpm import SoftwareTPM, require_swtpm
 
-FIRST = hk.PATTERN  # 2946138
+FIRST = helper.PATTERN  # 2946138
 SECOND = "8426519"
 WEAK = "1235789"  # the Z: refused as too easy to guess
 STORE = "/etc/security/pam_pattern/patterns"
@@ -22,11 +22,11 @@ RANGE = re.compile(r"0x1A5[0-9A-F]{4}")
 
 
 def setUpModule():
-    hk.take_run_lock()
+    helper.take_run_lock()
 
 
 def tearDownModule():
-    hk.release_run_lock()
+    helper.release_run_lock()
 
 
 class PatternctlTPMTest(unittest.TestCase):
@@ -37,9 +37,9 @@ class PatternctlTPMTest(unittest.TestCase):
         self.tpm = SoftwareTPM()
         self.addCleanup(self.tpm.close)
         os.chmod(self.tpm.directory, 0o755)
-        self.user = hk.TestUser(self.USER)
+        self.user = TestUser(self.USER)
         self.addCleanup(self.user.remove)
-        self.sandbox = hk.Sandbox(self)
+        self.sandbox = helper.Namespace(self)
 
     # shell steps, run in one namespace by steps()
 
@@ -54,7 +54,7 @@ class PatternctlTPMTest(unittest.TestCase):
         return "printf '%%s\\n%%s\\n' %s %s | %s set %s %s 2>&1" % (
             pattern,
             pattern,
-            hk.PATTERNCTL,
+            PATTERNCTL,
             " ".join(options),
             self.USER,
         )
@@ -62,14 +62,14 @@ class PatternctlTPMTest(unittest.TestCase):
     def own(self, command, *lines):
         """patternctl run by the user, its answers on stdin (a pipe: one line each)."""
         stdin = "printf '%s\\n'" % "\\n".join(lines)
-        return hk.as_user(self.user, "%s | %s %s 2>&1" % (stdin, hk.PATTERNCTL, command))
+        return as_user(self.user, "%s | %s %s 2>&1" % (stdin, PATTERNCTL, command))
 
-    def helper(self, operation, pattern):
+    def call_helper(self, operation, pattern):
         """The helper run as root, its exit status the step's."""
-        return "printf '%%s\\0' %s | %s %s %s" % (pattern, hk.HELPER_PATH, operation, self.USER)
+        return "printf '%%s\\0' %s | %s %s %s" % (pattern, INSTALLED_HELPER, operation, self.USER)
 
     def verify(self, pattern):
-        return hk.as_user(self.user, self.helper("verify", pattern))
+        return as_user(self.user, self.call_helper("verify", pattern))
 
     def indexes(self):
         return "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti
@@ -108,14 +108,14 @@ class PatternctlTPMTest(unittest.TestCase):
                 self.line,  # 2
                 self.indexes(),  # 3
                 self.verify(FIRST),  # 4
-                self.verify(hk.WRONG_PATTERN),  # 5
+                self.verify(helper.WRONG_PATTERN),  # 5
                 self.root_set(SECOND),  # 6: a change: the new index, the line, then the old index deleted
                 self.line,  # 7
                 self.indexes(),  # 8
                 self.verify(SECOND),  # 9
                 self.conf("no"),  # checks go by the record, not by the setting
                 self.verify(SECOND),  # 11
-                "%s remove %s 2>&1" % (hk.PATTERNCTL, self.USER),  # 12
+                "%s remove %s 2>&1" % (PATTERNCTL, self.USER),  # 12
                 self.indexes(),  # 13
                 self.line,  # 14
             ]
@@ -125,14 +125,14 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertNotIn("$y$", r[2][0])
         first = self.record_handle(r[2][0])
         self.assertEqual(self.handles(r[3][0]), {first})
-        self.assertEqual(r[4][1], hk.SUCCESS, r[4])
-        self.assertEqual(r[5][1], hk.WRONG, r[5])
+        self.assertEqual(r[4][1], helper.SUCCESS, r[4])
+        self.assertEqual(r[5][1], helper.WRONG, r[5])
         self.assertEqual(r[6][1], 0, r[6][0])
         second = self.record_handle(r[7][0])
         self.assertNotEqual(first, second)
         self.assertEqual(self.handles(r[8][0]), {second}, "the old index must be deleted, the new one kept")
-        self.assertEqual(r[9][1], hk.SUCCESS, r[9])
-        self.assertEqual(r[11][1], hk.SUCCESS, r[11])
+        self.assertEqual(r[9][1], helper.SUCCESS, r[9])
+        self.assertEqual(r[11][1], helper.SUCCESS, r[11])
         self.assertEqual(r[12][1], 0, r[12][0])
         self.assertIn("TPM index", r[12][0])
         self.assertEqual(self.handles(r[13][0]), set(), "remove must delete the index")
@@ -155,7 +155,7 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertIn("no TPM is present", r[3][0])
         self.assertIn("nothing was changed", r[3][0])
         self.assertRegex(r[4][0], r"^%s:\d+:\$y\$" % self.USER)
-        self.assertEqual(r[5][1], hk.SUCCESS, r[5])
+        self.assertEqual(r[5][1], helper.SUCCESS, r[5])
 
     def test_auto_uses_the_tpm_only_when_present_and_no_moves_a_pattern_out(self):
         missing = "swtpm:path=" + os.path.join(self.tpm.directory, "no-such-socket")
@@ -182,7 +182,7 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertEqual(r[8][1], 0, r[8][0])
         self.assertRegex(r[9][0], r"^%s:\d+:\$y\$" % self.USER)
         self.assertEqual(self.handles(r[10][0]), set(), r[8][0])
-        self.assertEqual(r[11][1], hk.SUCCESS, r[11])
+        self.assertEqual(r[11][1], helper.SUCCESS, r[11])
 
     def test_strength_rules_apply_in_tpm_mode(self):
         r = self.steps(
@@ -191,8 +191,8 @@ class PatternctlTPMTest(unittest.TestCase):
                 self.root_set(WEAK),  # 1: patternctl's own check
                 self.root_set(WEAK, "--allow-weak"),  # 2: no way around it in TPM mode
                 # 3: the helper's check, for a root caller that skips patternctl
-                self.helper("tpm-enroll", WEAK),
-                self.helper("tpm-enroll", "2943"),  # 4: too short for minlen 5
+                self.call_helper("tpm-enroll", WEAK),
+                self.call_helper("tpm-enroll", "2943"),  # 4: too short for minlen 5
                 self.indexes(),  # 5
                 self.line,  # 6
             ]
@@ -201,8 +201,8 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertIn("too easy to guess", r[1][0])
         self.assertEqual(r[2][1], 1, r[2][0])
         self.assertIn("--allow-weak", r[2][0])
-        self.assertEqual((r[3][0].strip(), r[3][1]), ("weak", hk.MALFORMED))
-        self.assertEqual(r[4][1], hk.MALFORMED, r[4])
+        self.assertEqual((r[3][0].strip(), r[3][1]), ("weak", helper.MALFORMED))
+        self.assertEqual(r[4][1], helper.MALFORMED, r[4])
         self.assertEqual(self.handles(r[5][0]), set())
         self.assertEqual(r[6][0].strip(), "")
 
@@ -225,7 +225,7 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertIn("owner hierarchy has a password", r[4][0])
         self.assertIn("nothing was changed", r[4][0])
         self.assertEqual(r[5][0], r[2][0])
-        self.assertEqual(r[6][1], hk.SUCCESS, r[6])
+        self.assertEqual(r[6][1], helper.SUCCESS, r[6])
         self.assertEqual(self.handles(r[7][0]), {self.record_handle(r[2][0])})
 
     def test_a_user_changes_and_removes_their_own_pattern_in_the_tpm(self):
@@ -234,7 +234,7 @@ class PatternctlTPMTest(unittest.TestCase):
                 self.conf("yes"),
                 self.root_set(FIRST),  # 1
                 self.line,  # 2
-                self.own("set", hk.WRONG_PATTERN, SECOND, SECOND),  # 3: a wrong current pattern
+                self.own("set", helper.WRONG_PATTERN, SECOND, SECOND),  # 3: a wrong current pattern
                 self.own("set", FIRST, SECOND, SECOND),  # 4
                 self.line,  # 5
                 self.indexes(),  # 6
@@ -253,7 +253,7 @@ class PatternctlTPMTest(unittest.TestCase):
         second = self.record_handle(r[5][0])
         self.assertEqual(self.handles(r[6][0]), {second})
         self.assertNotEqual(first, second)
-        self.assertEqual(r[7][1], hk.SUCCESS, r[7])
+        self.assertEqual(r[7][1], helper.SUCCESS, r[7])
         self.assertEqual(r[8][1], 1, r[8][0])
         self.assertIn("too easy to guess", r[8][0])
         self.assertEqual(r[9][1], 0, r[9][0])
@@ -277,13 +277,13 @@ class PatternctlTPMTest(unittest.TestCase):
 
     def test_a_first_pattern_set_by_the_user_goes_into_the_tpm(self):
         password = "pptpm-Secret-7"
-        done = hk.run(["chpasswd"], input=("%s:%s\n" % (self.USER, password)).encode())
+        done = run(["chpasswd"], input=("%s:%s\n" % (self.USER, password)).encode())
         self.assertEqual(done.returncode, 0, done.stderr)
         # The password is checked by the shipped PAM service patternctl: /etc/pam.d writable in the namespace.
         self.sandbox.overlays["/etc/pam.d"] = "etc_pam_d"
         for layer in ("up", "work"):
             os.makedirs(os.path.join(self.sandbox.root, "overlay", "etc_pam_d", layer))
-        shipped = os.path.join(hk.ROOT, "pam.d", "patternctl")
+        shipped = os.path.join(ROOT, "pam.d", "patternctl")
         missing = "swtpm:path=" + os.path.join(self.tpm.directory, "no-such-socket")
         r = self.steps(
             [
@@ -296,7 +296,7 @@ class PatternctlTPMTest(unittest.TestCase):
                 self.line,  # 6
                 self.indexes(),  # 7
                 self.verify(FIRST),  # 8
-                "%s status %s" % (hk.PATTERNCTL, self.USER),  # 9
+                "%s status %s" % (PATTERNCTL, self.USER),  # 9
             ]
         )
         self.assertEqual(r[0][1], 0, r[0][0])
@@ -305,12 +305,12 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertEqual(r[3][0].strip(), "")
         self.assertEqual(r[5][1], 0, r[5][0])
         self.assertEqual(self.handles(r[7][0]), {self.record_handle(r[6][0])})
-        self.assertEqual(r[8][1], hk.SUCCESS, r[8])
+        self.assertEqual(r[8][1], helper.SUCCESS, r[8])
         self.assertIn("failures: 0", r[9][0])  # the refused attempt counted nothing
 
     def test_prune_deletes_the_index_of_a_killed_enrolment_and_nothing_else(self):
         outside = "0x1500017"
-        helper = self.helper("tpm-enroll", SECOND)
+        enrolment = self.call_helper("tpm-enroll", SECOND)
         r = self.steps(
             [
                 self.conf("yes"),
@@ -320,14 +320,14 @@ class PatternctlTPMTest(unittest.TestCase):
                 # 4: an enrolment killed between defining its index and writing its line: the store's writer
                 # lock is held, so the helper waits in the save when SIGKILL comes.
                 "(flock -x 9; sleep 4) 9>>/etc/security/pam_pattern/.patterns.lock & sleep 0.3; "
-                "%s & pid=$!; sleep 2; kill -9 $pid; wait $pid; killed=$?; wait; (exit $killed)" % helper,
+                "%s & pid=$!; sleep 2; kill -9 $pid; wait $pid; killed=$?; wait; (exit $killed)" % enrolment,
                 self.line,  # 5
                 self.indexes(),  # 6
-                "%s prune 2>&1" % hk.PATTERNCTL,  # 7
+                "%s prune 2>&1" % PATTERNCTL,  # 7
                 self.indexes(),  # 8
                 self.verify(FIRST),  # 9
-                "%s prune 2>&1" % hk.PATTERNCTL,  # 10: nothing left to delete
-                hk.as_user(self.user, "%s tpm-prune %s </dev/null" % (hk.HELPER_PATH, self.USER)),  # 11: root only
+                "%s prune 2>&1" % PATTERNCTL,  # 10: nothing left to delete
+                as_user(self.user, "%s tpm-prune %s </dev/null" % (INSTALLED_HELPER, self.USER)),  # 11: root only
             ]
         )
         self.assertEqual(r[1][1], 0, r[1][0])
@@ -340,10 +340,10 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertIn("Deleted 1 TPM index", r[7][0])
         self.assertEqual(self.handles(r[8][0]), {named}, "prune must delete the orphan, and only it")
         self.assertIn(outside, r[8][0], "an index outside the range must stay")
-        self.assertEqual(r[9][1], hk.SUCCESS, r[9])
+        self.assertEqual(r[9][1], helper.SUCCESS, r[9])
         self.assertEqual(r[10][1], 0, r[10][0])
         self.assertNotIn("Deleted", r[10][0])
-        self.assertEqual((r[11][0].strip(), r[11][1]), ("refused user", hk.REFUSED))
+        self.assertEqual((r[11][0].strip(), r[11][1]), ("refused user", helper.REFUSED))
 
 
 if __name__ == "__main__":
