@@ -12,7 +12,8 @@ struct PruneCommand: Subcommand {
             Remove every pattern whose account is gone: a pattern belongs to the
             account (uid) it was set for, and the module refuses it once that name
             has another uid or no account. 'list' shows such patterns as
-            "mismatch". Needs root.
+            "mismatch". With a TPM present it also deletes the TPM indexes no
+            pattern names (left by an enrolment that was killed). Needs root.
             """)
     }
     static var summary: String { localized("remove the patterns of deleted accounts") }

@@ -20,6 +20,10 @@ struct SetCommand: Subcommand {
             their rotations and mirror images, too few dots) are refused with the
             reason. On success the pattern is drawn and the failure count of USER is
             cleared.
+
+            With tpm = yes in pam_pattern.conf (or auto, and a TPM present) the
+            pattern is held by the TPM instead of hashed, through pam_pattern_helper;
+            then no --cost or --allow-weak.
             """)
     }
     static var summary: String { localized("set or replace a pattern (asked twice, weak ones refused)") }
