@@ -345,6 +345,26 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertNotIn("Deleted", r[10][0])
         self.assertEqual((r[11][0].strip(), r[11][1]), ("refused user", helper.REFUSED))
 
+    def test_prune_never_takes_an_enrolment_in_progress_for_an_orphan(self):
+        # The enrolment has defined its index and waits to write its line (the store's writer lock is held for
+        # 3 s) when prune runs: prune must wait for it, not delete the index its line is about to name.
+        enrolment = self.call_helper("tpm-enroll", SECOND)
+        r = self.steps(
+            [
+                self.conf("yes") + "; " + self.root_set(FIRST) + " >/dev/null",  # a change, then
+                "(flock -x 9; sleep 3) 9>>/etc/security/pam_pattern/.patterns.lock & sleep 0.3; "
+                "%s >/dev/null & pid=$!; sleep 1; %s prune 2>&1; wait $pid; echo enrolled=$?; wait"
+                % (enrolment, PATTERNCTL),
+                self.line,  # 2
+                self.indexes(),  # 3
+                self.verify(SECOND),  # 4
+            ]
+        )
+        self.assertIn("enrolled=0", r[1][0])
+        self.assertNotIn("Deleted", r[1][0])
+        self.assertEqual(self.handles(r[3][0]), {self.record_handle(r[2][0])})
+        self.assertEqual(r[4][1], helper.SUCCESS, r[4])
+
 
 if __name__ == "__main__":
     unittest.main()
