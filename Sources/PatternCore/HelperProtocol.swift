@@ -362,11 +362,12 @@ public enum HelperVerdict: Equatable, Sendable {
         } else if first.elementsEqual("status".utf8) && rest.count >= 4, let failures = number(rest[2]),
             let now = throttle(Array(rest[3...]))
         {
-            // Both "-" (no pattern) or both numbers.
-            let none = rest[0].elementsEqual("-".utf8) && rest[1].elementsEqual("-".utf8)
+            // Both "-" (no pattern), or a time and a cost that is a number or "-" (the TPM holds the pattern).
+            let noCost = rest[1].elementsEqual("-".utf8)
+            let none = rest[0].elementsEqual("-".utf8) && noCost
             let setAt = number(rest[0])
             let cost = number(rest[1])
-            guard none || (setAt != nil && cost != nil) else { return nil }
+            guard none || (setAt != nil && (cost != nil || noCost)) else { return nil }
             verdict = .status(
                 UserStatus(setAt: setAt, cost: cost.map { Int($0) }, failures: Int(failures), verdict: now))
         } else if first.elementsEqual("unavailable".utf8) && rest.isEmpty {

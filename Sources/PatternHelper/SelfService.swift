@@ -29,7 +29,7 @@ struct SelfService {
             let state = try throttle.state(for: user)
             return .status(
                 UserStatus(
-                    setAt: record?.setAt, cost: record.map { PatternHash.cost(ofHash: $0.hash) ?? 0 },
+                    setAt: record?.setAt, cost: record.flatMap { PatternHash.cost(ofHash: $0.hash) },
                     failures: state.failures,
                     verdict: ThrottlePolicy.verdict(state: state, now: now(), settings: options.throttle)))
         case .set:

@@ -115,6 +115,8 @@ struct HelperProtocolTests {
             .status(UserStatus(setAt: 0, cost: 11, failures: 100_000, verdict: .wait(secondsLeft: 999_999_999_999))),
             .status(UserStatus(setAt: 5, cost: 1, failures: 20, verdict: .disabled)),
             .status(UserStatus(setAt: nil, cost: nil, failures: 2, verdict: .allowed(freeAttemptsLeft: 3))),
+            // A pattern the TPM holds has a time but no yescrypt cost.
+            .status(UserStatus(setAt: 1_764_500_000, cost: nil, failures: 0, verdict: .allowed(freeAttemptsLeft: 5))),
         ]
         for verdict in verdicts {
             #expect(verdict.line.count <= HelperVerdict.maximumLineBytes)
