@@ -54,7 +54,7 @@ struct ParsedArguments {
                     name = body
                 }
                 guard let found = specs.first(where: { $0.name == name }) else {
-                    throw UsageError(message: "unknown option '--\(name)'")
+                    throw UsageError(message: localized("unknown option '%s'", "--\(name)"))
                 }
                 spec = found
             } else {
@@ -63,7 +63,7 @@ struct ParsedArguments {
                 guard letter.count == 1, let character = letter.first,
                     let found = specs.first(where: { $0.short == character })
                 else {
-                    throw UsageError(message: "unknown option '\(word)'")
+                    throw UsageError(message: localized("unknown option '%s'", word))
                 }
                 spec = found
             }
@@ -72,14 +72,14 @@ struct ParsedArguments {
                     parsed.values[spec.name] = inlineValue
                 } else {
                     guard index < arguments.endIndex else {
-                        throw UsageError(message: "option '--\(spec.name)' needs a value")
+                        throw UsageError(message: localized("option '--%s' needs a value", spec.name))
                     }
                     parsed.values[spec.name] = arguments[index]
                     index += 1
                 }
             } else {
                 if inlineValue != nil {
-                    throw UsageError(message: "option '--\(spec.name)' takes no value")
+                    throw UsageError(message: localized("option '--%s' takes no value", spec.name))
                 }
                 parsed.values[spec.name] = ""
             }
@@ -92,8 +92,9 @@ struct ParsedArguments {
         guard let text = values[name] else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw UsageError(
-                message:
-                    "option '--\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+                message: localized(
+                    "option '--%s' needs a whole number from %s to %s, not '%s'", name, "\(range.lowerBound)",
+                    "\(range.upperBound)", text)
             )
         }
         return number
@@ -103,10 +104,10 @@ struct ParsedArguments {
     /// `required` is how many of them must be present.
     func operands(_ names: [String], required: Int) throws(UsageError) -> [String?] {
         if operands.count < required {
-            throw UsageError(message: "missing \(names[operands.count])")
+            throw UsageError(message: localized("missing %s", names[operands.count]))
         }
         if operands.count > names.count {
-            throw UsageError(message: "unexpected argument '\(operands[names.count])'")
+            throw UsageError(message: localized("unexpected argument '%s'", operands[names.count]))
         }
         return names.indices.map { $0 < operands.count ? operands[$0] : nil }
     }

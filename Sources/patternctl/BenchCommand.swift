@@ -39,12 +39,14 @@ struct BenchCommand: Subcommand {
     func run() -> ExitStatus {
         // Any valid pattern: the time does not depend on which.
         guard let sample = try? Pattern.parse(Array("15926".utf8)) else {
-            Output.error("internal error: the sample pattern is invalid")
+            Output.error(localized("internal error: the sample pattern is invalid"))
             return .failure
         }
         let everyPattern = Pattern.allValid().count
-        Output.line("One verification per cost (each login attempt runs one), and trying all")
-        Output.line("\(everyPattern) valid patterns on one core (what a stolen store costs):")
+        Output.line(
+            localized(
+                "One verification per cost (each login attempt runs one), and trying all\n%s valid patterns on one core (what a stolen store costs):",
+                "\(everyPattern)"))
         Output.line()
         var rows: [[String]] = [["COST", "MEMORY", "VERIFY", "ALL PATTERNS"]]
         for cost in 1...maximum {
@@ -52,14 +54,14 @@ struct BenchCommand: Subcommand {
             do {
                 hash = try PatternHash.make(for: sample, cost: cost)
             } catch {
-                Output.error("cannot hash at cost \(cost): \(error.message)")
+                Output.error(localized("cannot hash at cost %s: %s", "\(cost)", error.message))
                 return .failure
             }
             let start = Self.monotonicNanoseconds()
             let verified = PatternHash.verify(sample, against: hash)
             let elapsed = Self.monotonicNanoseconds() - start
             guard verified else {
-                Output.error("verification failed at cost \(cost)")
+                Output.error(localized("verification failed at cost %s", "\(cost)"))
                 return .failure
             }
             let marker = cost == PatternHash.defaultCost ? "  (default)" : ""

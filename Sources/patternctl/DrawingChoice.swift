@@ -20,7 +20,7 @@ enum DrawingChoice {
     /// The style the flags ask for, or the automatic choice.
     static func style(from arguments: ParsedArguments) throws(UsageError) -> DrawingStyle {
         switch (arguments.has("ascii"), arguments.has("unicode")) {
-        case (true, true): throw UsageError(message: "options '--ascii' and '--unicode' exclude each other")
+        case (true, true): throw UsageError(message: localized("options '--ascii' and '--unicode' exclude each other"))
         case (true, false): return .ascii
         case (false, true): return .unicode
         case (false, false): return Terminal.outputSupportsUnicode ? .unicode : .ascii

@@ -99,7 +99,7 @@ struct GlobalOptions {
     /// Applies the global options found in `parsed`; later calls override earlier ones.
     mutating func apply(_ parsed: ParsedArguments) throws(UsageError) {
         if let path = parsed.value("conf") {
-            guard !path.isEmpty else { throw UsageError(message: "option '--conf' needs a path") }
+            guard !path.isEmpty else { throw UsageError(message: localized("option '--conf' needs a path")) }
             confPath = Array(path.utf8)
         }
         for (spec, key) in Self.tableOptions {
@@ -109,23 +109,26 @@ struct GlobalOptions {
             do {
                 overrides.append(try OptionSetting.parse(row, value: Array(text.utf8)[...]))
             } catch {
-                throw UsageError(message: "option '--\(flag)' \(Self.requirement(error, key)), not '\(text)'")
+                throw UsageError(message: Self.refusal(error, key, flag: flag, text: text))
             }
         }
         if parsed.has("help") { wantsHelp = true }
         if parsed.has("version") { wantsVersion = true }
     }
 
-    /// The table's requirement, in command-line words.
-    private static func requirement(_ problem: OptionProblem, _ key: OptionKey) -> String {
+    /// Why the value of a table option is refused, in command-line words.
+    private static func refusal(_ problem: OptionProblem, _ key: OptionKey, flag: String, text: String) -> String {
         if let range = PatternOption.spec(for: key).range {
-            return "needs a whole number from \(range.lowerBound) to \(range.upperBound)"
+            return localized(
+                "option '--%s' needs a whole number from %s to %s, not '%s'", flag, "\(range.lowerBound)",
+                "\(range.upperBound)", text)
         }
         switch key {
-        case .store: return "needs an absolute path"
-        case .state: return "needs an absolute directory path"
-        case .layout: return "must be 'phone' or 'numpad'"
-        default: return problem.requirement
+        case .store: return localized("option '--%s' needs an absolute path, not '%s'", flag, text)
+        case .state: return localized("option '--%s' needs an absolute directory path, not '%s'", flag, text)
+        case .layout: return localized("option '--%s' must be 'phone' or 'numpad', not '%s'", flag, text)
+        // The core's requirement stays English: it is also what the module logs.
+        default: return localized("option '--%s' %s, not '%s'", flag, problem.requirement, text)
         }
     }
 

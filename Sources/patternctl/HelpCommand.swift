@@ -41,7 +41,7 @@ enum HelpCommand: ListedCommand {
             return .success
         }
         guard let command = Patternctl.commands.first(where: { $0.name == topic }) else {
-            throw UsageError(message: "unknown command '\(topic)'")
+            throw UsageError(message: localized("unknown command '%s'", topic))
         }
         Output.write(command.help)
         return .success

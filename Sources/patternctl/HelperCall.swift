@@ -73,3 +73,28 @@ enum HelperCall {
         }
     }
 }
+
+extension HelperFailure {
+    /// `message` (the core's sentence for the module's log) in the user's language, for patternctl's errors.
+    var sentence: String {
+        switch self {
+        case .couldNotRun(let code): return localized("could not run pam_pattern_helper (errno %s)", "\(code)")
+        case .killed(let signal): return localized("pam_pattern_helper was killed by signal %s", "\(signal)")
+        case .unexpectedAnswer(let status):
+            return status == 127
+                ? localized("pam_pattern_helper could not be executed (exit 127: missing or not executable?)")
+                : localized("pam_pattern_helper gave no valid verdict (exit %s)", "\(status)")
+        case .refused(let why):
+            return localized("pam_pattern_helper refused the call (%s)", String(decoding: why.word, as: UTF8.self))
+        case .unavailable:
+            return localized("pam_pattern_helper found the store or state unusable (see its syslog lines)")
+        }
+    }
+}
+
+extension HelperVerdict {
+    /// An answer the caller did not expect, said in words (the line itself is quoted as is).
+    var unexpectedSentence: String {
+        localized("pam_pattern_helper gave an unexpected answer (%s)", String(decoding: line.dropLast(), as: UTF8.self))
+    }
+}

@@ -11,20 +11,22 @@ enum OwnPattern {
     /// that would only apply to root's direct access (the helper always uses the system's settings).
     static func caller(requested: String?, command: String, global: GlobalOptions, rootOnly: [String]) -> String? {
         guard let own = UserDatabase.name(of: getuid()) else {
-            Output.error("cannot tell who you are (uid \(getuid()) has no name)")
+            Output.error(localized("cannot tell who you are (uid %s has no name)", "\(getuid())"))
             return nil
         }
         if let requested, requested != own {
-            Output.error("only root can \(command) the pattern of another user; yours is '\(own)'")
+            Output.error(othersRefusal(command, own: own))
             return nil
         }
         let given = global.overrides.filter { $0.key != .layout }.map { $0.key }
         if let key = given.first, let flag = GlobalOptions.tableOptions.first(where: { $0.key == key })?.spec.name {
-            Output.error("option '--\(flag)' is for root: your own pattern always uses the system's settings")
+            Output.error(
+                localized("option '--%s' is for root: your own pattern always uses the system's settings", flag))
             return nil
         }
         if let option = rootOnly.first {
-            Output.error("option '--\(option)' is for root: your own pattern always uses the system's settings")
+            Output.error(
+                localized("option '--%s' is for root: your own pattern always uses the system's settings", option))
             return nil
         }
         return own
@@ -56,7 +58,7 @@ enum OwnPattern {
         case .success(.status(let facts)):
             if case .allowed = facts.verdict {
             } else {
-                Output.error(lockedMessage(facts.verdict) + "; nothing was changed")
+                Output.error(localized("%s; nothing was changed", lockedMessage(facts.verdict)))
                 return .failure
             }
             enrolled = facts.setAt != nil
@@ -66,69 +68,73 @@ enum OwnPattern {
         let interactive = Terminal.inputIsTerminal
 
         if enrolled {
-            Output.line("Changing the unlock pattern of \(user).")
+            Output.line(localized("Changing the unlock pattern of %s.", user))
             guard
                 var current = canonical(
-                    command.readEntry(prompt: "Current pattern: ", interactive: interactive),
+                    command.readEntry(prompt: localized("Current pattern: "), interactive: interactive),
                     global: global)
             else { return .failure }
             defer { Terminal.wipe(&current) }
             // Checked now, so a wrong one stops before the new pattern is asked for; counted like a login.
             switch HelperCall.run(.verify, user: name, fields: [current]) {
             case .success(.accepted): break
-            case .success(let verdict): return refused(verdict, secret: "pattern")
+            case .success(let verdict): return refused(verdict, secret: .pattern)
             case .failure(let failure): return helperFailed(failure)
             }
             guard let new = command.askTwice() else {
-                Output.error("no new pattern was set; nothing was changed")
+                Output.error(localized("no new pattern was set; nothing was changed"))
                 return .failure
             }
             return finish(
                 HelperCall.run(.set, user: name, fields: [current, new.digits]), new, command, global,
-                secret: "pattern", done: "Pattern changed")
+                secret: .pattern, changed: true)
         }
 
         guard global.settings.selfEnroll else {
             Output.error(policyMessage)
             return .failure
         }
-        Output.line("Setting a first unlock pattern for \(user). Your account password first.")
-        guard var password = command.readEntry(prompt: "Password: ", interactive: interactive) else {
-            Output.error("no password given; nothing was changed")
+        Output.line(localized("Setting a first unlock pattern for %s. Your account password first.", user))
+        guard var password = command.readEntry(prompt: localized("Password: "), interactive: interactive) else {
+            Output.error(localized("no password given; nothing was changed"))
             return .failure
         }
         defer { Terminal.wipe(&password) }
         guard let new = command.askTwice() else {
-            Output.error("no pattern was set; nothing was changed")
+            Output.error(localized("no pattern was set; nothing was changed"))
             return .failure
         }
         return finish(
             HelperCall.run(.enroll, user: name, fields: [password, new.digits]), new, command, global,
-            secret: "password", done: "Pattern set")
+            secret: .password, changed: false)
     }
 
     /// `patternctl remove` for oneself, after the current pattern (counted).
     static func remove(user: String, global: GlobalOptions) -> ExitStatus {
-        guard var current = canonical(SetCommand.readLineOrSecret(prompt: "Current pattern: "), global: global) else {
+        guard
+            var current = canonical(SetCommand.readLineOrSecret(prompt: localized("Current pattern: ")), global: global)
+        else {
             return .failure
         }
         defer { Terminal.wipe(&current) }
         switch HelperCall.run(.remove, user: Array(user.utf8), fields: [current]) {
         case .success(.accepted):
-            Output.line("Removed your pattern. Log in with your password.")
+            Output.line(localized("Removed your pattern. Log in with your password."))
             return .success
-        case .success(let verdict): return refused(verdict, secret: "pattern")
+        case .success(let verdict): return refused(verdict, secret: .pattern)
         case .failure(let failure): return helperFailed(failure)
         }
     }
 
     private static func finish(
         _ result: Result<HelperVerdict, HelperFailure>, _ pattern: Pattern,
-        _ command: SetCommand, _ global: GlobalOptions, secret: String, done: String
+        _ command: SetCommand, _ global: GlobalOptions, secret: Secret, changed: Bool
     ) -> ExitStatus {
         switch result {
         case .success(.accepted):
-            Output.line("\(done) (\(pattern.dots.count) dots):")
+            let dots = "\(pattern.dots.count)"
+            Output.line(
+                changed ? localized("Pattern changed (%s dots):", dots) : localized("Pattern set (%s dots):", dots))
             Output.write(PatternDrawing.render(pattern, style: command.style, layout: global.layout))
             Output.line(DrawingChoice.legend(pattern, layout: global.layout))
             return .success
@@ -140,7 +146,7 @@ enum OwnPattern {
     /// The entry as canonical digits ("1235789"), or nil after saying what is wrong (nothing counted).
     private static func canonical(_ entry: [UInt8]?, global: GlobalOptions) -> [UInt8]? {
         guard var typed = entry else {
-            Output.error("no pattern given; nothing was changed")
+            Output.error(localized("no pattern given; nothing was changed"))
             return nil
         }
         defer { Terminal.wipe(&typed) }
@@ -148,33 +154,50 @@ enum OwnPattern {
             return try Pattern.parse(typed, layout: global.layout, minimumLength: Pattern.minimumLengthRange.lowerBound)
                 .digits
         } catch {
-            Output.error(error.message(layout: global.layout) + "; nothing was changed")
+            Output.error(localized("%s; nothing was changed", error.message(layout: global.layout)))
             return nil
         }
     }
 
-    static let policyMessage =
-        "setting a first pattern yourself is turned off (self_enroll = no in "
-        + "/etc/security/pam_pattern.conf); ask root: sudo patternctl set USER"
+    static var policyMessage: String {
+        localized(
+            "setting a first pattern yourself is turned off (self_enroll = no in %s); ask root: sudo patternctl set USER",
+            "/etc/security/pam_pattern.conf")
+    }
+
+    /// Which secret a wrong answer was.
+    enum Secret { case pattern, password }
+
+    /// Why this user may not act on another's pattern; `command` is the verb ("set", "remove", "see").
+    private static func othersRefusal(_ command: String, own: String) -> String {
+        switch command {
+        case "set": return localized("only root can set the pattern of another user; yours is '%s'", own)
+        case "remove": return localized("only root can remove the pattern of another user; yours is '%s'", own)
+        default: return localized("only root can see the pattern of another user; yours is '%s'", own)
+        }
+    }
 
     /// A verdict other than success, said in words; exit 1.
-    private static func refused(_ verdict: HelperVerdict, secret: String) -> ExitStatus {
+    private static func refused(_ verdict: HelperVerdict, secret: Secret) -> ExitStatus {
         switch verdict {
         case .wrong(let after):
-            var text = "wrong \(secret); nothing was changed"
+            var text =
+                secret == .pattern
+                ? localized("wrong pattern; nothing was changed") : localized("wrong password; nothing was changed")
             switch after {
-            case .allowed(let left): text += " (\(left) more before a wait)"
-            case .wait, .disabled: text += ". " + lockedMessage(after)
+            case .allowed(let left): text += " " + localized("(%s more before a wait)", "\(left)")
+            case .wait, .disabled: text = localized("%s. %s", text, lockedMessage(after))
             }
             Output.error(text)
-        case .locked(let now): Output.error(lockedMessage(now) + "; nothing was changed")
-        case .malformed(let minimum): Output.error("not a pattern of at least \(minimum) dots; nothing was changed")
-        case .weak: Output.error("refused as too easy to guess; nothing was changed")
-        case .notEnrolled: Output.error("you have no pattern; nothing was changed")
+        case .locked(let now): Output.error(localized("%s; nothing was changed", lockedMessage(now)))
+        case .malformed(let minimum):
+            Output.error(localized("not a pattern of at least %s dots; nothing was changed", "\(minimum)"))
+        case .weak: Output.error(localized("refused as too easy to guess; nothing was changed"))
+        case .notEnrolled: Output.error(localized("you have no pattern; nothing was changed"))
         case .refused(.policy): Output.error(policyMessage)
-        case .refused(.enrolled): Output.error("you have a pattern already: change it with 'patternctl set'")
+        case .refused(.enrolled): Output.error(localized("you have a pattern already: change it with 'patternctl set'"))
         case .tpmRefused(let problem):
-            Output.error("could not put the pattern into the TPM: \(problem.sentence); nothing was changed")
+            Output.error(localized("could not put the pattern into the TPM: %s; nothing was changed", problem.sentence))
         default: return unexpected(verdict)
         }
         return .failure
@@ -182,9 +205,9 @@ enum OwnPattern {
 
     private static func lockedMessage(_ verdict: ThrottleVerdict) -> String {
         switch verdict {
-        case .allowed: return "not locked"
-        case .wait(let seconds): return "too many wrong tries: wait \(seconds) s"
-        case .disabled: return "too many wrong tries: your pattern is disabled until root resets it"
+        case .allowed: return localized("not locked")
+        case .wait(let seconds): return localized("too many wrong tries: wait %s s", "\(seconds)")
+        case .disabled: return localized("too many wrong tries: your pattern is disabled until root resets it")
         }
     }
 
@@ -197,14 +220,12 @@ enum OwnPattern {
     }
 
     private static func helperFailed(_ failure: HelperFailure) -> ExitStatus {
-        Output.error("\(failure.message); nothing was changed")
+        Output.error(localized("%s; nothing was changed", failure.sentence))
         return .failure
     }
 
     private static func unexpected(_ verdict: HelperVerdict) -> ExitStatus {
-        Output.error(
-            "pam_pattern_helper gave an unexpected answer (\(String(decoding: verdict.line.dropLast(), as: UTF8.self)))"
-        )
+        Output.error(verdict.unexpectedSentence)
         return .failure
     }
 }

@@ -40,7 +40,7 @@ struct PruneCommand: Subcommand {
                 }
             }
             if doomed.isEmpty {
-                Output.line("Every pattern belongs to an existing account; nothing was changed.")
+                Output.line(localized("Every pattern belongs to an existing account; nothing was changed."))
                 return pruneTPM()
             }
             var removed = 0
@@ -52,19 +52,24 @@ struct PruneCommand: Subcommand {
                 let facts = UserFacts.binding(of: record)
                 let name = String(decoding: record.user, as: UTF8.self)
                 switch facts {
-                case .mismatch(let recorded, let current):
-                    let now = current.map { "the account now has uid \($0)" } ?? "no such account"
-                    Output.line("Removed the pattern of \(name) (set for uid \(recorded); \(now)).")
+                case .mismatch(let recorded, .some(let current)):
+                    Output.line(
+                        localized(
+                            "Removed the pattern of %s (set for uid %s; the account now has uid %s).", name,
+                            "\(recorded)", "\(current)"))
+                case .mismatch(let recorded, nil):
+                    Output.line(
+                        localized("Removed the pattern of %s (set for uid %s; no such account).", name, "\(recorded)"))
                 default:
-                    Output.line("Removed the pattern of \(name) (no such account).")
+                    Output.line(localized("Removed the pattern of %s (no such account).", name))
                 }
             }
             if removed != doomed.count {
-                Output.error("\(doomed.count - removed) of them had changed meanwhile and were kept")
+                Output.error(localized("%s of them had changed meanwhile and were kept", "\(doomed.count - removed)"))
             }
             return pruneTPM()
         } catch {
-            Output.error("could not prune \(StoreAccess.describe(global)): \(error.message)")
+            Output.error(localized("could not prune %s: %s", StoreAccess.describe(global), error.message))
             return .failure
         }
     }
@@ -74,7 +79,13 @@ struct PruneCommand: Subcommand {
     func pruneTPM() -> ExitStatus {
         guard TPMMode.isPresent(tcti: global.settings.tpmTCTI), RootTPM.usesSystemStore(global) else { return .success }
         guard let count = RootTPM.prune() else { return .failure }
-        if count > 0 { Output.line("Deleted \(count) TPM index\(count == 1 ? "" : "es") that no pattern names.") }
+        if count > 0 {
+            Output.line(
+                localizedPlural(
+                    "Deleted %s TPM index that no pattern names.", "Deleted %s TPM indexes that no pattern names.",
+                    count,
+                    "\(count)"))
+        }
         return .success
     }
 }

@@ -11,8 +11,10 @@ enum RootTPM {
         let present = TPMMode.isPresent(tcti: settings.tpmTCTI)
         guard let inTPM = settings.tpmMode.enrolsInTPM(present: present) else {
             Output.error(
-                "tpm = yes in \(String(decoding: settings.confPath, as: UTF8.self)), but no TPM is present ("
-                    + "\(String(decoding: settings.tpmTCTI, as: UTF8.self)) does not exist); nothing was changed")
+                localized(
+                    "tpm = yes in %s, but no TPM is present (%s does not exist); nothing was changed",
+                    String(decoding: settings.confPath, as: UTF8.self),
+                    String(decoding: settings.tpmTCTI, as: UTF8.self)))
             return nil
         }
         return inTPM
@@ -32,15 +34,13 @@ enum RootTPM {
         switch HelperCall.run(.tpmEnroll, user: Array(user.utf8), fields: [pattern.digits]) {
         case .success(.accepted): return true
         case .success(.tpmRefused(let problem)):
-            Output.error("could not put the pattern into the TPM: \(problem.sentence); nothing was changed")
-        case .success(.weak): Output.error("refused as too easy to guess; nothing was changed")
+            Output.error(localized("could not put the pattern into the TPM: %s; nothing was changed", problem.sentence))
+        case .success(.weak): Output.error(localized("refused as too easy to guess; nothing was changed"))
         case .success(.malformed(let minimum)):
-            Output.error("not a pattern of at least \(minimum) dots; nothing was changed")
+            Output.error(localized("not a pattern of at least %s dots; nothing was changed", "\(minimum)"))
         case .success(let other):
-            Output.error(
-                "pam_pattern_helper gave an unexpected answer (\(String(decoding: other.line.dropLast(), as: UTF8.self)))"
-                    + "; nothing was changed")
-        case .failure(let failure): Output.error("\(failure.message); nothing was changed")
+            Output.error(localized("%s; nothing was changed", other.unexpectedSentence))
+        case .failure(let failure): Output.error(localized("%s; nothing was changed", failure.sentence))
         }
         return false
     }
@@ -49,12 +49,11 @@ enum RootTPM {
     static func remove(user: String) -> Bool {
         switch HelperCall.run(.tpmRemove, user: Array(user.utf8), fields: []) {
         case .success(.accepted): return true
-        case .success(.notEnrolled): Output.error("\(user) has no pattern held by the TPM; nothing was changed")
+        case .success(.notEnrolled):
+            Output.error(localized("%s has no pattern held by the TPM; nothing was changed", user))
         case .success(let other):
-            Output.error(
-                "pam_pattern_helper gave an unexpected answer (\(String(decoding: other.line.dropLast(), as: UTF8.self)))"
-            )
-        case .failure(let failure): Output.error("\(failure.message); nothing was changed")
+            Output.error(other.unexpectedSentence)
+        case .failure(let failure): Output.error(localized("%s; nothing was changed", failure.sentence))
         }
         return false
     }
@@ -64,12 +63,11 @@ enum RootTPM {
         switch HelperCall.run(.tpmPrune, user: Array("root".utf8), fields: []) {
         case .success(.pruned(let count)): return count
         case .success(.tpmRefused(let problem)):
-            Output.error("could not delete TPM indexes no pattern names: \(problem.sentence)")
+            Output.error(localized("could not delete TPM indexes no pattern names: %s", problem.sentence))
         case .success(let other):
-            Output.error(
-                "pam_pattern_helper gave an unexpected answer (\(String(decoding: other.line.dropLast(), as: UTF8.self)))"
-            )
-        case .failure(let failure): Output.error("could not delete TPM indexes no pattern names: \(failure.message)")
+            Output.error(other.unexpectedSentence)
+        case .failure(let failure):
+            Output.error(localized("could not delete TPM indexes no pattern names: %s", failure.sentence))
         }
         return nil
     }

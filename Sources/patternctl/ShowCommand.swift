@@ -36,7 +36,8 @@ struct ShowCommand: Subcommand {
         if let code {
             input = Array(code.utf8)
         } else {
-            let line = Terminal.inputIsTerminal ? Terminal.readSecret(prompt: "Pattern: ") : Terminal.readLine()
+            let line =
+                Terminal.inputIsTerminal ? Terminal.readSecret(prompt: localized("Pattern: ")) : Terminal.readLine()
             input = line ?? []
         }
         defer { Terminal.wipe(&input) }

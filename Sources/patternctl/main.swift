@@ -27,7 +27,7 @@ enum Patternctl {
             guard let name = leading.operands.first else {
                 if global.wantsVersion { Output.line(version); return .success }
                 if global.wantsHelp { Output.write(HelpCommand.overview); return .success }
-                throw UsageError(message: "missing command")
+                throw UsageError(message: localized("missing command"))
             }
             if name == HelpCommand.name {
                 return try HelpCommand.run(rest)
@@ -35,7 +35,7 @@ enum Patternctl {
             guard
                 let command = commands.lazy.compactMap({ $0 as? any Subcommand.Type }).first(where: { $0.name == name })
             else {
-                throw UsageError(message: "unknown command '\(name)'")
+                throw UsageError(message: localized("unknown command '%s'", name))
             }
             hint = "patternctl \(name) --help"
             let (parsed, _) = try ParsedArguments.parse(rest, specs: GlobalOptions.specs + command.options)
