@@ -3,7 +3,7 @@
 import unittest
 
 from support.cli import run, golden
-from support.paths import PATTERNCTL, require_built
+from support.paths import PATTERNCTL, require_built, require_root
 
 COMMANDS = ["set", "remove", "reset", "status", "list", "prune", "show", "bench"]
 
@@ -88,6 +88,8 @@ class UsageErrorTests(unittest.TestCase):
         require_built(PATTERNCTL)
 
     def test_usage_errors_exit_2_with_golden_messages(self):
+        # The golden file is root's view: a user's `patternctl remove` without USER is their own pattern.
+        require_root("`remove` without USER is a usage error only for root")
         transcript = ""
         for argv in USAGE_ERRORS:
             result = run(*argv, as_nobody=False)
