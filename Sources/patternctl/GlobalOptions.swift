@@ -176,8 +176,8 @@ enum ConfigurationFailure: Error {
     var message: String {
         switch self {
         case .confNeedsRoot:
-            return "option '--conf' is for root only: the configuration file sets the throttle for everyone"
-        case .unusable(let text): return "cannot use the configuration: \(text)"
+            return localized("option '--conf' is for root only: the configuration file sets the throttle for everyone")
+        case .unusable(let text): return localized("cannot use the configuration: %s", text)
         }
     }
 }

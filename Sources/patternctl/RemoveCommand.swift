@@ -42,14 +42,16 @@ struct RemoveCommand: Subcommand {
             // Held by the TPM: the helper removes the line, then the index (patternctl never talks to the TPM).
             if record?.tpmRecord != nil && RootTPM.usesSystemStore(global) {
                 guard RootTPM.remove(user: user) else { return .failure }
-                Output.line("Removed the pattern of \(user) and its TPM index.")
+                Output.line(localized("Removed the pattern of %s and its TPM index.", user))
                 return .success
             }
             if record != nil, try global.store.remove(user: Array(user.utf8)) {
                 Output.line(localized("Removed the pattern of %s.", user))
                 if record?.tpmRecord != nil {
                     Output.error(
-                        "its TPM index stays defined: only patterns of the system's store are removed from the TPM")
+                        localized(
+                            "its TPM index stays defined: only patterns of the system's store are removed from the TPM")
+                    )
                 }
                 return .success
             }

@@ -94,13 +94,15 @@ struct SetCommand: Subcommand {
         if inTPM {
             let hashOnly = (costOption != nil ? ["cost"] : []) + (allowWeak ? ["allow-weak"] : [])
             if let option = hashOnly.first {
-                Output.error("option '--\(option)' applies to hashed patterns; tpm puts this one into the TPM")
+                Output.error(
+                    localized("option '--%s' applies to hashed patterns; tpm puts this one into the TPM", option))
                 return .failure
             }
             guard RootTPM.usesSystemStore(global) else {
                 Output.error(
-                    "a pattern held by the TPM goes into the store of /etc/security/pam_pattern.conf, not "
-                        + "\(StoreAccess.describe(global)); nothing was changed")
+                    localized(
+                        "a pattern held by the TPM goes into the store of %s, not %s; nothing was changed",
+                        "/etc/security/pam_pattern.conf", StoreAccess.describe(global)))
                 return .failure
             }
         }
@@ -112,7 +114,7 @@ struct SetCommand: Subcommand {
         }
         if inTPM {
             guard RootTPM.enroll(user: name, pattern) else { return .failure }
-            Output.line("Pattern set for \(name) (\(pattern.dots.count) dots, held by the TPM):")
+            Output.line(localized("Pattern set for %s (%s dots, held by the TPM):", name, "\(pattern.dots.count)"))
             Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
             Output.line(DrawingChoice.legend(pattern, layout: global.layout))
             return .success
@@ -133,7 +135,7 @@ struct SetCommand: Subcommand {
         Output.line(DrawingChoice.legend(pattern, layout: global.layout))
         // The old pattern was held by the TPM: its index, named by no line now, goes too.
         if replacedTPMRecord && RootTPM.usesSystemStore(global) && RootTPM.prune() == nil {
-            Output.error("the old pattern's TPM index stays defined; patternctl prune deletes it")
+            Output.error(localized("the old pattern's TPM index stays defined; patternctl prune deletes it"))
         }
 
         // Failures counted against the old pattern must not lock out the new one.

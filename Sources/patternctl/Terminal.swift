@@ -70,8 +70,9 @@ enum Terminal {
         }
         guard read else {
             Output.error(
-                "cannot read from the terminal with echo off (errno \(errno)); "
-                    + "run patternctl from a terminal, or give the pattern on standard input")
+                localized(
+                    "cannot read from the terminal with echo off (errno %s); run patternctl from a terminal, or give the pattern on standard input",
+                    "\(errno)"))
             return nil
         }
         var line: [UInt8] = []
