@@ -153,7 +153,7 @@ public struct PatternStore: Sendable {
         }
         defer { SystemCall.close(directory) }
 
-        let lock = try takeLock(in: directory, location)
+        let lock = try SafeFile.takeLockFile(in: directory, location, suffix: ".lock", LOCK_EX)
         defer { SystemCall.close(lock) }  // closing the last descriptor releases the flock
 
         sweepTemps(in: directory, prefix: tempPrefix(location))
@@ -173,27 +173,6 @@ public struct PatternStore: Sendable {
         for index in records.indices where records[index].uid == nil {
             if let uid = try Account.uid(of: records[index].user) { records[index].uid = uid }
         }
-    }
-
-    /// Opens (creating 0600) and exclusively flocks ".<name>.lock".
-    private func takeLock(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> Int32 {
-        guard let lockName = SystemCall.cString([0x2E] + location.nameBytes + Array(".lock".utf8)) else {
-            throw .invalidPath
-        }
-        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
-        let fd: Int32
-        do { fd = try SystemCall.openat(directory, lockName, flags, 0o600) } catch {
-            throw SafeFile.fileOpenError(error)
-        }
-        do throws(StoreError) {
-            _ = try SafeFile.checkFile(fd, limit: 0)
-            // Bounded like every lock here: a stopped patternctl must not hang the next one for ever.
-            try ThrottleStore.takeLock(fd, LOCK_EX)
-        } catch {
-            SystemCall.close(fd)
-            throw error
-        }
-        return fd
     }
 
     /// Removes temp files a killed writer left behind. Called with the lock held, so none is in use.

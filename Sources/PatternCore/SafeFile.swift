@@ -123,6 +123,31 @@ enum SafeFile {
         return size
     }
 
+    /// Opens (creating 0600) the lock file ".<name><suffix>" beside `location` in `directory`, checks it like
+    /// any file here, and flocks it with `operation` (bounded wait). Returns the descriptor; closing it releases
+    /// the lock.
+    static func takeLockFile(
+        in directory: Int32, _ location: Location, suffix: String, _ operation: Int32
+    ) throws(StoreError) -> Int32 {
+        guard let name = SystemCall.cString([0x2E] + location.nameBytes + Array(suffix.utf8)) else {
+            throw .invalidPath
+        }
+        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
+        let fd: Int32
+        do { fd = try SystemCall.openat(directory, name, flags, 0o600) } catch {
+            throw fileOpenError(error)
+        }
+        do throws(StoreError) {
+            _ = try checkFile(fd, limit: 0)
+            // Bounded like every lock here: a stopped process must not hang the next one for ever.
+            try ThrottleStore.takeLock(fd, operation)
+        } catch {
+            SystemCall.close(fd)
+            throw error
+        }
+        return fd
+    }
+
     /// Flags for opening a file to read: never follow a symlink, never leak to children, never become the
     /// controlling terminal, never block on a FIFO (the type check then refuses it).
     static var readFlags: Int32 {

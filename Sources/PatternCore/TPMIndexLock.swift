@@ -15,22 +15,8 @@ public struct TPMIndexLock {
             throw .missingDirectory
         }
         defer { SystemCall.close(directory) }
-        guard let name = SystemCall.cString([0x2E] + location.nameBytes + Array(".tpm.lock".utf8)) else {
-            throw .invalidPath
-        }
-        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK
-        let fd: Int32
-        do { fd = try SystemCall.openat(directory, name, flags, 0o600) } catch {
-            throw SafeFile.fileOpenError(error)
-        }
-        do throws(StoreError) {
-            _ = try SafeFile.checkFile(fd, limit: 0)
-            try ThrottleStore.takeLock(fd, exclusive ? LOCK_EX : LOCK_SH)
-        } catch {
-            SystemCall.close(fd)
-            throw error
-        }
-        self.fd = fd
+        fd = try SafeFile.takeLockFile(
+            in: directory, location, suffix: ".tpm.lock", exclusive ? LOCK_EX : LOCK_SH)
     }
 
     /// Lets go (closing the only descriptor releases the flock).
