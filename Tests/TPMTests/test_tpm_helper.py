@@ -10,7 +10,7 @@ import unittest
 from support import helper
 from support.paths import BUILD, MODULE
 from support.system import TestUser, as_user
-from support.tpm import SoftwareTPM, driver, require_swtpm
+from support.tpm import driver, tpm_for_helper
 
 RECORD = "$tpm2$01a50000$000b" + "5a" * 32 + "$" + "0f" * 16
 PASSWORD = "tpm-test-Password-1"
@@ -81,10 +81,7 @@ class TPMThroughHelperTest(unittest.TestCase):
     CONF = "/etc/security/pam_pattern.conf"
 
     def setUp(self):
-        require_swtpm()
-        self.tpm = SoftwareTPM()
-        self.addCleanup(self.tpm.close)
-        os.chmod(self.tpm.directory, 0o755)
+        self.tpm = tpm_for_helper(self)
         self.user = TestUser(self.USER)
         self.addCleanup(self.user.remove)
         self.sandbox = helper.Namespace(self)

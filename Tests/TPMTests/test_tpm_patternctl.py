@@ -11,7 +11,7 @@ import unittest
 from support import helper
 from support.paths import INSTALLED_HELPER, PATTERNCTL, ROOT, run
 from support.system import TestUser, as_user
-from support.tpm import SoftwareTPM, require_swtpm
+from support.tpm import tpm_for_helper
 
 FIRST = helper.PATTERN  # 2946138
 SECOND = "8426519"
@@ -33,10 +33,7 @@ class PatternctlTPMTest(unittest.TestCase):
     USER = "pptpm3"
 
     def setUp(self):
-        require_swtpm()
-        self.tpm = SoftwareTPM()
-        self.addCleanup(self.tpm.close)
-        os.chmod(self.tpm.directory, 0o755)
+        self.tpm = tpm_for_helper(self)
         self.user = TestUser(self.USER)
         self.addCleanup(self.user.remove)
         self.sandbox = helper.Namespace(self)

@@ -17,6 +17,16 @@ def require_swtpm():
     require_tools("swtpm", "tpm2_nvreadpublic")
 
 
+def tpm_for_helper(case):
+    """A software TPM for a helper test `case`, closed at its cleanup; its directory searchable by everyone,
+    so test users' processes reach the socket too."""
+    require_swtpm()
+    tpm = SoftwareTPM()
+    case.addCleanup(tpm.close)
+    os.chmod(tpm.directory, 0o755)
+    return tpm
+
+
 class SoftwareTPM:
     """One swtpm process; its NV state lives in a temp directory removed by close()."""
 
