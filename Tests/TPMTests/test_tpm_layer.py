@@ -248,54 +248,17 @@ class TPMLayerTest(unittest.TestCase):
 
     # what crosses the bus, what the caller controls
 
+    def driver_traced(self, trace, *args, **kwargs):
+        """Runs the driver under strace, writing what it sends to the TPM (write, sendto, sendmsg) to `trace`."""
+        argv = ["strace", "-f", "-xx", "-s", "65536", "-e", "trace=write,sendto,sendmsg", "-o", trace, DRIVER]
+        return subprocess.run(argv + list(args), stdout=subprocess.PIPE, env={}, **kwargs)
+
     def test_auth_value_never_crosses_the_bus_in_clear(self):
         trace = os.path.join(self.tpm.directory, "trace")
-        run = subprocess.run(
-            [
-                "strace",
-                "-f",
-                "-xx",
-                "-s",
-                "65536",
-                "-e",
-                "trace=write,sendto,sendmsg",
-                "-o",
-                trace,
-                DRIVER,
-                "enroll",
-                self.tpm.tcti,
-                "alice",
-                Z,
-                "3",
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-            env={},
-        )
+        run = self.driver_traced(trace, "enroll", self.tpm.tcti, "alice", Z, "3", text=True)
         self.assertEqual(run.returncode, 0)
         record = run.stdout.strip()
-        subprocess.run(
-            [
-                "strace",
-                "-f",
-                "-xx",
-                "-s",
-                "65536",
-                "-e",
-                "trace=write,sendto,sendmsg",
-                "-o",
-                trace + ".check",
-                DRIVER,
-                "check",
-                self.tpm.tcti,
-                "alice",
-                Z,
-                record,
-            ],
-            stdout=subprocess.PIPE,
-            env={},
-            check=True,
-        )
+        self.driver_traced(trace + ".check", "check", self.tpm.tcti, "alice", Z, record, check=True)
         auth = expected_auth(parse_record(record)[2], "alice", Z)
         needle = "".join("\\x" + auth[i : i + 2] for i in range(0, len(auth), 2))
         for path in (trace, trace + ".check"):
