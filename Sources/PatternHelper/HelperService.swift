@@ -35,10 +35,7 @@ struct HelperService {
                 guard let typed = fields.first else { return .refused(.input) }
                 let minimum = Pattern.clampedMinimumLength(options.minimumLength)
                 // The caller maps keys to dots itself (layout is presentation); the minimum length is policy.
-                let pattern: Pattern
-                do throws(PatternError) {
-                    pattern = try Pattern.parse(typed, layout: .phone, minimumLength: minimum)
-                } catch {
+                guard let pattern = try? Pattern.parse(typed, layout: .phone, minimumLength: minimum) else {
                     return .malformed(minimumLength: minimum)
                 }
                 // Listed in the user's attempt record like any failure; the caller (a screen locker) cannot

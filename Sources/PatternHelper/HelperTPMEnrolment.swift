@@ -13,15 +13,10 @@ enum HelperTPMEnrolment {
     /// Root's `tpm-enroll`: the typed digits under the same rules as any new pattern (minlen and strength), so a
     /// pattern held by the TPM is never weaker than a hashed one.
     static func enroll(user: [UInt8], typed: [UInt8], options: ModuleOptions, now: Int64) -> HelperVerdict {
-        let minimum = Pattern.clampedMinimumLength(options.minimumLength)
-        let pattern: Pattern
-        do throws(PatternError) {
-            pattern = try Pattern.parse(typed, layout: .phone, minimumLength: minimum)
-        } catch {
-            return .malformed(minimumLength: minimum)
+        switch SelfService.newPattern(typed, minimum: Pattern.clampedMinimumLength(options.minimumLength)) {
+        case .success(let pattern): return enroll(pattern, user: user, options: options, now: now)
+        case .failure(let refusal): return refusal.verdict
         }
-        if pattern.weakness(minimumLength: minimum) != nil { return .weak }
-        return enroll(pattern, user: user, options: options, now: now)
     }
 
     /// Puts `pattern` into the TPM as `user`'s, replacing whatever record the user had (a hash or an index).

@@ -35,7 +35,7 @@ struct SelfService {
         case .set:
             guard fields.count == 2 else { return .refused(.input) }
             let new: Pattern
-            switch newPattern(fields[1]) {
+            switch SelfService.newPattern(fields[1], minimum: minimum) {
             case .success(let pattern): new = pattern
             case .failure(let refusal): return refusal.verdict
             }
@@ -64,7 +64,7 @@ struct SelfService {
             guard options.selfEnroll else { return .refused(.policy) }
             if try store.record(for: user) != nil { return .refused(.enrolled) }
             let new: Pattern
-            switch newPattern(fields[1]) {
+            switch SelfService.newPattern(fields[1], minimum: minimum) {
             case .success(let pattern): new = pattern
             case .failure(let refusal): return refusal.verdict
             }
@@ -116,8 +116,9 @@ struct SelfService {
         try? Pattern.parse(field, layout: .phone, minimumLength: Pattern.minimumLengthRange.lowerBound)
     }
 
-    /// The new pattern, under the system's minlen and strength rules (nothing counted).
-    func newPattern(_ field: [UInt8]) -> Result<Pattern, NewPatternRefusal> {
+    /// `field` as a new pattern under minlen `minimum` and the strength rules (nothing counted): for a user's own
+    /// new pattern and root's TPM enrolment alike, so a pattern held by the TPM is never weaker than a hashed one.
+    static func newPattern(_ field: [UInt8], minimum: Int) -> Result<Pattern, NewPatternRefusal> {
         let pattern: Pattern
         do throws(PatternError) {
             pattern = try Pattern.parse(field, layout: .phone, minimumLength: minimum)
