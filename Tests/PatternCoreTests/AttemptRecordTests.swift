@@ -74,28 +74,33 @@ import Testing
         try aliceGate(dir, ThrottleSettings(deny: 100, lockAfter: 0))
     }
 
+    /// alice draws `digits` at `now` from `origin`, through the gate's full attempt (record and unseen notice).
+    @discardableResult
+    func alice(
+        draws digits: String, at now: Int64, on gate: GuessGate, markSeen: Bool = true,
+        _ unseen: inout (count: Int, last: FailedAttempt)?
+    ) throws(StoreError) -> GuessOutcome {
+        try gate.attempt(
+            user: ascii("alice"), pattern: storePattern(digits), now: now, origin: origin, markSeen: markSeen,
+            unseen: &unseen)
+    }
+
     @Test func failuresAreRecordedBesideTheStateAndToldOnceOnSuccess() throws {
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir)
         var unseen: (count: Int, last: FailedAttempt)? = nil
-        _ = try gate.attempt(
-            user: ascii("alice"), pattern: storePattern("1236"), now: 10, origin: origin,
-            markSeen: true, unseen: &unseen)
+        try alice(draws: "1236", at: 10, on: gate, &unseen)
         #expect(TempDirectory.names(of: dir.file("state")) == ["616c696365", "616c696365.attempts"])
         #expect(try gate.throttle.attempts(for: ascii("alice")).unseen == 1)
         #expect(
-            try gate.attempt(
-                user: ascii("alice"), pattern: storePattern("1235789"), now: 20, origin: origin,
-                markSeen: true, unseen: &unseen) == .accepted)
+            try alice(draws: "1235789", at: 20, on: gate, &unseen) == .accepted)
         #expect(unseen?.count == 1)
         #expect(unseen?.last.time == 10)
         let after = try gate.throttle.attempts(for: ascii("alice"))
         #expect(after.unseen == 0)
         #expect(after.attempts.map(\.time) == [10])  // the success itself is not a failure
-        _ = try gate.attempt(
-            user: ascii("alice"), pattern: storePattern("1235789"), now: 30, origin: origin,
-            markSeen: true, unseen: &unseen)
+        try alice(draws: "1235789", at: 30, on: gate, &unseen)
         #expect(unseen == nil)
     }
 
@@ -104,12 +109,8 @@ import Testing
         defer { dir.remove() }
         let gate = try makeGate(dir)
         var unseen: (count: Int, last: FailedAttempt)? = nil
-        _ = try gate.attempt(
-            user: ascii("alice"), pattern: storePattern("1236"), now: 10, origin: origin,
-            markSeen: false, unseen: &unseen)
-        _ = try gate.attempt(
-            user: ascii("alice"), pattern: storePattern("1235789"), now: 20, origin: origin,
-            markSeen: false, unseen: &unseen)
+        try alice(draws: "1236", at: 10, on: gate, markSeen: false, &unseen)
+        try alice(draws: "1235789", at: 20, on: gate, markSeen: false, &unseen)
         #expect(unseen?.count == 1)
         #expect(try gate.throttle.attempts(for: ascii("alice")).unseen == 1)
     }
@@ -119,14 +120,10 @@ import Testing
         defer { dir.remove() }
         let gate = try makeGate(dir)
         var unseen: (count: Int, last: FailedAttempt)? = nil
-        _ = try gate.attempt(
-            user: ascii("alice"), pattern: storePattern("1236"), now: 10, origin: origin,
-            markSeen: true, unseen: &unseen)
+        try alice(draws: "1236", at: 10, on: gate, &unseen)
         chmod(dir.file("state/616c696365.attempts"), 0o644)
         #expect(throws: StoreError.accessibleByOthers(mode: 0o644)) {
-            try gate.attempt(
-                user: ascii("alice"), pattern: storePattern("1235789"), now: 20, origin: origin,
-                markSeen: true, unseen: &unseen)
+            try alice(draws: "1235789", at: 20, on: gate, &unseen)
         }
     }
 }
