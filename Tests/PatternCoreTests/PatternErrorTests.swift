@@ -4,32 +4,30 @@ import Testing
 
 @Suite struct PatternErrorTests {
     @Test func messages() {
-        #expect(PatternError.empty.message == "No pattern was entered.")
-        #expect(
-            PatternError.tooLong(byteCount: 65).message
-                == "The input is too long (65 bytes); a pattern is at most 64 bytes.")
-        #expect(
-            PatternError.notADot(character: 0x61, position: 3).message
-                == "'a' at position 3 is not a dot; type the dots as digits 1 to 9.")
-        #expect(
-            PatternError.notADot(character: 0x07, position: 1).message
-                == "Byte 0x07 at position 1 is not a dot; type the dots as digits 1 to 9.")
-        #expect(
-            PatternError.notADot(character: 0xC3, position: 12).message
-                == "Byte 0xC3 at position 12 is not a dot; type the dots as digits 1 to 9.")
-        #expect(
-            PatternError.zero(position: 2).message
-                == "'0' at position 2 is not a dot; the dots are numbered 1 to 9.")
-        #expect(
-            PatternError.dotUsedTwice(dot: 5).message
-                == "Dot 5 (centre) is used twice; each dot can be used only once, and a line across an unused dot uses it."
-        )
-        #expect(
-            PatternError.tooShort(dotCount: 3, minimum: 4).message
-                == "The pattern has 3 dots; at least 4 are needed.")
-        #expect(
-            PatternError.tooShort(dotCount: 1, minimum: 6).message
-                == "The pattern has 1 dot; at least 6 are needed.")
+        let expected: [(PatternError, String)] = [
+            (.empty, "No pattern was entered."),
+            (.tooLong(byteCount: 65), "The input is too long (65 bytes); a pattern is at most 64 bytes."),
+            (
+                .notADot(character: 0x61, position: 3),
+                "'a' at position 3 is not a dot; type the dots as digits 1 to 9."
+            ),
+            (
+                .notADot(character: 0x07, position: 1),
+                "Byte 0x07 at position 1 is not a dot; type the dots as digits 1 to 9."
+            ),
+            (
+                .notADot(character: 0xC3, position: 12),
+                "Byte 0xC3 at position 12 is not a dot; type the dots as digits 1 to 9."
+            ),
+            (.zero(position: 2), "'0' at position 2 is not a dot; the dots are numbered 1 to 9."),
+            (
+                .dotUsedTwice(dot: 5),
+                "Dot 5 (centre) is used twice; each dot can be used only once, and a line across an unused dot uses it."
+            ),
+            (.tooShort(dotCount: 3, minimum: 4), "The pattern has 3 dots; at least 4 are needed."),
+            (.tooShort(dotCount: 1, minimum: 6), "The pattern has 1 dot; at least 6 are needed."),
+        ]
+        for (error, message) in expected { #expect(error.message == message) }
     }
 
     @Test func dotsAreNamedByTheKeysOfTheLayout() throws {
