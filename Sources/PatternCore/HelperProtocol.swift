@@ -9,7 +9,7 @@
 ///
 /// Nothing on the command line or stdin changes policy: paths, throttle and minimum length come from the
 /// system configuration only. USER must be the caller's real uid's name (root may name anyone).
-public enum HelperOperation: Equatable, Sendable, CaseIterable {
+public enum HelperOperation: Equatable, Sendable, NamedByWord {
     /// Is USER enrolled, and may they guess now? No input. Verdicts: allowed, locked, notEnrolled.
     case check
     /// One guess: one field, the pattern as canonical digits ('1'...'9', the grid's phone numbering).
@@ -87,30 +87,6 @@ public enum HelperOperation: Equatable, Sendable, CaseIterable {
         if self == .enroll { limits[0] = HelperRequest.maximumPasswordBytes }
         return limits
     }
-
-    public init?(word: [UInt8]) {
-        if word == Array("check".utf8) {
-            self = .check
-        } else if word == Array("verify".utf8) {
-            self = .verify
-        } else if word == Array("status".utf8) {
-            self = .status
-        } else if word == Array("set".utf8) {
-            self = .set
-        } else if word == Array("remove".utf8) {
-            self = .remove
-        } else if word == Array("enroll".utf8) {
-            self = .enroll
-        } else if word == Array("tpm-enroll".utf8) {
-            self = .tpmEnroll
-        } else if word == Array("tpm-remove".utf8) {
-            self = .tpmRemove
-        } else if word == Array("tpm-prune".utf8) {
-            self = .tpmPrune
-        } else {
-            return nil
-        }
-    }
 }
 
 /// The helper's exit status: fixed numbers, part of the protocol.
@@ -133,7 +109,7 @@ public enum HelperExit: Int32, Equatable, Sendable {
 }
 
 /// Why a call was refused (the word after "refused" on the verdict line).
-public enum HelperRefusal: Equatable, Sendable {
+public enum HelperRefusal: Equatable, Sendable, NamedByWord {
     /// argv is not exactly OPERATION USER, or the operation is unknown.
     case usage
     /// USER is not the caller's real user (and the caller is not root), or not a valid user name.
@@ -157,28 +133,10 @@ public enum HelperRefusal: Equatable, Sendable {
         case .enrolled: return Array("enrolled".utf8)
         }
     }
-
-    init?(word: ArraySlice<UInt8>) {
-        if word.elementsEqual("usage".utf8) {
-            self = .usage
-        } else if word.elementsEqual("user".utf8) {
-            self = .user
-        } else if word.elementsEqual("tty".utf8) {
-            self = .tty
-        } else if word.elementsEqual("input".utf8) {
-            self = .input
-        } else if word.elementsEqual("policy".utf8) {
-            self = .policy
-        } else if word.elementsEqual("enrolled".utf8) {
-            self = .enrolled
-        } else {
-            return nil
-        }
-    }
 }
 
 /// Why the TPM would not take (or give up) a pattern, as the helper tells its caller.
-public enum TPMProblem: Equatable, Sendable {
+public enum TPMProblem: Equatable, Sendable, NamedByWord {
     /// No TPM: `tpm = yes` and none present, or it cannot be opened.
     case absent
     /// The TPM's owner hierarchy has a password: enrolment needs owner authorization, and pam_pattern keeps
@@ -195,20 +153,6 @@ public enum TPMProblem: Equatable, Sendable {
         case .ownerAuthorization: return Array("owner-auth".utf8)
         case .full: return Array("nv-full".utf8)
         case .failed: return Array("error".utf8)
-        }
-    }
-
-    init?(word: ArraySlice<UInt8>) {
-        if word.elementsEqual("no-tpm".utf8) {
-            self = .absent
-        } else if word.elementsEqual("owner-auth".utf8) {
-            self = .ownerAuthorization
-        } else if word.elementsEqual("nv-full".utf8) {
-            self = .full
-        } else if word.elementsEqual("error".utf8) {
-            self = .failed
-        } else {
-            return nil
         }
     }
 

@@ -49,7 +49,7 @@ public struct OptionSetting: Equatable, Sendable {
             if value.elementsEqual("no".utf8) { return .yes(false) }
             throw .notYesOrNo
         case .tpmMode:
-            guard let mode = TPMMode(optionValue: Array(value)) else { throw .notATPMMode }
+            guard let mode = TPMMode(word: value) else { throw .notATPMMode }
             return .tpmMode(mode)
         }
     }

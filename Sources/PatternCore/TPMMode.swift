@@ -3,7 +3,7 @@ import CPatternSystem
 /// `tpm = yes|no|auto`: whether a pattern set from now on is held by the TPM. Only enrolment reads it: a
 /// check goes by the user's store record ("$tpm2$" or a yescrypt hash), so changing the setting never locks
 /// anyone out.
-public enum TPMMode: Equatable, Sendable {
+public enum TPMMode: Equatable, Sendable, NamedByWord {
     /// A yescrypt hash in the store (the default).
     case no
     /// Always the TPM; with none present, enrolment is refused (the old pattern stays).
@@ -11,19 +11,7 @@ public enum TPMMode: Equatable, Sendable {
     /// The TPM when one is present at enrolment, else a yescrypt hash.
     case auto
 
-    public init?(optionValue: [UInt8]) {
-        if optionValue == Array("yes".utf8) {
-            self = .yes
-        } else if optionValue == Array("no".utf8) {
-            self = .no
-        } else if optionValue == Array("auto".utf8) {
-            self = .auto
-        } else {
-            return nil
-        }
-    }
-
-    /// The option's word.
+    /// The option's word (`TPMMode(word:)` reads it back).
     public var word: [UInt8] {
         switch self {
         case .no: return Array("no".utf8)

@@ -105,6 +105,29 @@ struct HelperProtocolTests {
         #expect(HelperRequest.parseFields(Array("2946138".utf8) + [0], limits: limits) == nil)
     }
 
+    /// Every word read back gives its case; the same word with one byte off, cased differently or
+    /// padded gives none.
+    @Test func everyWordReadsBackToItsCaseAndNothingElseDoes() {
+        func check<Named: NamedByWord & Equatable>(_: Named.Type) {
+            for named in Named.allCases {
+                #expect(Named(word: named.word) == named)
+                #expect(Named(word: named.word[...]) == named)
+                #expect(Named(word: named.word + [0x20]) == nil)
+                #expect(Named(word: named.word.dropLast()) == nil)
+                #expect(Named(word: Array(String(decoding: named.word, as: UTF8.self).uppercased().utf8)) == nil)
+            }
+            #expect(Named(word: []) == nil)
+        }
+        check(HelperOperation.self)
+        check(HelperRefusal.self)
+        check(TPMProblem.self)
+        check(TPMMode.self)
+        #expect(HelperOperation.allCases.count == 9)
+        #expect(TPMMode(word: Array("auto".utf8)) == .auto)
+        #expect(HelperRefusal(word: Array("enrolled".utf8)) == .enrolled)
+        #expect(TPMProblem(word: Array("owner-auth".utf8)) == .ownerAuthorization)
+    }
+
     @Test func newOperationsAndVerdictsRoundTrip() {
         for operation in HelperOperation.allCases {
             #expect(HelperOperation(word: operation.word) == operation)
