@@ -237,7 +237,7 @@ RUFF_VERSION  := 0.17.5
 LINT_VENV     := $(SCRATCH)/lint-venv
 RUFF          := $(LINT_VENV)/bin/ruff
 # PatternCoreEmbedded is a link to PatternCore: named once.
-SWIFT_SOURCES := Package.swift $(filter-out Sources/PatternCoreEmbedded,$(wildcard Sources/*)) Tests
+SWIFT_SOURCES := Package.swift $(filter-out Sources/PatternCoreEmbedded,$(wildcard Sources/*)) Tools fuzz/PatternFuzz Tests
 
 $(RUFF):
 	$(PYTHON) -m venv $(LINT_VENV)

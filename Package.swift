@@ -80,11 +80,11 @@ let package = Package(
             dependencies: ["PatternCoreEmbedded", "CPatternTPM"],
             swiftSettings: embedded
         ),
-        // Test driver for PatternTPM against swtpm (Tests/TPMTests), never installed.
+        // Test driver for PatternTPM against swtpm (Tests/TPMTests), never installed: under Tools/, not Sources/.
         .executableTarget(
             name: "tpm-driver",
             dependencies: ["PatternTPM", "PatternCoreEmbedded", "CPatternSystem"],
-            path: "Sources/tpm-driver",
+            path: "Tools/tpm-driver",
             // Embedded Swift has no CommandLine: the driver defines the C main itself.
             swiftSettings: embedded + [.unsafeFlags(["-parse-as-library"])],
             linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]
@@ -122,15 +122,17 @@ let package = Package(
             dependencies: ["PatternCore", "CPatternSystem", "CReadPassphrase"]
         ),
         // libFuzzer targets over the core's parsers (make fuzz); a plain build replays inputs instead.
+        // Beside the other fuzzing code (fuzz/pam_fuzz.c, the corpus), never installed.
         .executableTarget(
             name: "PatternFuzz",
-            dependencies: ["PatternCore", "CPatternSystem"]
+            dependencies: ["PatternCore", "CPatternSystem"],
+            path: "fuzz/PatternFuzz"
         ),
         // Test tool, never installed: every pattern's drawing read back (make test-swift, optimised).
         .executableTarget(
             name: "drawing-roundtrip",
             dependencies: ["PatternCore"],
-            path: "Sources/drawing-roundtrip"
+            path: "Tools/drawing-roundtrip"
         ),
         .testTarget(
             name: "PatternCoreTests",

@@ -3,7 +3,7 @@
 #
 #   fuzz/run.sh --seconds N [--scratch DIR] [--module build/pam_pattern.so] [--merge] [TARGET...]
 #
-# Targets: pattern store state options conf (Sources/PatternFuzz, one binary, PATTERN_FUZZ_TARGET picks one)
+# Targets: pattern store state options conf (fuzz/PatternFuzz, one binary, PATTERN_FUZZ_TARGET picks one)
 # and pam (fuzz/pam_fuzz.c: a whole pam_sm_authenticate through libpam). For each target it first
 # replays the committed corpus fuzz/corpus/<target> (every input once), then fuzzes for N seconds,
 # starting from the committed corpus plus what earlier runs found (DIR/corpus/<target>; the committed
