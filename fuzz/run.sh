@@ -3,7 +3,7 @@
 #
 #   fuzz/run.sh --seconds N [--scratch DIR] [--module build/pam_pattern.so] [--merge] [TARGET...]
 #
-# Targets: pattern store state options conf (fuzz/PatternFuzz, one binary, PATTERN_FUZZ_TARGET picks one)
+# Targets: pattern store state options conf helper pad (fuzz/PatternFuzz, one binary, PATTERN_FUZZ_TARGET picks one)
 # and pam (fuzz/pam_fuzz.c: a whole pam_sm_authenticate through libpam). For each target it first
 # replays the committed corpus fuzz/corpus/<target> (every input once), then fuzzes for N seconds,
 # starting from the committed corpus plus what earlier runs found (DIR/corpus/<target>; the committed
@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
         *) TARGETS+=("$1"); shift ;;
     esac
 done
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(pattern store state options conf helper pam)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(pattern store state options conf helper pad pam)
 case "$SCRATCH" in /*) ;; *) SCRATCH="$ROOT/$SCRATCH" ;; esac
 mkdir -p "$SCRATCH"
 
@@ -146,10 +146,10 @@ IS_ROOT=0
 need_swift=0 need_pam=0
 for t in "${TARGETS[@]}"; do
     case "$t" in
-        pattern|options|conf|helper) need_swift=1 ;;
+        pattern|options|conf|helper|pad) need_swift=1 ;;
         store|state) [ $IS_ROOT = 1 ] && need_swift=1 ;;
         pam) [ $IS_ROOT = 1 ] && need_pam=1 ;;
-        *) fail "unknown target '$t' (pattern store state options conf helper pam)" ;;
+        *) fail "unknown target '$t' (pattern store state options conf helper pad pam)" ;;
     esac
 done
 [ $need_swift = 1 ] && build_swift

@@ -5,7 +5,7 @@ import PatternCore
 /// The libFuzzer targets over PatternCore's parsers. Each takes the raw input bytes, must never trap on them,
 /// and checks properties that must hold for every input (a broken property aborts, which libFuzzer reports).
 ///
-/// Chosen with PATTERN_FUZZ_TARGET (pattern, store, state, options, conf, helper); see fuzz/README.md.
+/// Chosen with PATTERN_FUZZ_TARGET (pattern, store, state, options, conf, helper, pad); see fuzz/README.md.
 enum FuzzTarget: CaseIterable {
     /// Pattern.parse on typed bytes, both layouts, any minimum length.
     case pattern
@@ -19,6 +19,8 @@ enum FuzzTarget: CaseIterable {
     case conf
     /// pam_pattern_helper's stdin framing, argv and verdict line (FuzzHelper.swift).
     case helper
+    /// The drawing pad's hit rules: PadTrace on a grid and a pointer path (FuzzPad.swift).
+    case pad
 
     /// The name used in PATTERN_FUZZ_TARGET and fuzz/corpus/<name>.
     var name: String {
@@ -29,6 +31,7 @@ enum FuzzTarget: CaseIterable {
         case .options: return "options"
         case .conf: return "conf"
         case .helper: return "helper"
+        case .pad: return "pad"
         }
     }
 
@@ -48,6 +51,7 @@ enum FuzzTarget: CaseIterable {
         case .options: FuzzOptions.run(data)
         case .conf: FuzzConf.run(data)
         case .helper: FuzzHelper.run(data)
+        case .pad: FuzzPad.run(data)
         }
     }
 }
