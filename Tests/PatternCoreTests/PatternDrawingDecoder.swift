@@ -1,1 +1,1 @@
-../../Sources/drawing-roundtrip/PatternDrawingDecoder.swift
+../../Tools/drawing-roundtrip/PatternDrawingDecoder.swift
