@@ -32,7 +32,18 @@ public struct PadTrace: Sendable {
     /// The dot at `index` (1...9) for index < count, 0 otherwise.
     public func dot(at index: Int) -> UInt8 {
         guard index >= 0 && index < count else { return 0 }
-        return withUnsafeBytes(of: slots) { $0[index] }
+        // Read in place: withUnsafeBytes(of:) on a non-mutating self may copy the dots to the stack.
+        switch index {
+        case 0: return slots.0
+        case 1: return slots.1
+        case 2: return slots.2
+        case 3: return slots.3
+        case 4: return slots.4
+        case 5: return slots.5
+        case 6: return slots.6
+        case 7: return slots.7
+        default: return slots.8
+        }
     }
 
     /// True if dot 1...9 is in the trace (a pad lights it).
