@@ -12,7 +12,7 @@ import PatternCoreEmbedded
 /// failure before hashing, verifies, resets on success.
 /// forward_pass changes 7 and 8: see `forward`.
 struct Authenticator {
-    let options: ModuleOptions
+    let options: PatternSettings
     let flags: Int32
     let items: PamItems
     let conversation: Conversation
@@ -190,7 +190,7 @@ struct Authenticator {
 
     /// The prompt: `prompt=` as given, else the default in the application's language.
     var promptText: [UInt8] {
-        if options.prompt == ModuleOptions.defaultPrompt {
+        if options.prompt == PatternSettings.defaultPrompt {
             return UserMessages.defaultPrompt(forwardPass: options.forwardPass)
         }
         return options.effectivePrompt

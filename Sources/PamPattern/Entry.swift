@@ -16,7 +16,7 @@ func pamPatternSwiftAuthenticate(
     let outcome: AuthOutcome
     let log: ModuleLog
     do {
-        let (options, problems) = try ModuleOptions.load(arguments: arguments)
+        let (options, problems) = try PatternSettings.load(arguments: arguments)
         log = ModuleLog(handle: pamh, debugEnabled: options.debug)
         for problem in problems { log.error(problem) }
         let authenticator = Authenticator(
@@ -29,7 +29,7 @@ func pamPatternSwiftAuthenticate(
         outcome = authenticator.run()
     } catch {
         // An unsafe or malformed configuration file: fail closed, naming the file and the line.
-        let (fallback, _) = ModuleOptions.parse(arguments)
+        let (fallback, _) = PatternSettings.parse(arguments)
         log = ModuleLog(handle: pamh, debugEnabled: fallback.debug)
         log.critical(Array("configuration unusable: ".utf8) + error.messageBytes(path: fallback.confPath))
         outcome = .configurationUnusable(error)

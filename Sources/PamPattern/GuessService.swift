@@ -11,7 +11,7 @@ enum GuessService {
     case helper(HelperClient)
 
     /// In-process for root, the helper otherwise.
-    static func forCurrentProcess(options: ModuleOptions) -> GuessService {
+    static func forCurrentProcess(options: PatternSettings) -> GuessService {
         if geteuid() != 0 {
             return .helper(HelperClient(path: HelperRequest.installedPath))
         }

@@ -2,7 +2,7 @@
 enum ModuleArguments {
     /// At most this many arguments are read (the rest are ignored).
     static let maximumCount = 64
-    /// Arguments longer than this are dropped (ModuleOptions then never sees them).
+    /// Arguments longer than this are dropped (PatternSettings then never sees them).
     static let maximumBytes = 8192
     /// pam_fail_delay on failure: 2 s, as pam_unix.
     static let failDelayMicroseconds: UInt32 = 2_000_000

@@ -1,5 +1,5 @@
 /// An option with a value checked against its row of `PatternOption.table`: what both the pam.d argument parser
-/// and the configuration file parser produce, and what `ModuleOptions.apply` consumes.
+/// and the configuration file parser produce, and what `PatternSettings.apply` consumes.
 public struct OptionSetting: Equatable, Sendable {
     public let key: OptionKey
     public let value: OptionValue

@@ -4,7 +4,13 @@
 /// argument parser and the configuration file parser look names up in it and check values against its kinds
 /// and ranges; every range is declared here only (Pattern's minimum length, PatternHash's cost and patternctl's
 /// flags read theirs with `countRange`, messages spell them from it); the fuzz target and the man-page test
-/// walk it. A new option is one row here plus one case in `ModuleOptions.apply`.
+/// walk it.
+///
+/// A new option: a case of `OptionKey` and its row here; a property of `PatternSettings` and its case in
+/// `apply` and `value(of:)` (both switches are exhaustive: the build names what is missing); its entry in
+/// man/pam_pattern.8 (an argument) or man/pam_pattern.conf.5 and security/pam_pattern.conf (a conf key), and in
+/// the README, with its name in Tests/ManTests' lists by scope (that suite fails until all agree); a
+/// patternctl flag, if it needs one, is a row of `GlobalOptions.tableOptions`.
 public struct PatternOption: Sendable {
     /// Which setting the option changes.
     public let key: OptionKey
@@ -58,13 +64,13 @@ public struct PatternOption: Sendable {
             .tpm, "tpm", .tpmMode, .conf,
             "whether patterns set from now on are held by the TPM: yes, no, or auto (when one is present)"),
         PatternOption(
-            .tpmTCTI, "tpm_tcti", .text(maximumBytes: ModuleOptions.maximumTCTIBytes), .conf,
+            .tpmTCTI, "tpm_tcti", .text(maximumBytes: PatternSettings.maximumTCTIBytes), .conf,
             "the TPM for patterns held by the TPM: device:/dev/tpmrm0 or swtpm:path=SOCKET"),
         PatternOption(
             .nullok, "nullok", .flag, .argument, "a user without a pattern is skipped (PAM_IGNORE) instead of refused"),
         PatternOption(.showGrid, "show_grid", .flag, .argument, "show the empty grid before the prompt"),
         PatternOption(
-            .prompt, "prompt", .text(maximumBytes: ModuleOptions.maximumPromptBytes), .argument, "the prompt text"),
+            .prompt, "prompt", .text(maximumBytes: PatternSettings.maximumPromptBytes), .argument, "the prompt text"),
         PatternOption(
             .forwardPass, "forward_pass", .flag, .argument,
             "one prompt for pattern or password; a non-pattern is handed on as the password"),

@@ -5,7 +5,7 @@ import PatternTPM
 /// module's own gate: same state files and schedule, the failure recorded and fsynced before the hash, so a guess
 /// through the helper counts exactly like one through sudo or login.
 struct HelperService {
-    let options: ModuleOptions
+    let options: PatternSettings
     let now: () -> Int64
 
     /// How the attempt record names a guess through the helper (its caller's PAM items do not reach it).

@@ -12,7 +12,7 @@ enum HelperTPMEnrolment {
 
     /// Root's `tpm-enroll`: the typed digits under the same rules as any new pattern (minlen and strength), so a
     /// pattern held by the TPM is never weaker than a hashed one.
-    static func enroll(user: [UInt8], typed: [UInt8], options: ModuleOptions, now: Int64) -> HelperVerdict {
+    static func enroll(user: [UInt8], typed: [UInt8], options: PatternSettings, now: Int64) -> HelperVerdict {
         switch SelfService.newPattern(typed, minimum: Pattern.clampedMinimumLength(options.minimumLength)) {
         case .success(let pattern): return enroll(pattern, user: user, options: options, now: now)
         case .failure(let refusal): return refusal.verdict
@@ -20,7 +20,7 @@ enum HelperTPMEnrolment {
     }
 
     /// Puts `pattern` into the TPM as `user`'s, replacing whatever record the user had (a hash or an index).
-    static func enroll(_ pattern: Pattern, user: [UInt8], options: ModuleOptions, now: Int64) -> HelperVerdict {
+    static func enroll(_ pattern: Pattern, user: [UInt8], options: PatternSettings, now: Int64) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
         let tpm: TPMConnection
         do throws(TPMFailure) {
@@ -63,7 +63,7 @@ enum HelperTPMEnrolment {
 
     /// Deletes the index of a record the store no longer holds (replaced or removed). A failure leaves an index
     /// no line names: logged, and `tpm-prune` deletes it later.
-    static func removeIndex(of old: TPMRecord, user: [UInt8], options: ModuleOptions) {
+    static func removeIndex(of old: TPMRecord, user: [UInt8], options: PatternSettings) {
         do throws(TPMFailure) {
             let tpm = try TPMConnection(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
             removeIndex(of: old, user: user, on: tpm)
@@ -89,7 +89,7 @@ enum HelperTPMEnrolment {
 
     /// Root's `tpm-remove`: the store line first (from then on the pattern opens nothing, whatever the TPM
     /// does), then the index.
-    static func remove(user: [UInt8], options: ModuleOptions) -> HelperVerdict {
+    static func remove(user: [UInt8], options: PatternSettings) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
         do throws(StoreError) {
             guard let stored = try store.record(for: user), let record = stored.tpmRecord else { return .notEnrolled }
@@ -107,7 +107,7 @@ enum HelperTPMEnrolment {
 
     /// Root's `tpm-prune`: deletes the indexes of pam_pattern's handle range that no store line names. Holds the
     /// index lock exclusively, so no enrolment is between defining its index and writing its line.
-    static func prune(options: ModuleOptions) -> HelperVerdict {
+    static func prune(options: PatternSettings) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
         // No store file at all: the patterns may be in a store this configuration no longer names; an index is
         // an orphan only when a store that exists does not name it.

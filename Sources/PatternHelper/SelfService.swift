@@ -13,7 +13,7 @@ import PatternCoreEmbedded
 ///   configured cost.
 /// Typing the new pattern twice is patternctl's typo guard, not a rule: a direct caller sends it once.
 struct SelfService {
-    let options: ModuleOptions
+    let options: PatternSettings
     /// HelperService's gate (its TPM check included, so a pattern held by the TPM opens a change too).
     let gate: GuessGate
     let now: () -> Int64

@@ -13,7 +13,7 @@ struct GlobalOptions {
     /// The command-line settings, applied over the file in order.
     var overrides: [OptionSetting] = []
     /// The effective settings, after `resolve()`: defaults, the file, then the overrides.
-    private(set) var settings = ModuleOptions()
+    private(set) var settings = PatternSettings()
     /// --help / -h was given.
     var wantsHelp = false
     /// --version was given.
@@ -137,7 +137,7 @@ struct GlobalOptions {
     mutating func resolve() throws(ConfigurationFailure) {
         if confPath != nil && geteuid() != 0 { throw .confNeedsRoot }
         let file = ConfFile(path: confPath ?? ConfFile.defaultPath)
-        var resolved = ModuleOptions()
+        var resolved = PatternSettings()
         resolved.confPath = file.path
         do {
             resolved.apply(try file.settings())

@@ -22,7 +22,7 @@ enum RootTPM {
 
     /// Whether the store and state patternctl uses are the system's, the ones the helper works on.
     static func usesSystemStore(_ global: GlobalOptions) -> Bool {
-        var system = ModuleOptions()
+        var system = PatternSettings()
         guard let settings = try? ConfFile(path: ConfFile.defaultPath).settings() else { return false }
         system.apply(settings)
         return system.storePath == global.storePath && system.stateDirectory == global.settings.stateDirectory

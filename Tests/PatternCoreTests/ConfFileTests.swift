@@ -3,8 +3,8 @@ import Testing
 
 @testable import PatternCore
 
-private func parse(_ text: String) throws(ConfError) -> ModuleOptions {
-    var options = ModuleOptions()
+private func parse(_ text: String) throws(ConfError) -> PatternSettings {
+    var options = PatternSettings()
     options.apply(try ConfFile.parse(Array(text.utf8)))
     return options
 }
@@ -48,8 +48,8 @@ private let shippedPath =
     }
 
     @Test func emptyFileIsTheDefaults() throws {
-        #expect(try parse("") == ModuleOptions())
-        #expect(try parse("\n\n# nothing\n") == ModuleOptions())
+        #expect(try parse("") == PatternSettings())
+        #expect(try parse("\n\n# nothing\n") == PatternSettings())
     }
 
     @Test func malformedLinesAreNamed() {
@@ -106,9 +106,9 @@ private let shippedPath =
         }
         let settings = try ConfFile.parse(Array(uncommented.joined(separator: "\n").utf8))
         #expect(settings.map { $0.key } == PatternOption.table.filter { $0.isConfKey }.map { $0.key })
-        var options = ModuleOptions()
+        var options = PatternSettings()
         options.apply(settings)
-        #expect(options == ModuleOptions())
+        #expect(options == PatternSettings())
     }
 }
 
@@ -164,14 +164,14 @@ private let shippedPath =
         defer { dir.remove() }
         writeBytes(dir.file("c"), Array("deny = 2\nunlock_time = 120\nlayout = numpad\n".utf8), mode: 0o644)
         let conf = "conf=" + dir.file("c")
-        let (options, problems) = try ModuleOptions.load(arguments: [ascii(conf), ascii("deny=4"), ascii("deny=0")])
+        let (options, problems) = try PatternSettings.load(arguments: [ascii(conf), ascii("deny=4"), ascii("deny=0")])
         #expect(problems.count == 1)  // deny=0 ignored: the argument deny=4 stays, over the file's 2
         #expect(options.throttle == ThrottleSettings(deny: 4, unlockTime: 120, lockAfter: 20))
         #expect(options.layout == .numpad)
         #expect(options.confPath == ascii(dir.file("c")))
         writeBytes(dir.file("c"), Array("deny = 0\n".utf8), mode: 0o644)
         #expect(throws: ConfError.malformed(line: 1, problem: .badValue(.deny, .outOfRange(1...1000)))) {
-            try ModuleOptions.load(arguments: [ascii(conf), ascii("deny=4")])
+            try PatternSettings.load(arguments: [ascii(conf), ascii("deny=4")])
         }
     }
 }

@@ -35,16 +35,16 @@ import Testing
         let fileOnly = PatternOption.table.filter { !$0.isArgument }.map { $0.key }
         #expect(fileOnly == [.cost, .selfEnroll, .tpm, .tpmTCTI])
         // tpm_tcti above all: a pam.d line (or whoever writes one) never picks the TPM that judges guesses.
-        let (options, problems) = ModuleOptions.parse([
+        let (options, problems) = PatternSettings.parse([
             Array("cost=3".utf8), Array("self_enroll=no".utf8),
             Array("tpm_tcti=swtpm:path=/tmp/s".utf8), Array("tpm=yes".utf8),
         ])
-        #expect(problems.count == 4 && options == ModuleOptions())
+        #expect(problems.count == 4 && options == PatternSettings())
     }
 
     @Test func everyRowParsesItsOwnCurrentDefault() {
-        // The table and ModuleOptions agree on kinds: each default, written back as text, parses to itself.
-        let defaults = ModuleOptions()
+        // The table and PatternSettings agree on kinds: each default, written back as text, parses to itself.
+        let defaults = PatternSettings()
         for row in PatternOption.table {
             let text: [UInt8]?
             switch defaults.value(of: row.key) {
@@ -58,7 +58,7 @@ import Testing
             case .tpmMode(let mode): text = mode.word
             }
             let setting = try? OptionSetting.parse(row, value: text?[...])
-            var options = ModuleOptions()
+            var options = PatternSettings()
             if let setting { options.apply(setting) }
             #expect(setting != nil && options == defaults, "\(row.key)")
         }
@@ -100,7 +100,7 @@ struct TPMModeTests {
         #expect(TPMMode.yes.enrolsInTPM(present: false) == nil)  // refused: the old pattern stays
         #expect(TPMMode.auto.enrolsInTPM(present: true) == true)
         #expect(TPMMode.auto.enrolsInTPM(present: false) == false)
-        #expect(ModuleOptions().tpmMode == .no)
+        #expect(PatternSettings().tpmMode == .no)
     }
 
     @Test func presentMeansTheNamedDeviceOrSocketExists() {

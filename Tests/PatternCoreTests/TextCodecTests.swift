@@ -47,7 +47,7 @@ struct TextCodecTests {
         #expect(message.bytes == TextCodec.printable(raw))
         let long = [UInt8](repeating: 0x0A, count: 70)
         #expect(
-            text(ModuleOptions.problem("option ", long, " ignored"))
+            text(PatternSettings.problem("option ", long, " ignored"))
                 == "option \"" + String(repeating: "?", count: 64) + "...\" ignored")
     }
 }

@@ -13,7 +13,7 @@ enum FuzzTarget: CaseIterable {
     case store
     /// ThrottleStore.state(for:) on the bytes of a state file, through a real root-only file.
     case state
-    /// ModuleOptions.parse on module arguments.
+    /// PatternSettings.parse on module arguments.
     case options
     /// ConfFile.parse on a configuration file.
     case conf
@@ -299,7 +299,7 @@ enum FuzzStore {
 enum FuzzOptions {
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         let arguments = data.split(separator: 0, omittingEmptySubsequences: false).map { Array($0) }
-        let (options, problems) = ModuleOptions.parse(arguments)
+        let (options, problems) = PatternSettings.parse(arguments)
         require(problems.count <= arguments.count, "more problems than arguments")
         for problem in problems {
             // Problems go to syslog: printable ASCII only, and short.
@@ -310,19 +310,20 @@ enum FuzzOptions {
         checkTable(options)
         // Settings of the file alone are never changed by an argument.
         for row in PatternOption.table where !row.isArgument {
-            require(options.value(of: row.key) == ModuleOptions().value(of: row.key), "an argument set a file-only key")
+            require(
+                options.value(of: row.key) == PatternSettings().value(of: row.key), "an argument set a file-only key")
         }
         require(!options.effectivePrompt.isEmpty, "empty prompt")
         // An ignored argument changes nothing: the accepted ones alone give the same options.
         if problems.isEmpty { return }
-        let accepted = arguments.filter { ModuleOptions.parse([$0]).problems.isEmpty }
-        require(ModuleOptions.parse(accepted).options == options, "an ignored argument changed the options")
-        require(ModuleOptions.parse(accepted).problems.isEmpty, "accepted arguments reported problems together")
+        let accepted = arguments.filter { PatternSettings.parse([$0]).problems.isEmpty }
+        require(PatternSettings.parse(accepted).options == options, "an ignored argument changed the options")
+        require(PatternSettings.parse(accepted).problems.isEmpty, "accepted arguments reported problems together")
     }
 }
 
 /// Walks the option table: every setting holds a value its row accepts.
-func checkTable(_ options: ModuleOptions) {
+func checkTable(_ options: PatternSettings) {
     for row in PatternOption.table {
         let value = options.value(of: row.key)
         let name = row.name.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
@@ -364,7 +365,7 @@ enum FuzzConf {
             require(!seen.contains(setting.key), "a key came twice")
             seen.append(setting.key)
         }
-        var options = ModuleOptions()
+        var options = PatternSettings()
         options.apply(settings)
         checkTable(options)
         // Comments and blank lines change nothing: the file with a comment appended parses the same.

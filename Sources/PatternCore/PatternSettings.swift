@@ -1,20 +1,18 @@
 import CPatternSystem
 
-/// The module's arguments from its pam.d line, e.g.
+/// pam_pattern's settings, as the module, the setuid helper and patternctl each obey them: the defaults, then
+/// /etc/security/pam_pattern.conf (`ConfFile`), then, in the module only, the arguments of its pam.d line, e.g.
 /// `auth sufficient pam_pattern.so nullok show_grid deny=3 [prompt=Your pattern: ]`.
 ///
-/// The names, kinds and ranges live in `PatternOption.table`; this is the settings
-/// they fill. The defaults are overridden by /etc/security/pam_pattern.conf
-/// (`ConfFile`), which the pam.d arguments override in turn. Argument parsing
-/// never fails: as PAM modules do, an unknown option or a bad value is reported
-/// as a problem (the module logs it) and ignored. A typo in pam.d must not lock
-/// everyone out, and must not silently weaken anything either: every default is
-/// the strict choice. Works on bytes only (Embedded Swift: no String comparison).
-public struct ModuleOptions: Equatable, Sendable {
+/// The names, kinds and ranges live in `PatternOption.table`; this is the settings they fill. Argument parsing
+/// never fails: as PAM modules do, an unknown option or a bad value is reported as a problem (the module logs
+/// it) and ignored. A typo in pam.d must not lock everyone out, and must not silently weaken anything either:
+/// every default is the strict choice. Works on bytes only (Embedded Swift: no String comparison).
+public struct PatternSettings: Equatable, Sendable {
     /// `store=PATH`: the pattern store (absolute path).
-    public var storePath: [UInt8] = ModuleOptions.defaultStorePath
+    public var storePath: [UInt8] = PatternSettings.defaultStorePath
     /// `state=DIR`: the directory of per-user throttle state files (absolute path).
-    public var stateDirectory: [UInt8] = ModuleOptions.defaultStateDirectory
+    public var stateDirectory: [UInt8] = PatternSettings.defaultStateDirectory
     /// `nullok`: a user without a pattern is skipped (PAM_IGNORE) instead of refused.
     public var nullok = false
     /// `layout=phone|numpad`: how typed digits map onto the 3x3 grid.
@@ -26,7 +24,7 @@ public struct ModuleOptions: Equatable, Sendable {
     /// `show_grid`: show the empty 3x3 grid (PAM_TEXT_INFO) before the prompt.
     public var showGrid = false
     /// `prompt=TEXT` (use `[prompt=Text with spaces: ]` in pam.d): the echo-off prompt.
-    public var prompt: [UInt8] = ModuleOptions.defaultPrompt
+    public var prompt: [UInt8] = PatternSettings.defaultPrompt
     /// `forward_pass`: one prompt for pattern or password; a non-matching answer is
     /// handed on as PAM_AUTHTOK for the next module (pam_unix try_first_pass).
     public var forwardPass = false
@@ -45,7 +43,7 @@ public struct ModuleOptions: Equatable, Sendable {
     public var tpmMode: TPMMode = .no
     /// `tpm_tcti=...`: how the setuid helper reaches the TPM (the configuration file only: a caller never picks
     /// the TPM that judges its guesses). "device:/dev/tpmrm0", the kernel's resource manager, by default.
-    public var tpmTCTI: [UInt8] = ModuleOptions.defaultTPMTCTI
+    public var tpmTCTI: [UInt8] = PatternSettings.defaultTPMTCTI
     public static let defaultTPMTCTI: [UInt8] = Array("device:/dev/tpmrm0".utf8)
     static let maximumTCTIBytes = 256
     /// `conf=PATH`: the configuration file the settings were read from.
@@ -79,9 +77,9 @@ public struct ModuleOptions: Equatable, Sendable {
     /// Parses the module arguments (argv of pam_sm_authenticate, without NULs) over the defaults, without
     /// reading the configuration file. Later occurrences of an option override earlier ones.
     /// - Returns: the options, and one human-readable message per ignored argument.
-    public static func parse(_ arguments: [[UInt8]]) -> (options: ModuleOptions, problems: [[UInt8]]) {
+    public static func parse(_ arguments: [[UInt8]]) -> (options: PatternSettings, problems: [[UInt8]]) {
         let (settings, problems) = settings(fromArguments: arguments)
-        var options = ModuleOptions()
+        var options = PatternSettings()
         options.apply(settings)
         return (options, problems)
     }
@@ -89,13 +87,13 @@ public struct ModuleOptions: Equatable, Sendable {
     /// The module's options as it runs: the defaults, then the configuration file (`conf=` or
     /// /etc/security/pam_pattern.conf; missing means defaults), then the arguments, which override the file.
     /// Throws when the file is unsafe or malformed: the module then fails closed.
-    public static func load(arguments: [[UInt8]]) throws(ConfError) -> (options: ModuleOptions, problems: [[UInt8]]) {
+    public static func load(arguments: [[UInt8]]) throws(ConfError) -> (options: PatternSettings, problems: [[UInt8]]) {
         let (settings, problems) = settings(fromArguments: arguments)
         var confPath = ConfFile.defaultPath
         for setting in settings where setting.key == .conf {
             if case .bytes(let path) = setting.value { confPath = path }
         }
-        var options = ModuleOptions()
+        var options = PatternSettings()
         options.confPath = confPath
         options.apply(try ConfFile(path: confPath).settings())
         options.apply(settings)
@@ -141,30 +139,31 @@ public struct ModuleOptions: Equatable, Sendable {
         for setting in settings { apply(setting) }
     }
 
-    /// Applies one checked setting. A value of the wrong shape for its key cannot come out of
-    /// `OptionSetting.parse`; it would change nothing.
+    /// Applies one checked setting. One case per key and no `default:`, so a new key does not compile until it
+    /// is applied here. A value of the wrong shape for its key cannot come out of `OptionSetting.parse`; it
+    /// would change nothing.
     public mutating func apply(_ setting: OptionSetting) {
-        switch (setting.key, setting.value) {
-        case (.conf, .bytes(let path)): confPath = path
-        case (.store, .bytes(let path)): storePath = path
-        case (.state, .bytes(let path)): stateDirectory = path
-        case (.layout, .layout(let chosen)): layout = chosen
-        case (.minlen, .number(let number)): minimumLength = Int(truncatingIfNeeded: number)
-        case (.deny, .number(let number)): throttle.deny = Int(truncatingIfNeeded: number)
-        case (.unlockTime, .number(let number)): throttle.unlockTime = number
-        case (.lockAfter, .number(let number)): throttle.lockAfter = Int(truncatingIfNeeded: number)
-        case (.cost, .number(let number)): cost = Int(truncatingIfNeeded: number)
-        case (.selfEnroll, .yes(let allowed)): selfEnroll = allowed
-        case (.tpm, .tpmMode(let mode)): tpmMode = mode
-        case (.tpmTCTI, .bytes(let tcti)): tpmTCTI = tcti
-        case (.nullok, .on): nullok = true
-        case (.showGrid, .on): showGrid = true
-        case (.prompt, .bytes(let text)): prompt = text
-        case (.forwardPass, .on): forwardPass = true
-        case (.emptyFails, .on): emptyFails = true
-        case (.allowRemote, .on): allowRemote = true
-        case (.debug, .on): debug = true
-        default: break
+        let value = setting.value
+        switch setting.key {
+        case .conf: if case .bytes(let path) = value { confPath = path }
+        case .store: if case .bytes(let path) = value { storePath = path }
+        case .state: if case .bytes(let path) = value { stateDirectory = path }
+        case .layout: if case .layout(let chosen) = value { layout = chosen }
+        case .minlen: if case .number(let number) = value { minimumLength = Int(truncatingIfNeeded: number) }
+        case .deny: if case .number(let number) = value { throttle.deny = Int(truncatingIfNeeded: number) }
+        case .unlockTime: if case .number(let number) = value { throttle.unlockTime = number }
+        case .lockAfter: if case .number(let number) = value { throttle.lockAfter = Int(truncatingIfNeeded: number) }
+        case .cost: if case .number(let number) = value { cost = Int(truncatingIfNeeded: number) }
+        case .selfEnroll: if case .yes(let allowed) = value { selfEnroll = allowed }
+        case .tpm: if case .tpmMode(let mode) = value { tpmMode = mode }
+        case .tpmTCTI: if case .bytes(let tcti) = value { tpmTCTI = tcti }
+        case .nullok: if value == .on { nullok = true }
+        case .showGrid: if value == .on { showGrid = true }
+        case .prompt: if case .bytes(let text) = value { prompt = text }
+        case .forwardPass: if value == .on { forwardPass = true }
+        case .emptyFails: if value == .on { emptyFails = true }
+        case .allowRemote: if value == .on { allowRemote = true }
+        case .debug: if value == .on { debug = true }
         }
     }
 
