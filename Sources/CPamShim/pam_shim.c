@@ -85,6 +85,35 @@ void pam_pattern_free_answer(char *answer) {
     free(answer);
 }
 
+/* The kept bytes: their length, then the bytes (freed by libpam at pam_end or when replaced). */
+struct pam_pattern_kept { size_t length; unsigned char bytes[]; };
+
+static void pam_pattern_free_kept(pam_handle_t *pamh, void *data, int error_status) {
+    (void)pamh; (void)error_status;
+    free(data);
+}
+
+int pam_pattern_keep_bytes(pam_handle_t *pamh, const char *name, const unsigned char *bytes, size_t length) {
+    struct pam_pattern_kept *kept;
+    if (length > 4096 || (length > 0 && bytes == NULL)) return PAM_BUF_ERR;
+    kept = malloc(sizeof(*kept) + length);
+    if (kept == NULL) return PAM_BUF_ERR;
+    kept->length = length;
+    if (length > 0) memcpy(kept->bytes, bytes, length);
+    int rc = pam_set_data(pamh, name, kept, pam_pattern_free_kept);
+    if (rc != PAM_SUCCESS) free(kept);
+    return rc;
+}
+
+const unsigned char *pam_pattern_kept_bytes(pam_handle_t *pamh, const char *name, size_t *length) {
+    const void *data = NULL;
+    *length = 0;
+    if (pam_get_data(pamh, name, &data) != PAM_SUCCESS || data == NULL) return NULL;
+    const struct pam_pattern_kept *kept = data;
+    *length = kept->length;
+    return kept->bytes;
+}
+
 void pam_pattern_fail_delay(pam_handle_t *pamh, unsigned int micros) {
     (void)pam_fail_delay(pamh, micros);
 }

@@ -19,6 +19,16 @@ func pamPatternSwiftAuthenticate(
         let (options, problems) = try PatternSettings.load(arguments: arguments)
         log = ModuleLog(handle: pamh, debugEnabled: options.debug)
         for problem in problems { log.error(problem) }
+        // An earlier pam_pattern line of this call judged the answer already: its verdict, no prompt, no count.
+        let line = UInt64(UInt(bitPattern: argv))
+        if let code = StackVerdict.reuse(on: pamh, line: line, user: PamItems(handle: pamh).currentUser()) {
+            log.debug(
+                "an earlier pam_pattern line of this stack judged the answer: PAM code \(Int(code)), not asked again")
+            if code != PAM_SUCCESS && code != PAM_IGNORE {
+                pam_pattern_fail_delay(pamh, ModuleArguments.failDelayMicroseconds)
+            }
+            return code
+        }
         let authenticator = Authenticator(
             options: options,
             flags: flags,
@@ -27,6 +37,11 @@ func pamPatternSwiftAuthenticate(
             log: log,
             now: { Int64(time(nil)) })
         outcome = authenticator.run()
+        if StackVerdict.isKept(outcome), let user = PamItems(handle: pamh).currentUser() {
+            if !StackVerdict(code: outcome.pamCode, lines: [line], user: user).keep(on: pamh) {
+                log.error("could not keep the verdict on the PAM handle; a later pam_pattern line will ask again")
+            }
+        }
     } catch {
         // An unsafe or malformed configuration file: fail closed, naming the file and the line.
         let (fallback, _) = PatternSettings.parse(arguments)

@@ -29,14 +29,20 @@ struct PamItems {
         return .user(bytes)
     }
 
-    /// True when PAM_RHOST is set to a non-empty value. Deliberately strict: even
-    /// "localhost" or "127.0.0.1" is remote, since a tunnelled network login
-    /// (ssh -L, VNC) shows up as exactly that. Local programs (sudo, su, login on a
-    /// console, screen lockers) leave PAM_RHOST unset.
+    /// PAM_USER as set now, without prompting (nil when unset).
+    func currentUser() -> [UInt8]? {
+        guard let handle else { return nil }
+        guard let name = pam_pattern_get_item_string(handle, PAM_USER) else { return nil }
+        return CString.bytes(name, limit: StoreRecord.maximumUserNameBytes)
+    }
+
+    /// True when the login comes over the network (LoginOrigin: PAM_RHOST, and PAM_TTY for the one local program
+    /// that sets PAM_RHOST to this host). An over-long host or terminal is cut, which keeps it remote.
     func isRemote() -> Bool {
         guard let handle else { return false }
-        guard let host = pam_pattern_get_item_string(handle, PAM_RHOST) else { return false }
-        return CString.length(host, limit: 1) > 0
+        let host = CString.prefix(pam_pattern_get_item_string(handle, PAM_RHOST), limit: PamItems.maximumHostBytes)
+        let tty = CString.prefix(pam_pattern_get_item_string(handle, PAM_TTY), limit: PamItems.maximumHostBytes)
+        return LoginOrigin.isRemote(host: host, tty: tty)
     }
 
     /// Service, terminal and remote host of this attempt, for the attempt record (each cut to the record's

@@ -314,6 +314,28 @@ def authenticate(
     return Result(rc, conversation, authtok)
 
 
+def authenticate_calls(confdir, service, user, conversation, calls, items=None):
+    """pam_start_confdir, then `calls` pam_authenticate calls on that one handle (as i3lock and xsecurelock's
+    authproto_pam do, one per answer), then pam_end; returns the codes."""
+    handle = ctypes.c_void_p()
+    rc = libpam.pam_start_confdir(
+        service.encode(), user.encode(), ctypes.byref(conversation.struct), confdir.encode(), ctypes.byref(handle)
+    )
+    if rc != PAM_SUCCESS:
+        raise RuntimeError("pam_start_confdir: %s" % code_name(rc))
+    codes = []
+    try:
+        libpam.pam_set_item(handle, PAM_FAIL_DELAY, ctypes.cast(conversation._delay_callback, ctypes.c_void_p))
+        for item, value in (items or {}).items():
+            libpam.pam_set_item(handle, item, ctypes.c_char_p(value))
+        for _ in range(calls):
+            rc = libpam.pam_authenticate(handle, 0)
+            codes.append(rc)
+    finally:
+        libpam.pam_end(handle, rc)
+    return codes
+
+
 # --- processes ---------------------------------------------------------------
 
 

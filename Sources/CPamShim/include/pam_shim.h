@@ -46,6 +46,15 @@ int pam_pattern_set_authtok(pam_handle_t *pamh, const char *token);
 /* Zeroes and frees a string returned by pam_pattern_converse. */
 void pam_pattern_free_answer(char *answer);
 
+/*
+ * pam_set_data with a copy of `length` bytes (at most 4096) under `name`,
+ * freed by libpam at pam_end or when replaced. Returns a PAM code.
+ */
+int pam_pattern_keep_bytes(pam_handle_t *pamh, const char *name, const unsigned char *bytes, size_t length);
+
+/* The bytes kept under `name` (valid until they are replaced), NULL when none; *length is their count. */
+const unsigned char *pam_pattern_kept_bytes(pam_handle_t *pamh, const char *name, size_t *length);
+
 /* Advisory delay on failure, in microseconds (pam_fail_delay). */
 void pam_pattern_fail_delay(pam_handle_t *pamh, unsigned int micros);
 
