@@ -5,7 +5,7 @@ import PatternCoreEmbedded
 /// The flow of pam_sm_authenticate, one decision per step. Returns an
 /// outcome; Entry.swift turns it into a PAM code (AuthOutcome.swift).
 ///
-/// 1. user; 2. remote host refused unless allow_remote (no prompt);
+/// 1. user; 2. remote host refused unless allow_remote (no prompt; LoginOrigin says what is remote);
 /// 3. not enrolled: no prompt; 4. locked: no prompt, say why and that the
 /// password works; 5. grid + echo-off prompt; 6. empty answer skips;
 /// 7. malformed says what is wrong (not counted); 8. GuessGate records the

@@ -19,6 +19,7 @@ from support.pam import (
     PAM_SILENT,
     PAM_SUCCESS,
     PAM_TEXT_INFO,
+    PAM_TTY,
     PAM_USER_UNKNOWN,
     authenticate,
     code_name,
@@ -203,6 +204,26 @@ class RemoteTest(AuthenticateTestCase):
                 self.assertCode(result, PAM_AUTH_ERR)
                 self.assertEqual(result.conversation.prompts, [])
         self.assertEqual(self.failures(), 0)
+
+    def test_a_tunnelled_ssh_login_from_localhost_is_refused(self):
+        # sshd sets PAM_TTY "ssh"; a login through a forward to this host has a loopback PAM_RHOST.
+        for host in (b"localhost", b"127.0.0.1", b"::1"):
+            for tty in (b"ssh", b"", b"/dev/pts/3", b"localhost:10.0"):
+                with self.subTest(host=host, tty=tty):
+                    result = self.auth([], items={PAM_RHOST: host, PAM_TTY: tty})
+                    self.assertCode(result, PAM_AUTH_ERR)
+                    self.assertEqual(result.conversation.prompts, [])
+        self.assertEqual(self.failures(), 0)
+
+    def test_a_locker_on_a_local_display_with_rhost_localhost_is_local(self):
+        # xsecurelock's authproto_pam: PAM_RHOST=localhost, PAM_TTY=$DISPLAY.
+        for tty in (b":0", b":99", b":1.0"):
+            with self.subTest(tty=tty):
+                result = self.auth([PATTERN.encode()], items={PAM_RHOST: b"localhost", PAM_TTY: tty})
+                self.assertCode(result, PAM_SUCCESS)
+        result = self.auth([WRONG.encode()], items={PAM_RHOST: b"localhost", PAM_TTY: b":0"})
+        self.assertCode(result, PAM_AUTH_ERR)
+        self.assertEqual(self.failures(), 1)
 
     def test_remote_refused_even_for_unenrolled_with_nullok(self):
         result = self.auth([], options="nullok", user="carol", items={PAM_RHOST: b"203.0.113.7"})
