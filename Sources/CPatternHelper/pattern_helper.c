@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,17 +80,6 @@ int pattern_helper_harden(void) {
 int pattern_helper_stdin_is_tty(void) { return isatty(STDIN_FILENO) ? 1 : 0; }
 
 uid_t pattern_helper_real_uid(void) { return getuid(); }
-
-int pattern_helper_user_name(uid_t uid, unsigned char *out, size_t capacity) {
-    struct passwd entry, *found = NULL;
-    char buffer[16384];
-    if (getpwuid_r(uid, &entry, buffer, sizeof buffer, &found) != 0 || found == NULL) return -1;
-    size_t length = strnlen(found->pw_name, capacity + 1);
-    if (length > capacity) return -1;
-    memcpy(out, found->pw_name, length);
-    explicit_bzero(buffer, sizeof buffer);
-    return (int)length;
-}
 
 long pattern_helper_read_input(unsigned char *buffer, size_t capacity) {
     size_t have = 0;

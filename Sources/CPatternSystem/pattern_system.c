@@ -80,14 +80,27 @@ void pattern_file_size_restore(const struct rlimit *saved, int raised) {
     }
 }
 
-int pattern_account_uid(const char *name, uid_t *uid) {
+int pattern_account_lookup(const char *name, uid_t *uid, unsigned char *name_out, size_t name_capacity,
+                           size_t *name_length) {
     size_t size = 4096;
     while (size <= (1u << 20)) {
         char *buffer = malloc(size);
         if (buffer == NULL) return -1;
         struct passwd entry, *found = NULL;
-        int status = getpwnam_r(name, &entry, buffer, size, &found);
-        if (status == 0 && found != NULL) *uid = found->pw_uid;
+        int status = name != NULL ? getpwnam_r(name, &entry, buffer, size, &found)
+                                  : getpwuid_r(*uid, &entry, buffer, size, &found);
+        if (status == 0 && found != NULL) {
+            *uid = found->pw_uid;
+            if (name_out != NULL) {
+                size_t length = strnlen(found->pw_name, name_capacity + 1);
+                if (length > name_capacity) {
+                    status = ENAMETOOLONG;
+                } else {
+                    memcpy(name_out, found->pw_name, length);
+                    *name_length = length;
+                }
+            }
+        }
         /* The entry holds the password field: nothing of it stays in the freed buffer. */
         explicit_bzero(buffer, size);
         free(buffer);

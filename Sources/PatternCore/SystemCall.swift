@@ -61,7 +61,7 @@ public enum SystemCall {
     /// One read into `buffer[start...]`, from the file offset, or at `offset` when given (pread, which leaves
     /// the file offset alone). Returns the byte count, 0 at end of file. The corresponding C functions are
     /// `read` and `pread`.
-    static func read(
+    public static func read(
         _ fd: Int32, into buffer: inout [UInt8], from start: Int, at offset: Int64? = nil
     )
         throws(Errno) -> Int
@@ -92,14 +92,25 @@ public enum SystemCall {
         }
     }
 
-    /// The one write loop: writes every byte, continuing after short writes and EINTR, at the file offset, or
-    /// at `offset` when given (pwrite). Under the caller's RLIMIT_FSIZE it writes all or nothing (see
-    /// `FileSizeRoom`). The corresponding C functions are `write` and `pwrite`.
+    /// Writes every byte to a file at the file offset, or at `offset` when given (pwrite). Under the caller's
+    /// RLIMIT_FSIZE it writes all or nothing (see `FileSizeRoom`).
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int64? = nil) throws(Errno) {
         var start = Int64(0)
         if let offset { start = offset } else { start = Int64(try valueOrErrno { lseek(fd, 0, SEEK_CUR) }) }
         let room = try FileSizeRoom(end: start + Int64(bytes.count))
         defer { room.restore() }
+        try writeEvery(fd, bytes, at: offset)
+    }
+
+    /// Writes every byte to a stream (stdout, stderr: a terminal or a pipe, which has no offset and no file
+    /// size limit to lift), through the same loop as `writeAll`.
+    public static func writeToStream(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) {
+        try writeEvery(fd, bytes, at: nil)
+    }
+
+    /// The one write loop: writes every byte, continuing after short writes and EINTR. The corresponding C
+    /// functions are `write` and `pwrite`.
+    private static func writeEvery(_ fd: Int32, _ bytes: [UInt8], at offset: Int64?) throws(Errno) {
         var done = 0
         while done < bytes.count {
             let result = bytes.withUnsafeBytes { raw -> Result<Int, Errno> in

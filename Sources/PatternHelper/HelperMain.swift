@@ -41,7 +41,7 @@ enum HelperMain {
             return .refused(.user)
         }
         // Root (su, sudo, login) may ask about anyone; everybody else only about themselves.
-        if caller != 0 && callerName(caller) != user {
+        if caller != 0 && Account.name(of: UInt32(caller)) != user {
             HelperLog.notice(HelperLog.line("refused: uid \(caller) asked about another user ", user))
             return .refused(.user)
         }
@@ -69,16 +69,6 @@ enum HelperMain {
         }
         if count > maximumArguments { result.append([]) }  // too many: the count check refuses it
         return result
-    }
-
-    static func callerName(_ uid: uid_t) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: StoreRecord.maximumUserNameBytes)
-        let length = buffer.withUnsafeMutableBufferPointer { pointer -> Int32 in
-            guard let base = pointer.baseAddress else { return -1 }
-            return pattern_helper_user_name(uid, base, pointer.count)
-        }
-        guard length >= 0 else { return nil }
-        return Array(buffer[0..<Int(length)])
     }
 
     /// All of stdin, at most one byte more than allowed, split into the operation's fields.

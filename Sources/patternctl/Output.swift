@@ -1,4 +1,5 @@
 import Glibc
+import PatternCore
 
 /// Writes to stdout and stderr without Foundation or stdio buffering.
 ///
@@ -26,21 +27,9 @@ enum Output {
         writeAll(text, to: STDERR_FILENO)
     }
 
-    /// write(2) until everything is written, retrying EINTR; gives up silently
-    /// on other errors (a closed pipe must not turn into a crash).
+    /// Every byte through the core's one write loop (EINTR and short writes); gives up silently on errors
+    /// (a closed pipe must not turn into a crash).
     private static func writeAll(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        try? SystemCall.writeToStream(descriptor, Array(text.utf8))
     }
 }

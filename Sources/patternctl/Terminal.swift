@@ -1,5 +1,6 @@
 import CReadPassphrase
 import Glibc
+import PatternCore
 
 /// The terminal, for reading patterns: echo off on a terminal, plain lines otherwise.
 enum Terminal {
@@ -33,20 +34,15 @@ enum Terminal {
         var line: [UInt8] = []
         // Reserved up front so no reallocation leaves a copy of the digits behind.
         line.reserveCapacity(lineLimit)
-        var byte: UInt8 = 0
+        var byte: [UInt8] = [0]
         var sawAnything = false
-        while true {
-            let count = read(STDIN_FILENO, &byte, 1)
-            if count < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            if count == 0 { break }
+        // A read error ends the line as end of input does.
+        while let count = try? SystemCall.read(STDIN_FILENO, into: &byte, from: 0), count > 0 {
             sawAnything = true
-            if byte == UInt8(ascii: "\n") { break }
-            if line.count < lineLimit { line.append(byte) }
+            if byte[0] == UInt8(ascii: "\n") { break }
+            if line.count < lineLimit { line.append(byte[0]) }
         }
-        byte = 0
+        byte[0] = 0
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         return sawAnything ? line : nil
     }

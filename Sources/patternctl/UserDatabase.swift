@@ -1,20 +1,17 @@
 import Glibc
+import PatternCore
 
-/// Looks users up in the system user database (passwd, NSS).
+/// Users as patternctl names them (Strings), looked up through the core's one passwd lookup (`Account`).
 enum UserDatabase {
-    /// True when `name` is a user the system knows. The corresponding C function is `getpwnam_r`.
+    /// True when `name` is a user the system knows (a failed lookup counts as unknown).
     static func exists(_ name: String) -> Bool {
         guard !name.isEmpty else { return false }
-        return withPasswd { entry, buffer, size, result in
-            getpwnam_r(name, entry, buffer, size, result)
-        } != nil
+        return ((try? Account.uid(of: Array(name.utf8))) ?? nil) != nil
     }
 
-    /// The login name of `uid`, if it has one. The corresponding C function is `getpwuid_r`.
+    /// The login name of `uid`, if it has one.
     static func name(of uid: uid_t) -> String? {
-        withPasswd { entry, buffer, size, result in
-            getpwuid_r(uid, entry, buffer, size, result)
-        }
+        Account.name(of: UInt32(uid)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whom a command without USER is about: the person who ran sudo
@@ -25,29 +22,5 @@ enum UserDatabase {
             if !name.isEmpty { return name }
         }
         return name(of: getuid())
-    }
-
-    /// Runs one getpw*_r lookup, growing the buffer on ERANGE; returns pw_name.
-    private static func withPasswd(
-        _ lookup: (
-            UnsafeMutablePointer<passwd>, UnsafeMutablePointer<CChar>, Int,
-            UnsafeMutablePointer<UnsafeMutablePointer<passwd>?>
-        ) -> Int32
-    ) -> String? {
-        var size = 1024
-        while size <= 1 << 20 {
-            var entry = passwd()
-            var result: UnsafeMutablePointer<passwd>? = nil
-            let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: size)
-            defer { buffer.deallocate() }
-            let status = lookup(&entry, buffer, size, &result)
-            if status == ERANGE {
-                size *= 4
-                continue
-            }
-            guard status == 0, let found = result, let name = found.pointee.pw_name else { return nil }
-            return String(cString: name)
-        }
-        return nil
     }
 }

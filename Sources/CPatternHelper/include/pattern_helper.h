@@ -30,10 +30,6 @@ int pattern_helper_stdin_is_tty(void);
 /* The real uid (getuid). */
 uid_t pattern_helper_real_uid(void);
 
-/* The passwd name of uid copied into out (no NUL added); returns its length,
- * or -1 when there is no such user or it does not fit. */
-int pattern_helper_user_name(uid_t uid, unsigned char *out, size_t capacity);
-
 /* Reads stdin to end of file, at most capacity bytes (EINTR retried).
  * Returns the count (capacity when there was at least that much), or -1. */
 long pattern_helper_read_input(unsigned char *buffer, size_t capacity);

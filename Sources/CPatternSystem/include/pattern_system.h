@@ -78,9 +78,12 @@ int pattern_file_size_room(long long end, struct rlimit *saved, int *raised);
 /* Puts back the limits saved by pattern_file_size_room (when it raised them). */
 void pattern_file_size_restore(const struct rlimit *saved, int raised);
 
-/* The uid of the account named `name` (getpwnam_r, through NSS). Returns 0 and sets *uid when the account
- * exists, 1 when there is no such account, -1 with errno when the lookup itself failed. */
-int pattern_account_uid(const char *name, uid_t *uid);
+/* The one lookup in the system user database (getpwnam_r, or getpwuid_r when name is NULL; through NSS).
+ * Finds the account named `name`, or the one whose uid is *uid. Returns 0 when it exists: *uid is its uid and,
+ * when name_out is not NULL, its name (no NUL added) is in name_out[0 ..< *name_length]; 1 when there is no
+ * such account; -1 with errno when the lookup itself failed (ENAMETOOLONG: the name is over name_capacity). */
+int pattern_account_lookup(const char *name, uid_t *uid, unsigned char *name_out, size_t name_capacity,
+                           size_t *name_length);
 
 /* The bytes of a directory entry's name (d_name is a fixed char array that
  * Swift imports as a 256-element tuple). */
