@@ -20,11 +20,19 @@ def read(*parts):
         return f.read()
 
 
+def read_source(name):
+    """The source file called `name`, in whichever folder under Sources/ it sits (file names are unique)."""
+    found = [os.path.join(d, name) for d, _, files in os.walk(os.path.join(ROOT, "Sources")) if name in files]
+    assert len(found) == 1, (name, found)
+    with open(found[0]) as f:
+        return f.read()
+
+
 def option_table():
     """The rows of PatternOption.table as {name: scope}, read from the one place options are declared.
     Every key of OptionKey must have been read, so a row written another way fails here instead of
     escaping the documentation checks."""
-    source = read("Sources", "PatternCore", "PatternOption.swift")
+    source = read_source("PatternOption.swift")
     # One row may span lines (swift format wraps long ones): match on the text with whitespace runs collapsed,
     # never across the start of the next row.
     flat = re.sub(r"\s+", " ", source)
@@ -43,7 +51,7 @@ def option_table():
 def option_ranges():
     """{name: (low, high)} of the number options, as PatternOption.table declares them: the one declaration
     of every range (Pattern, PatternHash and patternctl read theirs from it)."""
-    source = read("Sources", "PatternCore", "PatternOption.swift")
+    source = read_source("PatternOption.swift")
     found = re.findall(r'PatternOption\(\s*\.\w+, "([a-z_]+)", \.number\(([\d_]+)\.\.\.([\d_]+)\)', source)
     return {name: (int(low.replace("_", "")), int(high.replace("_", ""))) for name, low, high in found}
 
@@ -108,7 +116,7 @@ class ManPageTests(unittest.TestCase):
         self.assertIn("%d to %d" % ranges["cost"], ctl.split(".B \\-\\-cost\n.I n\n", 1)[1].split("\n", 1)[0])
 
     def test_every_returned_code_is_documented(self):
-        source = read("Sources", "PamPattern", "AuthOutcome.swift")
+        source = read_source("AuthOutcome.swift")
         codes = set(re.findall(r"return (PAM_[A-Z_]+)", source))
         self.assertGreaterEqual(len(codes), 6, codes)
         man, readme = read("man", "pam_pattern.8"), read("README.md")
@@ -118,7 +126,7 @@ class ManPageTests(unittest.TestCase):
 
     def test_helper_protocol_is_documented(self):
         """pam_pattern_helper(8) names every operation, verdict word and exit status the protocol code has."""
-        source = read("Sources", "PatternCore", "HelperProtocol.swift")
+        source = read_source("HelperProtocol.swift")
         man = read("man", "pam_pattern_helper.8").replace("\\-", "-")
         exits = re.findall(r"case \w+ = (\d+)", source)
         self.assertEqual(len(exits), 7, exits)
