@@ -8,10 +8,15 @@ PREFIX       ?= /usr/local
 DESTDIR      ?=
 # PAM looks for modules in the multiarch security directory, not under PREFIX.
 PAMDIR       ?= /lib/$(MULTIARCH)/security
-SBINDIR      ?= $(PREFIX)/sbin
+# patternctl is for every person (their own pattern) as well as root: bin, as passwd and chsh.
+BINDIR       ?= $(PREFIX)/bin
 MANDIR       ?= $(PREFIX)/share/man
 # The setuid helper's path is compiled into the module (HelperRequest.installedPath), so it is not under PREFIX.
 HELPER       := /usr/sbin/pam_pattern_helper
+# The store's and the state's directories are compiled in too (PatternStore.defaultPath,
+# ThrottleStore.defaultDirectory); made root-only on install so a first pattern finds them.
+STOREDIR     := /etc/security/pam_pattern
+STATEDIR     := /var/lib/pam_pattern
 PAMCONFIGDIR ?= /usr/share/pam-configs
 # bash-completion loads completions on demand from here (also under /usr/local/share).
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
@@ -23,7 +28,7 @@ LOCALEDIR    ?= /usr/share/locale
 # Debian's places (make deb); Debian 12's libpam-modules keeps modules in /lib/<multiarch>/security too.
 ifeq ($(LAYOUT),debian)
 override PREFIX := /usr
-override SBINDIR := /usr/sbin
+override BINDIR := /usr/bin
 override MANDIR := /usr/share/man
 override DOCDIR := /usr/share/doc/pam-pattern
 override SECURITYDIR := /etc/security
@@ -46,7 +51,7 @@ DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
 SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
 
 .PHONY: all build deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
-        print-installed-files print-install-list deb bench fuzz clean
+        print-installed-files print-installed-directories print-install-list deb bench fuzz clean
 
 all: build
 
@@ -176,6 +181,10 @@ FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 
 install:
 	@test -f $(BUILD)/pam_pattern.so || { echo "run 'make build' first"; exit 1; }
 	@$(FOR_EACH_ROW) \
+	  if [ "$$src" = - ]; then \
+	    [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ] || { echo "install -d -m $$mode $(DESTDIR)$$dst"; \
+	      install -d -m "$$mode" "$(DESTDIR)$$dst" || exit 1; }; continue; \
+	  fi; \
 	  case "$$dst" in /etc/*|$(SECURITYDIR)/*) \
 	    if [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ]; then echo "kept the existing $$dst (the default is in $(DOCDIR)/examples)"; continue; fi;; \
 	  esac; \
@@ -187,17 +196,21 @@ install:
 uninstall:
 	@# configuration goes only while it is still the shipped default
 	@$(FOR_EACH_ROW) \
+	  if [ "$$src" = - ]; then rmdir "$(DESTDIR)$$dst" 2>/dev/null || true; continue; fi; \
 	  case "$$dst" in /etc/*|$(SECURITYDIR)/*) \
 	    if ! cmp -s "$$src" "$(DESTDIR)$$dst" && [ -e "$(DESTDIR)$$dst" ]; then echo "kept $$dst: it was changed (delete it by hand)"; continue; fi;; \
 	  esac; \
 	  rm -f "$(DESTDIR)$$dst"; \
 	done
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
-	@echo "removed; patterns in /etc/security/pam_pattern and /var/lib/pam_pattern are kept (delete them by hand)."
+	@echo "removed; the patterns in $(STOREDIR) and the state in $(STATEDIR) are kept (delete them by hand)."
 
-# The installed paths (README, "Files"; the install tests compare against it).
+# The installed files (README, "Files"; the install tests compare against it); the directories apart.
 print-installed-files:
-	@$(FOR_EACH_ROW) echo "$$dst"; done
+	@$(FOR_EACH_ROW) [ "$$src" = - ] || echo "$$dst"; done
+
+print-installed-directories:
+	@$(FOR_EACH_ROW) [ "$$src" != - ] || echo "$$dst $$mode"; done
 
 # The rows with every directory filled in (LAYOUT=debian for the package's).
 print-install-list:
@@ -209,7 +222,8 @@ DEB_VERSION ?=
 deb: deps build
 	@rm -rf $(DEB_STAGE)
 	@$(MAKE) -s --no-print-directory install LAYOUT=debian DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null
-	@packaging/build-deb.sh $(DEB_STAGE) $(BUILD) $(DEB_VERSION)
+	@DIRECTORY_MODES="$$($(MAKE) -s --no-print-directory print-installed-directories LAYOUT=debian)" \
+	  packaging/build-deb.sh $(DEB_STAGE) $(BUILD) $(DEB_VERSION)
 	@rm -rf $(DEB_STAGE)
 	@$(GIVE_BACK)
 

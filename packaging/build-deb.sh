@@ -65,6 +65,11 @@ sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@INSTALLED_SIZE@|$size
     -e "s|@DEPENDS@|$depends|" "$meta/control" > "$stage/DEBIAN/control"
 
 find "$stage" -type d -exec chmod 0755 {} +
+# The directories make install made with a mode of their own (the root-only store and state),
+# as "DIR MODE" lines of make print-installed-directories.
+while read -r dir mode; do
+    [ -z "$dir" ] || chmod "$mode" "$stage$dir"
+done <<< "${DIRECTORY_MODES:-}"
 find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$outdir"
 deb=$outdir/${package}_${version}_${arch}.deb

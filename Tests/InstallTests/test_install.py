@@ -75,10 +75,20 @@ class InstallTests(unittest.TestCase):
                 readme = f.read()
             for path in self.installed_files():
                 self.assertIn(os.path.basename(path), readme, f"README does not document {path}")
+            # The store's and the state's directories: root-only, there before any pattern is set.
+            directories = [line.split() for line in make("print-installed-directories").stdout.splitlines()]
+            self.assertEqual(sorted(d for d, _ in directories), ["/etc/security/pam_pattern", "/var/lib/pam_pattern"])
+            for directory, mode in directories:
+                info = os.stat(os.path.join(stage, directory.lstrip("/")))
+                self.assertEqual((info.st_mode & 0o7777, info.st_uid), (int(mode, 8), 0), directory)
             r = make("uninstall", f"DESTDIR={stage}")
             self.assertEqual(r.returncode, 0, r.stderr)
             left = [os.path.join(d, f) for d, _, fs in os.walk(stage) for f in fs]
             self.assertEqual(left, [])
+            for directory, _ in directories:
+                self.assertFalse(
+                    os.path.exists(os.path.join(stage, directory.lstrip("/"))), "empty %s left" % directory
+                )
         finally:
             shutil.rmtree(stage, ignore_errors=True)
 
@@ -124,7 +134,7 @@ class InstallTests(unittest.TestCase):
                 mount --bind $w/security /etc/security
                 mount --bind $w/passwd /etc/passwd
                 mkdir -p $w/varlib; mount -t tmpfs -o mode=0755 tmpfs /var/lib
-                printf '{PATTERN}\\n{PATTERN}\\n' | /usr/local/sbin/patternctl set pptest >/dev/null
+                printf '{PATTERN}\\n{PATTERN}\\n' | /usr/local/bin/patternctl set pptest >/dev/null
                 echo "--right"; printf '{PATTERN}\\n' | pamtester pattern-example pptest authenticate 2>&1 || echo "exit=$?"
                 echo "--wrong"; printf '2759184\\n' | pamtester pattern-example pptest authenticate 2>&1 || echo "exit=$?"
             """)

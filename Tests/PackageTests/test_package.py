@@ -101,12 +101,15 @@ def real_dpkg_knows_the_package():
 
 
 def install_rows():
-    """(source, destination, mode) of every installed file, Debian layout."""
-    rows = []
+    """(source, destination, mode) of every installed file, Debian layout; the directories apart."""
+    rows, directories = [], []
     for line in make("print-install-list", "LAYOUT=debian").splitlines():
         src, dst, mode = line.split()
-        rows.append((os.path.join(ROOT, src), dst, int(mode, 8)))
-    return rows
+        if src == "-":
+            directories.append((dst, int(mode, 8)))
+        else:
+            rows.append((os.path.join(ROOT, src), dst, int(mode, 8)))
+    return rows, directories
 
 
 def packaged_path(dst):
@@ -223,7 +226,7 @@ class PackageTests(unittest.TestCase):
         # The same build as version+1: the upgrade path, and a second build to compare bytes with.
         version = subprocess.run(["dpkg-deb", "-f", cls.deb, "Version"], capture_output=True, text=True).stdout.strip()
         cls.newer = os.path.join(ROOT, make("deb", "DEB_VERSION=%s+1" % version).strip().splitlines()[-1])
-        cls.rows = install_rows()
+        cls.rows, cls.directories = install_rows()
 
     @classmethod
     def tearDownClass(cls):
@@ -293,6 +296,12 @@ class PackageTests(unittest.TestCase):
             line = next(l for l in listing.splitlines() if l.endswith("." + packaged_path(dst)))
             self.assertEqual(line.split()[1], "root/root", line)
             self.assertEqual(stat.filemode(stat.S_IFREG | mode), line.split()[0], line)
+        # The store's and the state's directories come with the package, root-only from the start.
+        self.assertEqual(sorted(dst for dst, _ in self.directories), [STORE_DIR, STATE_DIR])
+        for dst, mode in self.directories:
+            line = next(l for l in listing.splitlines() if l.endswith("." + dst + "/"))
+            self.assertEqual(line.split()[1], "root/root", line)
+            self.assertEqual(stat.filemode(stat.S_IFDIR | mode), line.split()[0], line)
         conffiles = os.path.join(d, "DEBIAN", "conffiles")
         expected_conffiles = sorted(dst for _, dst, _ in self.rows if dst.startswith("/etc/"))
         listed = []
@@ -413,6 +422,9 @@ class PackageTests(unittest.TestCase):
         for src, dst, mode in self.rows:
             st = os.stat(ns.path(packaged_path(dst)))
             self.assertEqual((st.st_mode & 0o7777, st.st_uid, st.st_gid), (mode, 0, 0), dst)
+        for dst, mode in self.directories:
+            st = os.stat(ns.path(dst))
+            self.assertEqual((st.st_mode & 0o7777, st.st_uid, st.st_gid), (mode, 0, 0), dst)
         module = next(dst for _, dst, _ in self.rows if dst.endswith("/security/pam_pattern.so"))
         self.assertEqual(sha256(ns.path(module)), sha256(os.path.join(BUILD, "pam_pattern.so")))
 
@@ -431,7 +443,7 @@ class PackageTests(unittest.TestCase):
             "&& chmod 0440 %s && visudo -cf %s"
             % (ENROLLED, OTHER, ENROLLED, OTHER, SUDOERS_DROPIN, SUDOERS_DROPIN, SUDOERS_DROPIN)
         )
-        ns.run(["/usr/sbin/patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
+        ns.run(["/usr/bin/patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
         self.assertFalse(self.sudo(ns, ENROLLED, PATTERN).ok, "installing alone must not enable the pattern")
 
         # Enabled: the pattern works for the enrolled user, nothing changes for the other.
@@ -476,7 +488,7 @@ class PackageTests(unittest.TestCase):
         for dst in conffiles:
             with open(ns.path(dst)) as f:
                 self.assertTrue(f.read().endswith("# changed by the administrator\n"), "upgrade replaced " + dst)
-        self.assertIn("failures: 1", ns.run(["/usr/sbin/patternctl", "status", ENROLLED]).stdout)
+        self.assertIn("failures: 1", ns.run(["/usr/bin/patternctl", "status", ENROLLED]).stdout)
         self.assertTrue(self.sudo(ns, ENROLLED, PATTERN).ok, "the pattern stopped working after the upgrade")
         kept = self.store_and_state(ns)
 
