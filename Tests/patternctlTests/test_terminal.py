@@ -15,7 +15,7 @@ import termios
 import time
 import unittest
 
-from support import cli
+from support import cli, signals
 from support.cli import USER_A, GOOD
 from support.paths import PATTERNCTL, require_built
 from support.sandbox import SandboxCase
@@ -146,6 +146,9 @@ class TerminalSetTests(SandboxCase):
         def controlling_terminal():
             os.setsid()
             fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            # A person's terminal delivers Ctrl-C to a program that has SIGINT at its default; `make test &`
+            # would hand down an ignored one, which patternctl rightly keeps.
+            signals.restore_defaults()
 
         argv = [PATTERNCTL, "set"] + self.box.args() + ["--cost", "1", USER_A]
         # Checked before the start: a fast child may already have turned echo off.
@@ -191,6 +194,7 @@ class ShellJobControlTests(SandboxCase):
             env=environment,
             check=True,
             timeout=30,
+            preexec_fn=signals.restore_defaults,  # the server and its shell: a terminal's defaults, not the runner's
         )
         socket = subprocess.run(
             self.server + ["display-message", "-p", "#{socket_path}"],

@@ -167,8 +167,13 @@ elif job["kind"] == "kill":
         results.append([delay, status, out.decode("latin-1"), state_failures() - before])
 elif job["kind"] == "signals":
     # The helper waits for its input; the caller sends it signals meant to stop or end it, then the input.
+    # It starts with each at its default (not what `nohup make test` handed down), so ignoring is its own doing.
+    def defaults():
+        for name in job["signals"]:
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
     p = subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={}, preexec_fn=defaults)
     time.sleep(0.3)
     states = []
     for name in job["signals"]:
