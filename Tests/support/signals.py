@@ -18,4 +18,3 @@ def restore_defaults():
     for number in TERMINAL_SIGNALS:
         signal.signal(number, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
-
