@@ -2,7 +2,8 @@
 """Writes po/pam_pattern.pot from the message literals in the sources.
 
 xgettext has no Swift parser, so this reads the one call shape the sources
-use: localized("msgid", ...) and localizedPlural("singular", "plural", ...)
+use: localized("msgid", ...) and localizedPlural("singular", "plural", ...),
+and translatable("msgid") where the core marks a message it builds for patternctl to translate,
 with plain string literals (no interpolation: arguments fill %s / %N$s).
 A msgid may also be a multi-line (triple-quoted) literal, as the help texts
 are: its lines lose the indentation of the closing delimiter, as in Swift.
@@ -16,11 +17,11 @@ import pathlib
 import re
 import sys
 
-SOURCES = ["Sources/PamPattern", "Sources/patternctl"]
+SOURCES = ["Sources/PamPattern", "Sources/patternctl", "Sources/PatternCore"]
 LITERAL = r'"((?:[^"\\\n]|\\.)*)"'
 # """ on its own line, the lines, then the closing """ whose indentation every line drops.
 MULTILINE = r'"""\n((?:.|\n)*?)\n([ \t]*)"""'
-SINGLE = re.compile(r"\blocalized\(\s*(?:" + MULTILINE + "|" + LITERAL + ")")
+SINGLE = re.compile(r"\b(?:localized|translatable)\(\s*(?:" + MULTILINE + "|" + LITERAL + ")")
 PLURAL = re.compile(r"\blocalizedPlural\(\s*" + LITERAL + r"\s*,\s*" + LITERAL)
 
 HEADER = '''# Messages of pam_pattern (the PAM module and patternctl).

@@ -13,7 +13,7 @@ enum GuessService {
     /// In-process for root, the helper otherwise.
     static func forCurrentProcess(options: PatternSettings) -> GuessService {
         if geteuid() != 0 {
-            return .helper(HelperClient(path: HelperRequest.installedPath))
+            return .helper(HelperClient(deadlineMilliseconds: HelperClient.moduleDeadlineMilliseconds))
         }
         let store = PatternStore(path: options.storePath)
         let gate = GuessGate(
@@ -54,7 +54,7 @@ enum GuessService {
             case .success(.notEnrolled): return .notEnrolled
             case .success(.allowed(let left)): return .enrolled(.allowed(freeAttemptsLeft: left))
             case .success(.locked(let verdict)): return .enrolled(verdict)
-            case .success: throw .helper(.unexpectedAnswer(exitStatus: HelperExit.success.rawValue))
+            case .success(let other): throw .helper(.unexpectedAnswer(exitStatus: other.exit.rawValue))
             }
         }
     }
@@ -77,10 +77,12 @@ enum GuessService {
                 // A pattern held by the TPM: only the setuid helper links the TPM stack (sudo and login never
                 // map libtss2), so root asks it too. Nothing was counted here.
                 guard error == .tpmUnavailable(code: 0) else { throw .store(error) }
-                return try GuessService.helper(HelperClient(path: HelperRequest.installedPath))
-                    .attempt(
-                        user: user, pattern: pattern, now: now, origin: origin, markSeen: markSeen,
-                        unseen: &unseen)
+                return try GuessService.helper(
+                    HelperClient(deadlineMilliseconds: HelperClient.moduleDeadlineMilliseconds)
+                )
+                .attempt(
+                    user: user, pattern: pattern, now: now, origin: origin, markSeen: markSeen,
+                    unseen: &unseen)
             }
         case .helper(let client):
             var digits = pattern.digits

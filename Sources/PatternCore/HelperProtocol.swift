@@ -123,6 +123,9 @@ public enum HelperRefusal: Equatable, Sendable, NamedByWord {
     /// enroll for a user who already has a pattern (set changes it, with the current pattern).
     case enrolled
 
+    /// The call itself was not served (usage, user, tty, input); policy and enrolled answer an enroll.
+    public var refusesTheCall: Bool { self != .policy && self != .enrolled }
+
     public var word: [UInt8] {
         switch self {
         case .usage: return Array("usage".utf8)
@@ -443,19 +446,45 @@ public enum HelperFailure: Error, Equatable, Sendable {
     case refused(HelperRefusal)
     /// The helper found the store, state or configuration unusable.
     case unavailable
+    /// The helper gave no answer within the caller's deadline (HelperClient): it was killed and reaped.
+    case timedOut(milliseconds: Int32)
 
-    /// A sentence for the log.
-    public var message: String {
+    /// The sentence as a gettext msgid and its arguments: the module logs it in English (`message`), patternctl
+    /// says it in the user's language; one text for both.
+    public var template: (format: StaticString, arguments: [[UInt8]]) {
         switch self {
-        case .couldNotRun(let code): return "could not run pam_pattern_helper (errno \(code))"
-        case .killed(let signal): return "pam_pattern_helper was killed by signal \(signal)"
+        case .couldNotRun(let code):
+            return (translatable("could not run pam_pattern_helper (errno %s)"), [TextCodec.decimal(Int64(code))])
+        case .killed(let signal):
+            return (translatable("pam_pattern_helper was killed by signal %s"), [TextCodec.decimal(Int64(signal))])
         case .unexpectedAnswer(let status):
-            return status == 127
-                ? "pam_pattern_helper could not be executed (exit 127: missing or not executable?)"
-                : "pam_pattern_helper gave no valid verdict (exit \(status))"
-        case .refused(let why):
-            return "pam_pattern_helper refused the call (\(String(decoding: why.word, as: UTF8.self)))"
-        case .unavailable: return "pam_pattern_helper found the store or state unusable (see its syslog lines)"
+            if status == 127 {
+                return (
+                    translatable("pam_pattern_helper could not be executed (exit 127: missing or not executable?)"), []
+                )
+            }
+            return (
+                translatable("pam_pattern_helper gave no valid verdict (exit %s)"), [TextCodec.decimal(Int64(status))]
+            )
+        case .refused(let why): return (translatable("pam_pattern_helper refused the call (%s)"), [why.word])
+        case .unavailable:
+            return (translatable("pam_pattern_helper found the store or state unusable (see its syslog lines)"), [])
+        case .timedOut(let milliseconds):
+            return (
+                translatable("pam_pattern_helper gave no answer within %s seconds and was killed"),
+                [TextCodec.decimal(Int64(milliseconds / 1000))]
+            )
         }
     }
+
+    /// The sentence in English, for the log.
+    public var message: String {
+        let (format, arguments) = template
+        let filled = format.withUTF8Buffer { MessageFormat.fill(Array($0), arguments) }
+        return String(decoding: filled, as: UTF8.self)
+    }
 }
+
+/// Marks a message the core builds as a gettext msgid (po/extract-messages.py collects these literals, as it
+/// does patternctl's `localized` ones); it is translated where it is shown.
+func translatable(_ msgid: StaticString) -> StaticString { msgid }

@@ -19,6 +19,11 @@ enum Language {
 }
 
 func localized(_ msgid: StaticString, _ arguments: String...) -> String {
+    localized(msgid, arguments: arguments)
+}
+
+/// `localized` for a msgid that is not a literal here (the core's messages mark theirs with `translatable`).
+func localized(_ msgid: StaticString, arguments: [String]) -> String {
     // gettext may return its argument: copy the result while the C string is alive.
     let text = msgid.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
     let template = text.withCString { Array(String(cString: dgettext(Language.textDomain, $0)).utf8) }

@@ -238,9 +238,10 @@ print(json.dumps({"results": out, "fds_before": before, "fds_after": fds()}))
 """
 
 
-def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigchld=False, target=None):
+def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigchld=False, target=None, timeout=120):
     """pam_authenticate for `target` (default: the user) once per answer, in the sandbox's namespace, run by the
-    user (the module then uses the helper) or by root (in-process). Returns the driver's report."""
+    user (the module then uses the helper) or by root (in-process), killed after `timeout` seconds. Returns the
+    driver's report."""
     confdir = os.path.join(sandbox.root, "pam.d")
     os.makedirs(confdir, exist_ok=True)
     os.chmod(confdir, 0o755)
@@ -269,7 +270,7 @@ def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigch
         command = "/usr/bin/env %s %s" % (" ".join(shlex.quote("%s=%s" % kv) for kv in environment.items()), command)
     else:
         command = as_user(user, command, env=environment)
-    done = sandbox.run(command, timeout=120)
+    done = sandbox.run(command, timeout=timeout)
     if done.returncode != 0:
         raise AssertionError("module driver failed (%d): %r" % (done.returncode, done.stderr))
     return json.loads(done.stdout)

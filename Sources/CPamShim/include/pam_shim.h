@@ -70,18 +70,4 @@ const char *pam_pattern_ngettext(const char *msgid, const char *msgid_plural, un
 /* Formats a time as "2026-11-30 14:25 UTC" in the host's time zone. Returns 0, or -1. */
 int pam_pattern_format_time(long long seconds, char *out, int out_size);
 
-/*
- * Runs pam_pattern_helper: fork, the child gets a pipe holding `input` on
- * stdin, a pipe on stdout, /dev/null on stderr, no other fds, an empty
- * environment, and execs `path` with `argv`. SIGCHLD has its default action
- * until the child is reaped. Keeps at most output_capacity bytes of its
- * stdout (the rest is read and dropped).
- * Returns 0 when the child exited (*status = exit status), 1 when a signal
- * ended it (*status = the signal), -1 when it could not be run (errno set).
- */
-int pam_pattern_run_helper(const char *path, char *const argv[],
-                           const unsigned char *input, size_t input_length,
-                           unsigned char *output, size_t output_capacity, size_t *output_length,
-                           int *status);
-
 #endif

@@ -1,23 +1,40 @@
-/* Running pam_pattern_helper from the module, as pam_unix runs unix_chkpwd.
- * In C because the child between fork and exec may only make
- * async-signal-safe calls (the host, e.g. a screen locker, may have threads). */
+/* Running pam_pattern_helper, for the module and for patternctl alike (see the header).
+ * In C because the child between fork and exec may only make async-signal-safe
+ * calls (the host, e.g. a screen locker, may have threads). */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
+#include "pattern_system.h"
+
 #include <limits.h>
-#include <signal.h>
-#include <string.h>
+#include <poll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <unistd.h>
-#include "pam_shim.h"
 
 /* Lowest fd the child moves its pipe ends to before placing them on 0-2, so
  * a host with 0, 1 or 2 closed (pipe ends landing there) is handled. */
 #define HELPER_SCRATCH_FD 10
 
+/* After SIGKILL a child is waited for this long at most: SIGKILL ends any
+ * process except one stuck inside the kernel, and the caller must not hang
+ * on that one either (it is then left to the host to reap). */
+#define REAP_AFTER_KILL_MS 1000
+
+static long long monotonic_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
 static void child_exec(const char *path, char *const argv[], int input, int output) {
     static char *const empty_environment[] = { NULL };
+    /* Ignored signals stay ignored across exec, and a blocked mask is inherited:
+     * the helper starts with the defaults whatever the host set. */
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    sigemptyset(&default_action.sa_mask);
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (sig != SIGKILL && sig != SIGSTOP) (void)sigaction(sig, &default_action, NULL);
+    }
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -40,10 +57,27 @@ static void child_exec(const char *path, char *const argv[], int input, int outp
     _exit(127);
 }
 
-int pam_pattern_run_helper(const char *path, char *const argv[],
-                           const unsigned char *input, size_t input_length,
-                           unsigned char *output, size_t output_capacity, size_t *output_length,
-                           int *status) {
+/* waitpid(WNOHANG) polled until `deadline_ms`: 1 reaped (*wait_status set), 0 still running at the deadline,
+ * -1 waitpid failed (errno). Polled rather than blocking, so no signal or alarm is needed in the host. */
+static int reap_until(pid_t pid, long long deadline_ms, int *wait_status) {
+    long pause_us = 500;
+    for (;;) {
+        pid_t waited = waitpid(pid, wait_status, WNOHANG);
+        if (waited == pid) return 1;
+        if (waited < 0 && errno != EINTR) return -1;
+        long long left = deadline_ms - monotonic_ms();
+        if (left <= 0) return 0;
+        long pause = pause_us < left * 1000 ? pause_us : (long)(left * 1000);
+        struct timespec nap = { 0, pause * 1000 };
+        nanosleep(&nap, NULL);
+        if (pause_us < 10000) pause_us *= 2;
+    }
+}
+
+int pattern_run_helper(const char *path, char *const argv[],
+                       const unsigned char *input, size_t input_length,
+                       unsigned char *output, size_t output_capacity, size_t *output_length,
+                       int timeout_ms, int *status) {
     int to_child[2] = { -1, -1 }, from_child[2] = { -1, -1 };
     int saved_errno = 0, result = -1;
     struct sigaction default_chld, old_chld;
@@ -53,7 +87,7 @@ int pam_pattern_run_helper(const char *path, char *const argv[],
     *status = 0;
     /* The input is written before the fork, so it must fit the pipe without
      * blocking; the helper's own limit is far below PIPE_BUF. */
-    if (input_length > PIPE_BUF) { errno = EINVAL; return -1; }
+    if (input_length > PIPE_BUF || timeout_ms <= 0) { errno = EINVAL; return -1; }
     if (pipe2(to_child, O_CLOEXEC) != 0) return -1;
     if (pipe2(from_child, O_CLOEXEC) != 0) { saved_errno = errno; goto done; }
     /* Written while we hold the read end: no SIGPIPE can reach the host. */
@@ -74,6 +108,7 @@ int pam_pattern_run_helper(const char *path, char *const argv[],
     sigemptyset(&default_chld.sa_mask);
     if (sigaction(SIGCHLD, &default_chld, &old_chld) != 0) { saved_errno = errno; goto done; }
 
+    long long deadline = monotonic_ms() + timeout_ms;
     pid = fork();
     if (pid == 0) child_exec(path, argv, to_child[0], from_child[1]);
     if (pid < 0) { saved_errno = errno; goto restore; }
@@ -83,10 +118,18 @@ int pam_pattern_run_helper(const char *path, char *const argv[],
     /* One line is expected; anything past the buffer is read and dropped so a
      * chatty child cannot block on a full pipe (the caller sizes the buffer one
      * byte over the longest valid line, so a full buffer means "too long"). */
+    int timed_out = 0;
     for (;;) {
+        long long left = deadline - monotonic_ms();
+        if (left <= 0) { timed_out = 1; break; }
+        struct pollfd readable = { .fd = from_child[0], .events = POLLIN };
+        int ready = poll(&readable, 1, left > INT_MAX ? INT_MAX : (int)left);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready < 0) { saved_errno = errno; timed_out = 1; break; }
+        if (ready == 0) continue;
         unsigned char scratch[256];
         ssize_t n = read(from_child[0], scratch, sizeof scratch);
-        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (n <= 0) break;
         size_t room = output_capacity - *output_length;
         size_t take = (size_t)n < room ? (size_t)n : room;
@@ -94,9 +137,17 @@ int pam_pattern_run_helper(const char *path, char *const argv[],
         *output_length += take;
     }
     int wait_status = 0;
-    pid_t waited;
-    do { waited = waitpid(pid, &wait_status, 0); } while (waited < 0 && errno == EINTR);
-    if (waited != pid) { saved_errno = waited < 0 ? errno : ECHILD; goto restore; }
+    int reaped = timed_out ? 0 : reap_until(pid, deadline, &wait_status);
+    if (reaped < 0) { saved_errno = errno; goto restore; }
+    if (reaped == 0) {
+        /* Past the deadline (stopped, stuck, or still running after closing its
+         * stdout): its answer no longer counts. */
+        (void)kill(pid, SIGKILL);
+        (void)reap_until(pid, monotonic_ms() + REAP_AFTER_KILL_MS, &wait_status);
+        *status = timeout_ms;
+        result = 2;
+        goto restore;
+    }
     if (WIFEXITED(wait_status)) {
         *status = WEXITSTATUS(wait_status);
         result = 0;

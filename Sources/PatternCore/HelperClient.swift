@@ -1,0 +1,79 @@
+import CPatternSystem
+
+/// The one caller of pam_pattern_helper, for the module (when it does not run as root, and for TPM records) and
+/// for patternctl (self-service, root's TPM work): the helper from its fixed path with an empty environment, the
+/// fields on a pipe (HelperProtocol.swift), the answer decoded, all within a deadline (pattern_run_helper).
+public struct HelperClient: Sendable {
+    /// How long the module waits for the helper. Another user's stopped or stuck helper (one holding the TPM)
+    /// can delay a login by this much at most; then the helper is killed and the stack goes on to the password.
+    /// It leaves room for the longest honest check: a TPM check (up to ~0.5 s on slow chips) plus a yescrypt
+    /// cost-9 hash (0.47 s on an idle 2-core machine, ~2 s under a load of 4 per core), about 2.5 s.
+    public static let moduleDeadlineMilliseconds: Int32 = 5000
+    /// How long patternctl waits for the helper: set hashes twice (the current pattern, then the new one, at
+    /// costs up to 11) and may wait 5 s for the store lock; enroll runs PAM (pam_unix delays a wrong password by
+    /// 2 s). Nobody else waits on patternctl, so this bound only keeps a stuck helper from hanging the command.
+    public static let commandDeadlineMilliseconds: Int32 = 30000
+
+    /// HelperRequest.installedPath; only the tests' own builds differ, and they change the file, not this.
+    public let path: [UInt8]
+    /// The wait after which the helper is killed (HelperFailure.timedOut).
+    public let deadlineMilliseconds: Int32
+
+    public init(path: [UInt8] = HelperRequest.installedPath, deadlineMilliseconds: Int32) {
+        self.path = path
+        self.deadlineMilliseconds = deadlineMilliseconds
+    }
+
+    /// The helper's verdict, or why there is none. Verdicts that say the call could not be served (unavailable,
+    /// a refused call) are failures; every other verdict is the caller's to judge (nothing was changed unless
+    /// the verdict says so).
+    public func call(
+        _ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]
+    ) -> Result<
+        HelperVerdict, HelperFailure
+    > {
+        var input = HelperRequest.encodeFields(fields)
+        defer { input.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
+        var output = [UInt8](repeating: 0, count: HelperVerdict.maximumLineBytes + 1)
+        var outputLength = 0
+        var status: Int32 = 0
+        guard var cPath = SystemCall.cString(path), var cOperation = SystemCall.cString(operation.word),
+            var cUser = SystemCall.cString(user)
+        else { return .failure(.couldNotRun(errno: EINVAL)) }
+        let deadline = deadlineMilliseconds
+        let ran: Int32 = cPath.withUnsafeMutableBufferPointer { pathBuffer in
+            cOperation.withUnsafeMutableBufferPointer { operationBuffer in
+                cUser.withUnsafeMutableBufferPointer { userBuffer in
+                    var argv: [UnsafeMutablePointer<CChar>?] = [
+                        pathBuffer.baseAddress, operationBuffer.baseAddress, userBuffer.baseAddress, nil,
+                    ]
+                    return argv.withUnsafeMutableBufferPointer { argvBuffer in
+                        input.withUnsafeBufferPointer { inputBuffer in
+                            output.withUnsafeMutableBufferPointer { outputBuffer in
+                                pattern_run_helper(
+                                    pathBuffer.baseAddress, argvBuffer.baseAddress,
+                                    inputBuffer.baseAddress, inputBuffer.count,
+                                    outputBuffer.baseAddress, outputBuffer.count, &outputLength,
+                                    deadline, &status)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        switch ran {
+        case 0: break
+        case 1: return .failure(.killed(signal: status))
+        case 2: return .failure(.timedOut(milliseconds: deadline))
+        default: return .failure(.couldNotRun(errno: pattern_errno()))
+        }
+        guard let verdict = HelperVerdict.decode(exitStatus: status, output: Array(output.prefix(outputLength))) else {
+            return .failure(.unexpectedAnswer(exitStatus: status))
+        }
+        switch verdict {
+        case .unavailable: return .failure(.unavailable)
+        case .refused(let why) where why.refusesTheCall: return .failure(.refused(why))
+        default: return .success(verdict)
+        }
+    }
+}
