@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -75,6 +76,14 @@ int pattern_helper_harden(void) {
     raise_soft_limit(RLIMIT_NOFILE);
     umask(077);
     return 0;
+}
+
+int pattern_helper_root_group(void) {
+    if (setgroups(0, NULL) != 0) return -1;
+    if (setresgid(0, 0, 0) != 0) return -1;
+    gid_t real, effective, saved;
+    if (getresgid(&real, &effective, &saved) != 0 || real != 0 || effective != 0 || saved != 0) return -1;
+    return getgroups(0, NULL) == 0 ? 0 : -1;
 }
 
 int pattern_helper_stdin_is_tty(void) { return isatty(STDIN_FILENO) ? 1 : 0; }

@@ -12,7 +12,8 @@ func patternHelperServe(_ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar
     return verdict.exit.rawValue
 }
 
-/// One call of the helper. Order matters: (main.c hardened the process), refuse a tty, check argv and that USER
+/// One call of the helper. Order matters: (main.c hardened the process), read the caller's uid and take gid 0
+/// with no supplementary groups, refuse a tty, check argv and that USER
 /// is the caller, read all input (bounded) before any file is opened, then load the system's settings and serve
 /// the operation through the same store and GuessGate the module uses in-process.
 enum HelperMain {
@@ -23,6 +24,12 @@ enum HelperMain {
 
     static func serve(arguments: [[UInt8]]) -> HelperVerdict {
         let caller = pattern_helper_real_uid()
+        // Who called is known (the real uid; the gids never say who): from here on the caller's groups are
+        // gone, and the store, state and attempt record it writes are root:root.
+        if pattern_helper_root_group() != 0 {
+            HelperLog.critical("could not set the group ids to root and drop the supplementary groups; refusing")
+            return .unavailable
+        }
         if pattern_helper_stdin_is_tty() != 0 {
             HelperLog.notice("refused: stdin is a terminal (uid \(caller))")
             return .refused(.tty)

@@ -20,6 +20,9 @@ from support.helper import take_run_lock as setUpModule  # noqa: F401
 from support.paths import run
 from support.system import TestUser, as_user
 from support.helper import PATTERN, WRONG_PATTERN
+from support import formats
+
+NEW_PATTERN = "8426519"
 
 
 def nul(text):
@@ -262,6 +265,38 @@ class HelperAttackTest(helper.HelperCase):
         self.assertLess(report["seconds"], 3.0, report)
         # Both guesses counted: the stopped one before its hash, the second one too.
         self.assertEqual(report["failures_while_stopped"], 2)
+
+    def test_files_the_helper_writes_are_root_root(self):
+        # The caller's group must not own what the helper writes for them: one chmod g+r by an admin or a
+        # backup tool away from a readable hash, and charged to that group's quota.
+        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", helper.WRONG))
+        fields = "printf '%%s\\0%%s\\0' '%s' '%s'" % (PATTERN, NEW_PATTERN)
+        self.assertEqual(self.call("set", self.USER, fields), ("accepted", helper.SUCCESS))
+        owners = {}
+        for directory in (self.sandbox.state_dir, self.sandbox.store_dir):
+            for name in os.listdir(directory):
+                info = os.lstat(os.path.join(directory, name))
+                owners[name] = (info.st_uid, info.st_gid)
+        state = os.path.basename(formats.state_file(self.sandbox.state_dir, self.USER))
+        for written in (state, state + ".attempts", "patterns"):
+            self.assertIn(written, owners)
+        self.assertEqual({name: ids for name, ids in owners.items() if ids != (0, 0)}, {})
+
+    def test_the_helper_runs_with_root_group_and_no_supplementary_groups(self):
+        report = self.drive(
+            "creds",
+            prefix=[
+                "setpriv",
+                "--reuid=%d" % self.user.uid,
+                "--regid=%d" % self.user.uid,
+                "--groups=%d,100" % self.user.uid,
+            ],
+        )
+        self.assertEqual(report["Gid"], ["0", "0", "0", "0"], report)
+        self.assertEqual(report["Groups"], [], report)
+        # The real uid stays the caller's (it is who the call is for); the effective one is root.
+        self.assertEqual(report["Uid"][:2], [str(self.user.uid), "0"], report)
+        self.assertEqual(report["status"], helper.WRONG)
 
     def test_64_parallel_direct_calls_hash_exactly_deny_guesses(self):
         results = self.drive("parallel", count=64)

@@ -184,6 +184,16 @@ elif job["kind"] == "signals":
     p.stdin.write(job["input"].encode("latin-1"))
     p.stdin.close()
     results = {"states": states, "status": p.wait(), "output": p.stdout.read().decode("latin-1")}
+elif job["kind"] == "creds":
+    # The helper waits for its input (it has read who called it); its ids and groups as the kernel has them.
+    p = subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+    time.sleep(0.5)
+    with open("/proc/%d/status" % p.pid) as f:
+        results = {k: v.split() for k, _, v in (line.partition(":") for line in f) if k in ("Uid", "Gid", "Groups")}
+    p.stdin.write(job["input"].encode("latin-1"))
+    p.stdin.close()
+    results["status"] = p.wait()
 elif job["kind"] == "stop":
     # The first call is stopped after `delay`; a second call for the same user must still finish.
     first = subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
@@ -295,7 +305,7 @@ class HelperCase(unittest.TestCase):
             self.sandbox.enrol(self.USER)
 
     def drive(self, kind, **fields):
-        """DRIVER's job `kind` (parallel, kill, signals, stop) for USER's own wrong guess through the helper run
+        """DRIVER's job `kind` (parallel, kill, signals, creds, stop) for USER's own wrong guess through the helper run
         as USER; `fields` are the kind's own (count, delays, signals, delay) or override the defaults."""
         job = {
             "kind": kind,

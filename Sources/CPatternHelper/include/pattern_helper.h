@@ -24,6 +24,11 @@
  */
 int pattern_helper_harden(void);
 
+/* Real, effective and saved gid 0 and no supplementary groups (checked after),
+ * so every file the helper creates is root:root, never the caller's group.
+ * Returns 0, or -1 (the caller must then refuse to work). */
+int pattern_helper_root_group(void);
+
 /* 1 when stdin is a terminal. */
 int pattern_helper_stdin_is_tty(void);
 

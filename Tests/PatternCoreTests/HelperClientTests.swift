@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import PatternCore
+
+/// HelperClient against stand-in helpers (shell scripts): a verdict is read, and a helper that does not answer
+/// in time is killed and reaped whatever it does (stops itself, sleeps, closes its stdout and stays), leaving no
+/// child behind. Deadlines here are short; the test checks what came back, never how long it took.
+@Suite(.serialized)
+struct HelperClientTests {
+    /// A stand-in helper running `body` (sh), in a fresh directory; removed by the caller.
+    static func standIn(_ body: String) throws -> (path: String, directory: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "helper-client-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("helper").path
+        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return (path, directory)
+    }
+
+    static func call(
+        _ body: String, deadline: Int32 = 300, fields: [[UInt8]] = []
+    ) throws -> Result<
+        HelperVerdict, HelperFailure
+    > {
+        let stand = try standIn(body)
+        defer { try? FileManager.default.removeItem(at: stand.directory) }
+        let client = HelperClient(path: Array(stand.path.utf8), deadlineMilliseconds: deadline)
+        return client.call(.verify, user: Array("alice".utf8), fields: fields)
+    }
+
+    /// No child of this process is left, running or as a zombie (found in /proc by parent pid, so nothing is
+    /// reaped here that another test may be waiting for).
+    static func noChildLeft() -> Bool {
+        let me = getpid()
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return !entries.contains { entry in
+            guard Int32(entry) != nil, let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let end = stat.range(of: ")", options: .backwards)
+            else { return false }
+            // After "(comm)": state, then the parent's pid.
+            let fields = stat[end.upperBound...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == me
+        }
+    }
+
+    @Test func aVerdictInTimeIsRead() throws {
+        // The fields arrive on stdin, NUL-ended: the stand-in answers only when they are what was sent.
+        let body = "[ \"$(tr '\\0' ,)\" = 1235789, ] && { echo accepted; exit 0; }; echo unavailable; exit 5"
+        #expect(try Self.call(body, deadline: 20_000, fields: [Array("1235789".utf8)]) == .success(.accepted))
+        #expect(Self.noChildLeft())
+    }
+
+    @Test func theCallsRefusalsAndUnavailableAreFailuresTheRestVerdicts() throws {
+        #expect(try Self.call("echo 'refused user'; exit 6", deadline: 20_000) == .failure(.refused(.user)))
+        #expect(try Self.call("echo 'refused policy'; exit 6", deadline: 20_000) == .success(.refused(.policy)))
+        #expect(try Self.call("echo unavailable; exit 5", deadline: 20_000) == .failure(.unavailable))
+        #expect(try Self.call("echo 'tpm-refused no-tpm'; exit 5", deadline: 20_000) == .success(.tpmRefused(.absent)))
+    }
+
+    @Test func aHelperThatDoesNotAnswerIsKilledAndReaped() throws {
+        for body in [
+            "kill -STOP $$", "exec sleep 600", "exec >&-; exec sleep 600", "echo accepted; exec sleep 600",
+        ] {
+            #expect(try Self.call(body) == .failure(.timedOut(milliseconds: 300)), "\(body)")
+            #expect(Self.noChildLeft(), "\(body)")
+        }
+    }
+
+    @Test func aDeadlineIsNeverZeroOrNegative() throws {
+        #expect(try Self.call("echo accepted", deadline: 0) == .failure(.couldNotRun(errno: EINVAL)))
+    }
+
+    @Test func theSentencesNameWhatHappened() {
+        #expect(
+            HelperFailure.timedOut(milliseconds: 5000).message
+                == "pam_pattern_helper gave no answer within 5 seconds and was killed")
+        #expect(HelperFailure.killed(signal: 9).message == "pam_pattern_helper was killed by signal 9")
+        #expect(HelperFailure.refused(.tty).message == "pam_pattern_helper refused the call (tty)")
+        #expect(
+            HelperFailure.unexpectedAnswer(exitStatus: 127).message
+                == "pam_pattern_helper could not be executed (exit 127: missing or not executable?)")
+    }
+}
