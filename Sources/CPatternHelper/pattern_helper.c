@@ -74,6 +74,11 @@ int pattern_helper_harden(void) {
     if (set_signals() != 0) return -1;
     raise_soft_limit(RLIMIT_FSIZE);
     raise_soft_limit(RLIMIT_NOFILE);
+    /* A hash needs its memory (cost 7: 64 MiB) and its CPU time; what the
+     * hard limits leave is checked before a guess is counted. */
+    raise_soft_limit(RLIMIT_AS);
+    raise_soft_limit(RLIMIT_DATA);
+    raise_soft_limit(RLIMIT_CPU);
     umask(077);
     return 0;
 }

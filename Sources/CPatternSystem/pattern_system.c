@@ -165,3 +165,14 @@ int pattern_crypt(const char *phrase, const char *setting, char *out, size_t out
     errno = saved;
     return result;
 }
+
+int pattern_cpu_seconds_left(long long *left) {
+    struct rlimit limit;
+    struct rusage used;
+    if (getrlimit(RLIMIT_CPU, &limit) != 0 || getrusage(RUSAGE_SELF, &used) != 0) return -1;
+    if (limit.rlim_cur == RLIM_INFINITY) return 0;
+    long long spent = (long long)used.ru_utime.tv_sec + used.ru_stime.tv_sec;
+    long long allowed = (long long)limit.rlim_cur;
+    *left = allowed > spent ? allowed - spent : 0;
+    return 1;
+}

@@ -1,3 +1,5 @@
+import CPatternSystem
+
 /// What happened to one guess.
 public enum GuessOutcome: Equatable, Sendable {
     /// The pattern matched; the user's failures were reset.
@@ -70,6 +72,8 @@ public struct GuessGate {
         // A guess that could not be counted is not verified: refused before any file is created or written
         // when the caller's hard file-size limit leaves no room for a state record.
         try ThrottleStore.requireRoomForRecord()
+        // Nor one the caller's CPU time limit would kill mid-check (the count would then stay).
+        try GuessGate.requireTimeForCheck()
 
         // 1. Under the lock: the record as the store holds it now, the verdict, the failure counted.
         let record: StoreRecord
@@ -108,6 +112,9 @@ public struct GuessGate {
         }
         let matched: Bool
         do throws(HashError) { matched = try PatternHash.matches(pattern, against: record.hash) } catch {
+            // No hash came out (no memory under the caller's RLIMIT_AS, a setting libcrypt refuses): nothing was
+            // compared, so this was no guess. Its count and record entry are taken back, as for an unavailable TPM.
+            try takeBack(user: user, before: before, counted: counted, now: now, origin: origin)
             throw .hash(error)
         }
         guard matched else {
@@ -178,6 +185,34 @@ public struct GuessGate {
         }
     }
 
+    /// Undoes step 1 for an attempt that turned out to be no guess: the state goes back to `before` when nobody
+    /// else wrote meanwhile, else loses this attempt's one failure; its attempt-record entry is withdrawn.
+    private func takeBack(
+        user: [UInt8], before: ThrottleState, counted: ThrottleState, now: Int64, origin: AttemptOrigin?
+    ) throws(StoreError) {
+        guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
+        defer { locked.close() }
+        let state = try locked.read()
+        try locked.write(
+            state == counted
+                ? before : ThrottleState(failures: max(state.failures - 1, 0), lastFailure: state.lastFailure))
+        var ignored: (count: Int, last: FailedAttempt)? = nil
+        try withdraw(origin, user: user, now: now, markSeen: false, unseen: &ignored)
+    }
+
+    /// The CPU time a check may need at most: as long as the module waits for the helper (HelperClient), so a
+    /// check the caller's CPU limit allows is never cut short by it before the deadline would.
+    public static let checkCPUSeconds: Int64 = Int64(HelperClient.moduleDeadlineMilliseconds / 1000)
+
+    /// Throws `cpuTimeLimit` when this process's RLIMIT_CPU (soft: SIGXCPU ends su or sudo there; the helper
+    /// raises its soft limit to the hard one first) leaves less than `checkCPUSeconds` of CPU time: a check
+    /// killed mid-hash would keep its count, a right pattern counted as wrong. Checked before anything is counted.
+    static func requireTimeForCheck() throws(StoreError) {
+        var left: Int64 = 0
+        guard pattern_cpu_seconds_left(&left) == 1 else { return }
+        if left < checkCPUSeconds { throw .cpuTimeLimit(secondsLeft: left) }
+    }
+
     /// Takes this guess's entry out of the attempt record (others listed meanwhile stay), as on a match.
     private func withdraw(
         _ origin: AttemptOrigin?, user: [UInt8], now: Int64, markSeen: Bool,
@@ -208,6 +243,7 @@ public struct GuessGate {
     /// so there is nothing to revoke; the caller has decided the user may have a state file.
     public func countedAttempt(user: [UInt8], now: Int64, verify: () -> Bool) throws(StoreError) -> GuessOutcome {
         try ThrottleStore.requireRoomForRecord()
+        try GuessGate.requireTimeForCheck()
         let counted: ThrottleState
         do {
             guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }

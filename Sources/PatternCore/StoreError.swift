@@ -53,6 +53,9 @@ public enum StoreError: Error, Equatable, Sendable {
     /// A write would reach past the caller's hard file-size limit (RLIMIT_FSIZE, bytes shown): refused
     /// before the first byte, so nothing is torn.
     case fileSizeLimit(bytes: Int64)
+    /// The caller's CPU time limit (RLIMIT_CPU, seconds left shown) could end the check before it is done,
+    /// keeping its count: refused before anything is counted.
+    case cpuTimeLimit(secondsLeft: Int64)
     /// The user's pattern is held by the TPM, and the TPM cannot judge it now (no TPM here, a cleared TPM, a
     /// missing or different index, or a process that cannot reach the TPM, like the module: only the setuid
     /// helper talks to it). Not a guess: nothing was counted.
@@ -94,6 +97,8 @@ public enum StoreError: Error, Equatable, Sendable {
             return "another process holds the lock (waited \(seconds) s); nothing was changed, try again"
         case .fileSizeLimit(let bytes):
             return "the file-size limit (ulimit -f) is below the \(bytes) bytes to write; nothing was written"
+        case .cpuTimeLimit(let seconds):
+            return "the CPU time limit (ulimit -t) leaves \(seconds) s, less than a check may take; nothing was counted"
         case .tpmUnavailable(let code):
             return code == 0
                 ? "the pattern is held by the TPM: only pam_pattern_helper can check it"

@@ -167,19 +167,53 @@ class InheritedStateTest(unittest.TestCase):
 
     # --- memory -----------------------------------------------------------------------------------------
 
-    def test_address_space_too_small_for_yescrypt_is_never_a_success(self):
+    def test_address_space_too_small_for_yescrypt_is_never_a_success_nor_a_count(self):
         # Cost 7 needs 64 MiB; with 48 MiB of address space crypt_rn fails. The right pattern, counted
-        # before the hash, is answered PAM_AUTHINFO_UNAVAIL with the reason logged; the count stays.
+        # before the hash, is answered PAM_AUTHINFO_UNAVAIL with the reason logged; no hash came out, so
+        # nothing was compared and the count is taken back (it was no guess: a right pattern is never
+        # counted as wrong).
         done = self.tree.ctl("set", USER, "--cost", "7", input=("%s\n%s\n" % (RIGHT, RIGHT)).encode())
         self.assertEqual(done.returncode, 0, done)
 
         def small():
             resource.setrlimit(resource.RLIMIT_AS, (48 << 20, 48 << 20))
 
-        code, transcript = self.auth(RIGHT, preexec=small)
+        for answer in (RIGHT, WRONG):
+            with self.subTest(answer=answer):
+                code, transcript = self.auth(answer, preexec=small)
+                self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)
+                self.assertTrue(any("libcrypt could not hash" in l for l in transcript), transcript)
+                self.assertEqual(self.tree.failures(USER), 0)
+        self.assert_next_login_works()
+
+    # --- CPU time ---------------------------------------------------------------------------------------
+
+    def test_cpu_time_limit_that_would_end_the_check_refuses_it_before_counting(self):
+        # su keeps the caller's RLIMIT_CPU, and CPU time spent before exec counts against it: 1.7 s used of
+        # a 2 s limit leaves too little for a cost-9 hash (~0.5 s), and the limit would end the check after
+        # its count.
+        done = self.tree.ctl("set", USER, "--cost", "9", input=("%s\n%s\n" % (RIGHT, RIGHT)).encode())
+        self.assertEqual(done.returncode, 0, done)
+
+        def nearly_spent():
+            resource.setrlimit(resource.RLIMIT_CPU, (2, 2))
+            while sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) < 1.7:
+                pass
+
+        code, transcript = self.auth(RIGHT, preexec=nearly_spent)
         self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)
-        self.assertTrue(any("libcrypt could not hash" in l for l in transcript), transcript)
-        self.assertEqual(self.tree.failures(USER), 1)
+        self.assertTrue(any("CPU time limit" in l for l in transcript), transcript)
+        self.assertEqual(self.tree.failures(USER), 0)
+        self.assert_next_login_works()
+
+    def test_a_soft_cpu_limit_alone_also_refuses_before_counting(self):
+        # The module cannot raise su's soft limit for it (SIGXCPU would end su): the same refusal.
+        def soft():
+            resource.setrlimit(resource.RLIMIT_CPU, (2, resource.RLIM_INFINITY))
+
+        code, transcript = self.auth(WRONG, preexec=soft)
+        self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)
+        self.assertEqual(self.tree.failures(USER), 0)
         self.assert_next_login_works()
 
 

@@ -202,6 +202,46 @@ class HelperAttackTest(helper.HelperCase):
         )
         self.assertEqual(self.failures(), 2)
 
+    def set_cost(self, cost):
+        done = self.sandbox.patternctl(
+            "set", "--cost", cost, self.USER, stdin=("%s\n%s\n" % (PATTERN, PATTERN)).encode()
+        )
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_address_space_limit_never_counts_a_right_pattern(self):
+        # Cost 7 needs 64 MiB; a hard RLIMIT_AS of 48 MiB (the helper raises only soft limits) makes the hash
+        # fail. Counted before the hash, then taken back: nothing was compared, so it was no guess.
+        self.set_cost("7")
+        limited = "ulimit -v %d; " % (48 << 10)
+        for typed in (PATTERN, WRONG_PATTERN):
+            self.assertEqual(
+                self.call("verify", self.USER, nul(typed), shell_prefix=limited), ("unavailable", helper.UNAVAILABLE)
+            )
+            self.assertEqual(self.failures(), 0)
+        # The soft limit alone is raised: the check runs and counts as usual.
+        soft = "ulimit -S -v %d; " % (48 << 10)
+        self.assertEqual(self.call("verify", self.USER, nul(PATTERN), shell_prefix=soft), ("accepted", helper.SUCCESS))
+        self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", helper.WRONG))
+
+    def test_cpu_time_limit_that_would_end_the_check_refuses_it_before_counting(self):
+        # RLIMIT_CPU counts the time used before exec: 1.7 s of a 2 s hard limit, then the helper. The limit
+        # striking in the middle of the cost-9 hash would keep the count of a right pattern; refused before
+        # counting.
+        self.set_cost("9")
+        burn = (
+            "import os, resource\n"
+            "resource.setrlimit(resource.RLIMIT_CPU, (2, 2))\n"
+            "while sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) < 1.7: pass\n"
+            "os.execv(%r, [%r, 'verify', %r])\n" % (helper.HELPER_PATH, helper.HELPER_PATH, self.USER)
+        )
+        command = "%s | /usr/bin/python3 -c %s; echo \"rc=$?\"" % (nul(PATTERN), shlex.quote(burn))
+        done = self.sandbox.run(as_user(self.user, command))
+        self.assertEqual(helper.parse_call(done.stdout), ("unavailable", helper.UNAVAILABLE), done.stderr)
+        self.assertEqual(self.failures(), 0)
+        # A later success leaves nothing counted either way.
+        self.assertEqual(self.call("verify", self.USER, nul(PATTERN)), ("accepted", helper.SUCCESS))
+        self.assertEqual(self.failures(), 0)
+
     def test_closed_standard_descriptors_do_not_misdirect_the_verdict(self):
         # stdout closed: the verdict must not land in a file the helper opened as fd 1.
         done = self.sandbox.run(

@@ -19,7 +19,8 @@
  * /dev/null when the caller closed them) and every other fd closed; an
  * empty environment; job-control signals (SIGTSTP, SIGTTIN, SIGTTOU) and
  * SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGXFSZ ignored, every signal unblocked;
- * soft RLIMIT_FSIZE and RLIMIT_NOFILE raised to their hard limits; umask 077.
+ * soft RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_AS, RLIMIT_DATA and RLIMIT_CPU
+ * raised to their hard limits; umask 077.
  * Returns 0, or -1 if a step failed (the caller must then refuse to work).
  */
 int pattern_helper_harden(void);

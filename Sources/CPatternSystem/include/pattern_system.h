@@ -78,6 +78,11 @@ int pattern_file_size_room(long long end, struct rlimit *saved, int *raised);
 /* Puts back the limits saved by pattern_file_size_room (when it raised them). */
 void pattern_file_size_restore(const struct rlimit *saved, int raised);
 
+/* The CPU time this process may still use before RLIMIT_CPU's soft limit (SIGXCPU) strikes, in whole seconds
+ * (what it has used so far, exec included, counts against it). Returns 1 and sets *left, 0 when there is no
+ * limit, -1 when it cannot be read. */
+int pattern_cpu_seconds_left(long long *left);
+
 /* The one lookup in the system user database (getpwnam_r, or getpwuid_r when name is NULL; through NSS).
  * Finds the account named `name`, or the one whose uid is *uid. Returns 0 when it exists: *uid is its uid and,
  * when name_out is not NULL, its name (no NUL added) is in name_out[0 ..< *name_length]; 1 when there is no
