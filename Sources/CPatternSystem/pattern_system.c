@@ -1,4 +1,5 @@
 /* Wrappers for the libc pieces Swift cannot call directly; see the header. */
+#define _GNU_SOURCE /* setresuid */
 #include "pattern_system.h"
 
 int pattern_errno(void) { return errno; }
@@ -175,4 +176,15 @@ int pattern_cpu_seconds_left(long long *left) {
     long long allowed = (long long)limit.rlim_cur;
     *left = allowed > spent ? allowed - spent : 0;
     return 1;
+}
+
+long pattern_take_real_uid_root(void) {
+    uid_t real = getuid();
+    if (geteuid() != 0 || real == 0) return -1;
+    if (setresuid(0, (uid_t)-1, (uid_t)-1) != 0) return -1;
+    return (long)real;
+}
+
+void pattern_restore_real_uid(long saved) {
+    if (saved >= 0) (void)setresuid((uid_t)saved, (uid_t)-1, (uid_t)-1);
 }

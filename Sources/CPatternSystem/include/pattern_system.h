@@ -83,6 +83,15 @@ void pattern_file_size_restore(const struct rlimit *saved, int raised);
  * limit, -1 when it cannot be read. */
 int pattern_cpu_seconds_left(long long *left);
 
+/* A setuid-root process (euid 0) whose real uid is its caller's can be stopped by that caller (kill(2) allows a
+ * signal to a process whose real uid is the sender's): while it holds a lock every other user waits for, it
+ * takes real uid 0 so it cannot be. Returns the real uid to put back with pattern_restore_real_uid, or -1 when
+ * nothing was changed (not euid 0, real uid 0 already, or setresuid refused). */
+long pattern_take_real_uid_root(void);
+
+/* Puts back the real uid pattern_take_real_uid_root saved (nothing for -1). */
+void pattern_restore_real_uid(long saved);
+
 /* The one lookup in the system user database (getpwnam_r, or getpwuid_r when name is NULL; through NSS).
  * Finds the account named `name`, or the one whose uid is *uid. Returns 0 when it exists: *uid is its uid and,
  * when name_out is not NULL, its name (no NUL added) is in name_out[0 ..< *name_length]; 1 when there is no
