@@ -224,14 +224,14 @@ class HelperAttackTest(helper.HelperCase):
         self.assertEqual(self.call("verify", self.USER, nul(WRONG_PATTERN)), ("wrong allowed 4", helper.WRONG))
 
     def test_cpu_time_limit_that_would_end_the_check_refuses_it_before_counting(self):
-        # RLIMIT_CPU counts the time used before exec: 1.7 s of a 2 s hard limit, then the helper. The limit
+        # RLIMIT_CPU counts the time used before exec: 1.9 s of a 2 s hard limit, then the helper. The limit
         # striking in the middle of the cost-9 hash would keep the count of a right pattern; refused before
         # counting.
         self.set_cost("9")
         burn = (
             "import os, resource\n"
             "resource.setrlimit(resource.RLIMIT_CPU, (2, 2))\n"
-            "while sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) < 1.7: pass\n"
+            "while sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) < 1.9: pass\n"
             "os.execv(%r, [%r, 'verify', %r])\n" % (helper.HELPER_PATH, helper.HELPER_PATH, self.USER)
         )
         command = "%s | /usr/bin/python3 -c %s; echo \"rc=$?\"" % (nul(PATTERN), shlex.quote(burn))
