@@ -32,8 +32,13 @@ static void child_exec(const char *path, char *const argv[], int input, int outp
     memset(&default_action, 0, sizeof default_action);
     default_action.sa_handler = SIG_DFL;
     sigemptyset(&default_action.sa_mask);
+    /* glibc refuses its own two real-time signals (32, 33), which a host may ignore too; the kernel takes a
+     * zeroed action for them (SIG_DFL, no flags, empty mask). */
+    static const unsigned long kernel_default[4] = { 0, 0, 0, 0 };
     for (int sig = 1; sig < NSIG; sig++) {
-        if (sig != SIGKILL && sig != SIGSTOP) (void)sigaction(sig, &default_action, NULL);
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        if (sigaction(sig, &default_action, NULL) != 0)
+            (void)syscall(SYS_rt_sigaction, sig, kernel_default, NULL, (size_t)((_NSIG - 1) / 8));
     }
     sigset_t none;
     sigemptyset(&none);

@@ -68,6 +68,28 @@ struct HelperClientTests {
         }
     }
 
+    @Test func theHelperStartsWithDefaultSignalsAndAnEmptyEnvironment() throws {
+        // Ignored signals and a blocked mask survive exec: the host's must not reach the helper.
+        let ignored = signal(SIGUSR1, SIG_IGN)
+        var block = sigset_t()
+        var old = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGUSR2)
+        pthread_sigmask(SIG_BLOCK, &block, &old)
+        defer {
+            pthread_sigmask(SIG_SETMASK, &old, nil)
+            signal(SIGUSR1, ignored)
+        }
+        setenv("PATTERN_HOST_SECRET", "x", 1)
+        defer { unsetenv("PATTERN_HOST_SECRET") }
+        let body = """
+            masks=$(grep -E '^Sig(Ign|Blk):' /proc/self/status | tr -d '0\\n\\t' | tr -d 'SigIgnBlk:')
+            [ -z "$masks" ] && [ -z "$PATTERN_HOST_SECRET" ] && { echo accepted; exit 0; }
+            echo unavailable; exit 5
+            """
+        #expect(try Self.call(body, deadline: 20_000) == .success(.accepted))
+    }
+
     @Test func aDeadlineIsNeverZeroOrNegative() throws {
         #expect(try Self.call("echo accepted", deadline: 0) == .failure(.couldNotRun(errno: EINVAL)))
     }
