@@ -87,7 +87,7 @@ enum GuessService {
         case .helper(let client):
             var digits = pattern.digits
             defer { digits.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
-            switch client.call(.verify, user: user, fields: [digits]) {
+            switch client.call(.verify, user: user, fields: [digits, origin.service, origin.tty]) {
             case .failure(let failure): throw .helper(failure)
             case .success(.accepted): return .judged(.accepted)
             case .success(.wrong(let after)): return .judged(.rejected(verdictAfter: after))

@@ -12,9 +12,10 @@
 public enum HelperOperation: Equatable, Sendable, NamedByWord {
     /// Is USER enrolled, and may they guess now? No input. Verdicts: allowed, locked, notEnrolled.
     case check
-    /// One guess: one field, the pattern as canonical digits ('1'...'9', the grid's phone numbering).
-    /// Counted exactly as the module counts it (recorded before the hash). Verdicts: accepted, wrong, locked,
-    /// notEnrolled, malformed.
+    /// One guess: the pattern as canonical digits ('1'...'9', the grid's phone numbering), then, optionally, the
+    /// caller's PAM service and terminal (what the person used, for the attempt record only: each cut and made
+    /// printable there, never used for any decision; a module from before they were sent sends one field). Counted exactly as the module counts it (recorded before
+    /// the hash). Verdicts: accepted, wrong, locked, notEnrolled, malformed.
     case verify
     /// USER's own facts for `patternctl status`. No input. Verdict: status (also for a user without a pattern:
     /// their failures count wrong passwords given for a first pattern).
@@ -72,6 +73,13 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
     /// How many NUL-ended fields the operation reads from stdin.
     public var fieldCount: Int { fieldLimits.count }
 
+    /// Every shape of input the operation takes, the full one first: `verify` also takes the pattern alone.
+    public var acceptedFieldLimits: [[Int]] {
+        var shapes = [fieldLimits]
+        if self == .verify { shapes.append([HelperRequest.maximumFieldBytes]) }
+        return shapes
+    }
+
     /// The longest each field may be: patterns as typed (Pattern.maximumInputBytes), a password up to
     /// `maximumPasswordBytes`.
     public var fieldLimits: [Int] {
@@ -80,11 +88,16 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
         let count: Int
         switch self {
         case .check, .status, .tpmRemove, .tpmPrune: count = 0
-        case .verify, .remove, .tpmEnroll: count = 1
+        case .remove, .tpmEnroll: count = 1
         case .set, .enroll: count = 2
+        case .verify: count = 3
         }
         var limits = [Int](repeating: HelperRequest.maximumFieldBytes, count: count)
         if self == .enroll { limits[0] = HelperRequest.maximumPasswordBytes }
+        if self == .verify {
+            limits[1] = AttemptRecord.maximumFieldBytes
+            limits[2] = AttemptRecord.maximumFieldBytes
+        }
         return limits
     }
 }

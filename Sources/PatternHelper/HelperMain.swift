@@ -52,7 +52,7 @@ enum HelperMain {
             HelperLog.notice(HelperLog.line("refused: uid \(caller) asked about another user ", user))
             return .refused(.user)
         }
-        guard let fields = readFields(limits: operation.fieldLimits) else {
+        guard let fields = readFields(shapes: operation.acceptedFieldLimits) else {
             HelperLog.notice(HelperLog.line("refused: malformed input for user ", user))
             return .refused(.input)
         }
@@ -78,8 +78,8 @@ enum HelperMain {
         return result
     }
 
-    /// All of stdin, at most one byte more than allowed, split into the operation's fields.
-    static func readFields(limits: [Int]) -> [[UInt8]]? {
+    /// All of stdin, at most one byte more than allowed, split into the fields of the first shape it fits.
+    static func readFields(shapes: [[Int]]) -> [[UInt8]]? {
         var buffer = [UInt8](repeating: 0, count: HelperRequest.maximumInputBytes + 1)
         defer { buffer.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
         let length = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
@@ -87,6 +87,11 @@ enum HelperMain {
             return pattern_helper_read_input(base, pointer.count)
         }
         guard length >= 0, length <= HelperRequest.maximumInputBytes else { return nil }
-        return HelperRequest.parseFields(Array(buffer[0..<length]), limits: limits)
+        var input = Array(buffer[0..<length])
+        defer { input.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
+        for limits in shapes {
+            if let fields = HelperRequest.parseFields(input, limits: limits) { return fields }
+        }
+        return nil
     }
 }

@@ -8,8 +8,13 @@ struct HelperService {
     let options: PatternSettings
     let now: () -> Int64
 
-    /// How the attempt record names a guess through the helper (its caller's PAM items do not reach it).
-    static let origin = AttemptOrigin(service: Array("pam_pattern_helper".utf8), tty: [], remoteHost: [])
+    /// Where a guess through `verify` came from, as its caller says (the module: its PAM service and tty). Only
+    /// written to the attempt record, cut and made printable there (AttemptRecord.field); nothing decides on it.
+    /// `verify`'s fields after the pattern: service and tty, or none (both then unknown).
+    static func origin(_ fields: [[UInt8]]) -> AttemptOrigin {
+        guard fields.count == 3 else { return AttemptOrigin(service: [], tty: [], remoteHost: []) }
+        return AttemptOrigin(service: fields[1], tty: fields[2], remoteHost: [])
+    }
 
     func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
@@ -38,11 +43,12 @@ struct HelperService {
                 guard let pattern = try? Pattern.parse(typed, layout: .phone, minimumLength: minimum) else {
                     return .malformed(minimumLength: minimum)
                 }
-                // Listed in the user's attempt record like any failure; the caller (a screen locker) cannot
-                // pass on the "failures since" notice, so the failures stay unseen for the next su or login.
+                // Listed in the user's attempt record like any failure, under the service and tty the caller
+                // names; the caller (a screen locker) cannot pass on the "failures since" notice, so the
+                // failures stay unseen for the next su or login.
                 var unseen: (count: Int, last: FailedAttempt)? = nil
                 let outcome = try gate.attempt(
-                    user: user, pattern: pattern, now: now(), origin: HelperService.origin,
+                    user: user, pattern: pattern, now: now(), origin: HelperService.origin(fields),
                     markSeen: false, unseen: &unseen)
                 return HelperVerdict(outcome, user: user, wrongText: "wrong pattern for user ")
             case .tpmEnroll:

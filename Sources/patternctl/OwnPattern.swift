@@ -76,7 +76,7 @@ enum OwnPattern {
             else { return .failure }
             defer { Terminal.wipe(&current) }
             // Checked now, so a wrong one stops before the new pattern is asked for; counted like a login.
-            switch HelperCall.run(.verify, user: name, fields: [current]) {
+            switch HelperCall.run(.verify, user: name, fields: [current, Array("patternctl".utf8), Terminal.name]) {
             case .success(.accepted): break
             case .success(let verdict): return refused(verdict, secret: .pattern)
             case .failure(let failure): return helperFailed(failure)

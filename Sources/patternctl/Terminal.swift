@@ -11,6 +11,12 @@ enum Terminal {
     /// True when stdin is a terminal (then entries are read with echo off).
     static var inputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
+    /// The terminal on stdin ("/dev/pts/3"), empty when there is none: for the attempt record only.
+    static var name: [UInt8] {
+        guard let path = ttyname(STDIN_FILENO) else { return [] }
+        return Array(String(cString: path).utf8.prefix(AttemptRecord.maximumFieldBytes))
+    }
+
     /// True when stdout is a terminal whose locale encodes UTF-8 and whose TERM
     /// can show box-drawing and arrow characters; otherwise drawings are plain
     /// ASCII. TERM unset or "dumb" (no terminal features), "linux" (the console's

@@ -13,6 +13,7 @@ import subprocess
 import unittest
 
 from support import helper
+from support.formats import attempt_record_file
 
 # unittest calls these around the module: the shared run flock (users, /etc).
 from support.helper import release_run_lock as tearDownModule  # noqa: F401
@@ -128,6 +129,28 @@ class HelperAttackTest(helper.HelperCase):
         for typed in ("12a4", "1231", "123", "0000"):
             self.assertEqual(self.call("verify", self.USER, nul(typed)), ("malformed minlen 4", helper.MALFORMED))
         self.assertEqual(self.failures(), 0)
+
+    def test_the_caller_named_service_and_tty_are_history_only(self):
+        # verify's optional fields name the program the person used; the caller could say anything, so they
+        # are cut, made printable, and decide nothing: the guess counts exactly as one without them.
+        hostile = "printf '%%s\\0%%s\\0%%s\\0' %s %s %s" % (
+            WRONG_PATTERN,
+            shlex.quote("su\033[2J"),
+            shlex.quote("/dev/pts/1 x"),
+        )
+        self.assertEqual(self.call("verify", self.USER, hostile), ("wrong allowed 4", helper.WRONG))
+        self.assertEqual(self.failures(), 1)
+        with open(attempt_record_file(self.sandbox.state_dir, self.USER), "rb") as f:
+            entries = [line.split(b" ") for line in f.read().splitlines()[1:] if not line.startswith(b"repeat ")]
+        self.assertEqual([entry[1:] for entry in entries], [[b"su?[2J", b"/dev/pts/1?x", b"-"]])
+        for name, expr in {
+            "four fields": "printf 'a\\0b\\0c\\0d\\0'",
+            "oversized service": "{ printf '%s\\0'; head -c 65 /dev/zero | tr '\\0' s; printf '\\0tty\\0'; }"
+            % WRONG_PATTERN,
+        }.items():
+            with self.subTest(input=name):
+                self.assertEqual(self.call("verify", self.USER, expr), ("refused input", helper.REFUSED))
+        self.assertEqual(self.failures(), 1)
 
     def test_bad_arguments_are_refused(self):
         for args in ("", "verify", "frob %s" % self.USER, "check %s extra" % self.USER, "check ''", "check 'a:b'"):
