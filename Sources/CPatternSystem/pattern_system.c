@@ -1,5 +1,6 @@
 /* Wrappers for the libc pieces Swift cannot call directly; see the header. */
 #define _GNU_SOURCE /* setresuid */
+#include <sys/random.h>
 #include "pattern_system.h"
 
 int pattern_errno(void) { return errno; }
@@ -187,4 +188,18 @@ long pattern_take_real_uid_root(void) {
 
 void pattern_restore_real_uid(long saved) {
     if (saved >= 0) (void)setresuid((uid_t)saved, (uid_t)-1, (uid_t)-1);
+}
+
+int pattern_random_bytes(void *out, size_t length) {
+    unsigned char *p = out;
+    while (length > 0) {
+        ssize_t got = getrandom(p, length, 0);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        p += got;
+        length -= (size_t)got;
+    }
+    return 0;
 }

@@ -29,18 +29,21 @@ public struct AttemptRecord: Equatable, Sendable {
     public static let maximumFieldBytes = 64
     /// The unseen count saturates here (9 digits).
     public static let maximumUnseen = 999_999_999
-    /// Largest file: "unseen " + 9 digits + newline, then `capacity` lines of a 19-digit time and three full
-    /// fields, each with its separator (3,457 bytes).
-    public static let maximumFileBytes = 17 + capacity * (20 + 3 * (maximumFieldBytes + 1))
+    /// Largest file: "unseen " + 9 digits + newline, "repeat " + 64 hex digits + newline, then `capacity` lines
+    /// of a 19-digit time and three full fields, each with its separator (3,529 bytes).
+    public static let maximumFileBytes = 17 + 72 + capacity * (20 + 3 * (maximumFieldBytes + 1))
 
     /// Failures since the last success that told the person about them. Can exceed `attempts.count`.
     public var unseen: Int
     /// Oldest first, at most `capacity`.
     public var attempts: [FailedAttempt]
+    /// The tag of the last guess when it was wrong and nothing was tried since (RepeatedGuess); nil otherwise.
+    public var repeatTag: [UInt8]?
 
-    public init(unseen: Int = 0, attempts: [FailedAttempt] = []) {
+    public init(unseen: Int = 0, attempts: [FailedAttempt] = [], repeatTag: [UInt8]? = nil) {
         self.unseen = min(max(unseen, 0), AttemptRecord.maximumUnseen)
         self.attempts = attempts
+        self.repeatTag = repeatTag.flatMap { $0.count == RepeatedGuess.bytes ? $0 : nil }
     }
 
     /// No failures recorded.
@@ -75,9 +78,11 @@ public struct AttemptRecord: Equatable, Sendable {
         return TextCodec.printable(Array(raw.prefix(maximumFieldBytes)), space: false)
     }
 
-    /// "unseen N\n" then one "TIME SERVICE TTY HOST\n" per attempt; an empty field is "-".
+    /// "unseen N\n", "repeat TAG\n" when there is a tag (64 lower-case hex digits), then one
+    /// "TIME SERVICE TTY HOST\n" per attempt; an empty field is "-".
     public func encoded() -> [UInt8] {
         var bytes = Array("unseen ".utf8) + TextCodec.decimal(Int64(unseen)) + [0x0A]
+        if let repeatTag { bytes += Array("repeat ".utf8) + TextCodec.hex(repeatTag) + [0x0A] }
         for attempt in attempts {
             bytes += TextCodec.decimal(attempt.time)
             for value in [attempt.service, attempt.tty, attempt.remoteHost] {
@@ -108,6 +113,14 @@ public struct AttemptRecord: Equatable, Sendable {
                 else { return nil }
                 record.unseen = Int(unseen)
                 isHeader = false
+            } else if record.attempts.isEmpty && record.repeatTag == nil && fields.count == 2
+                && fields[0].elementsEqual("repeat".utf8)
+            {
+                // Only right after the header; lower-case hex, as written.
+                guard fields[1].count == 2 * RepeatedGuess.bytes, let tag = TextCodec.parseHex(fields[1]) else {
+                    return nil
+                }
+                record.repeatTag = tag
             } else {
                 guard fields.count == 4, record.attempts.count < capacity,
                     let time = TextCodec.parseDecimal(fields[0], leadingZeros: false, maximumDigits: 19)

@@ -74,6 +74,9 @@ public struct GuessGate {
         try ThrottleStore.requireRoomForRecord()
         // Nor one the caller's CPU time limit would kill mid-check (the count would then stay).
         try GuessGate.requireTimeForCheck()
+        // Read (or made) before the lock: the repeated-guess tag's key. nil: every guess is counted.
+        let repeatKey = store.repeatKey()
+        var tag: [UInt8]? = nil
 
         // 1. Under the lock: the record as the store holds it now, the verdict, the failure counted.
         let record: StoreRecord
@@ -88,13 +91,18 @@ public struct GuessGate {
             let state = try locked.read(normalisedAt: now)
             let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
             guard case .allowed = verdict else { return .refused(verdict) }
+            var attempts = try recordedAttempts(user: user)
+            tag = repeatKey.map { RepeatedGuess.tag(key: $0, user: user, record: record, pattern: pattern) }
+            // The same wrong pattern as the last guess, nothing tried since: "wrong", not counted, not listed,
+            // not hashed, the TPM not asked (RepeatedGuess).
+            if let tag, attempts.repeatTag == tag { return .rejected(verdictAfter: verdict) }
+            // Anything else is tried now: no guess before this one may pass as a repeat any more.
+            let hadTag = attempts.repeatTag != nil
+            attempts.repeatTag = nil
             // List the guess first: a write the caller's limits cut short (file size, full disk) then refuses
             // the guess before it is counted or hashed, so nobody can guess unlisted.
-            if let origin {
-                var attempts = try recordedAttempts(user: user)
-                attempts.add(origin.failure(at: max(now, 0)))
-                try throttle.replaceAttempts(attempts, for: user)
-            }
+            if let origin { attempts.add(origin.failure(at: max(now, 0))) }
+            if origin != nil || hadTag { try throttle.replaceAttempts(attempts, for: user) }
             // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
             var failed = state
             failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
@@ -108,7 +116,7 @@ public struct GuessGate {
         if let tpm = record.tpmRecord, let tpmCheck {
             return try settle(
                 tpmCheck(tpm, user, pattern), user: user, record: record, before: before,
-                counted: counted, now: now, origin: origin, markSeen: markSeen, unseen: &unseen)
+                counted: counted, now: now, origin: origin, markSeen: markSeen, tag: tag, unseen: &unseen)
         }
         let matched: Bool
         do throws(HashError) { matched = try PatternHash.matches(pattern, against: record.hash) } catch {
@@ -118,6 +126,7 @@ public struct GuessGate {
             throw .hash(error)
         }
         guard matched else {
+            if let tag { rememberWrong(tag, user: user, counted: counted) }
             return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
         }
 
@@ -133,15 +142,27 @@ public struct GuessGate {
         } else {
             try locked.write(ThrottleState(failures: max(state.failures - 1, 0), lastFailure: state.lastFailure))
         }
-        if let origin {
-            // Not a failure after all: take this guess's entry out (others listed meanwhile stay), then tell.
-            var attempts = try recordedAttempts(user: user)
-            attempts.withdraw(origin.failure(at: max(now, 0)))
-            unseen = attempts.unseenSummary
-            if markSeen { attempts.unseen = 0 }
-            try throttle.replaceAttempts(attempts, for: user)
-        }
+        // Not a failure after all: take this guess's entry out (others listed meanwhile stay), then tell.
+        try withdraw(origin, user: user, now: now, markSeen: markSeen, unseen: &unseen)
         return .accepted
+    }
+
+    /// After a wrong guess: its tag becomes the one a repeat is recognised by, unless another guess was counted
+    /// while this one hashed (then something else was tried in between). Best effort, under the lock: when it
+    /// cannot be written the repeat is simply counted.
+    func rememberWrong(_ tag: [UInt8], user: [UInt8], counted: ThrottleState) {
+        guard let opened = try? throttle.lock(user: user, create: false) else { return }
+        var locked = opened
+        defer { locked.close() }
+        guard (try? locked.read()) == counted else { return }
+        remember(tag, user: user)
+    }
+
+    /// Writes `tag` into the user's attempt record (the caller holds the state lock).
+    private func remember(_ tag: [UInt8], user: [UInt8]) {
+        guard var attempts = try? recordedAttempts(user: user) else { return }
+        attempts.repeatTag = tag
+        try? throttle.replaceAttempts(attempts, for: user)
     }
 
     /// The TPM's answer, settled under the lock. The throttle's count becomes the larger of its own and the
@@ -149,7 +170,7 @@ public struct GuessGate {
     /// back this attempt's failure and its attempt-record entry (it was no guess).
     func settle(
         _ result: TPMGuessResult, user: [UInt8], record: StoreRecord, before: ThrottleState,
-        counted: ThrottleState, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
+        counted: ThrottleState, now: Int64, origin: AttemptOrigin?, markSeen: Bool, tag: [UInt8]?,
         unseen: inout (count: Int, last: FailedAttempt)?
     ) throws(StoreError) -> GuessOutcome {
         guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
@@ -171,6 +192,8 @@ public struct GuessGate {
             var after = state
             if let tpmFailures { after.failures = min(max(after.failures, tpmFailures), ThrottleState.maximumFailures) }
             if after != state { try locked.write(after) }
+            // Typed again, it is answered without asking the TPM (RepeatedGuess).
+            if let tag, state == counted { remember(tag, user: user) }
             return .rejected(verdictAfter: ThrottlePolicy.verdict(state: after, now: now, settings: settings))
         case .limitReached:
             var after = state
@@ -213,13 +236,19 @@ public struct GuessGate {
         if left < checkCPUSeconds { throw .cpuTimeLimit(secondsLeft: left) }
     }
 
-    /// Takes this guess's entry out of the attempt record (others listed meanwhile stay), as on a match.
+    /// Takes this guess's entry out of the attempt record (others listed meanwhile stay), as on a match, and
+    /// forgets a remembered wrong guess (a success was tried since).
     private func withdraw(
         _ origin: AttemptOrigin?, user: [UInt8], now: Int64, markSeen: Bool,
         unseen: inout (count: Int, last: FailedAttempt)?
     ) throws(StoreError) {
-        guard let origin else { return }
         var attempts = try recordedAttempts(user: user)
+        let hadTag = attempts.repeatTag != nil
+        attempts.repeatTag = nil
+        guard let origin else {
+            if hadTag { try throttle.replaceAttempts(attempts, for: user) }
+            return
+        }
         attempts.withdraw(origin.failure(at: max(now, 0)))
         unseen = attempts.unseenSummary
         if markSeen { attempts.unseen = 0 }

@@ -1,3 +1,5 @@
+import CPatternSystem
+
 /// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104), in Swift, for the TPM mode's auth values.
 ///
 /// Why our own: the setuid helper must not call libcrypto itself (tpm2-tss links it, but its
@@ -27,15 +29,23 @@ public enum SHA256 {
         var state: [UInt32] = [
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
         ]
-        // Padding: 0x80, zeros to 56 mod 64, then the bit length big-endian.
-        var padded = message
+        // Padding: 0x80, zeros to 56 mod 64, then the bit length big-endian. One buffer, reserved whole and
+        // wiped after: the message may be secret (a pattern's digits), and a growing copy would leave pieces
+        // of it in freed memory.
+        var padded: [UInt8] = []
+        padded.reserveCapacity(message.count + blockSize + 8)
+        padded.append(contentsOf: message)
+        var schedule = [UInt32](repeating: 0, count: 64)
+        defer {
+            padded.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) }
+            schedule.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) }
+        }
         padded.append(0x80)
         while padded.count % blockSize != 56 { padded.append(0) }
         let bitLength = UInt64(truncatingIfNeeded: message.count) &* 8
         for shift in stride(from: 56, through: 0, by: -8) {
             padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
         }
-        var schedule = [UInt32](repeating: 0, count: 64)
         var blockStart = 0
         while blockStart < padded.count {
             for i in 0..<16 {
@@ -78,10 +88,25 @@ public enum SHA256 {
 
     /// HMAC-SHA256 of `message` under `key` (RFC 2104; keys longer than a block are hashed first).
     public static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var block = key.count > blockSize ? hash(key) : key
-        while block.count < blockSize { block.append(0) }
-        let inner = block.map { $0 ^ 0x36 } + message
-        let outer = block.map { $0 ^ 0x5c } + hash(inner)
+        var block = [UInt8](repeating: 0, count: blockSize)
+        let shortKey = key.count > blockSize ? hash(key) : key
+        for index in shortKey.indices { block[index] = shortKey[index] }
+        // Reserved whole and wiped after, like hash's buffer: key and message may be secret.
+        var inner: [UInt8] = []
+        inner.reserveCapacity(blockSize + message.count)
+        for byte in block { inner.append(byte ^ 0x36) }
+        inner.append(contentsOf: message)
+        var outer: [UInt8] = []
+        outer.reserveCapacity(blockSize + digestSize)
+        for byte in block { outer.append(byte ^ 0x5c) }
+        var innerDigest = hash(inner)
+        outer.append(contentsOf: innerDigest)
+        defer {
+            block.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) }
+            inner.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) }
+            outer.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) }
+            innerDigest.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) }
+        }
         return hash(outer)
     }
 

@@ -86,12 +86,30 @@ public struct ThrottleStore: Sendable {
         }
     }
 
-    /// Sets the user's state back to zero (after a success, or by root). Works on a malformed file too;
-    /// an unsafe one (wrong owner, mode, links, type) is still refused. No file means nothing to reset.
+    /// Sets the user's state back to zero (root's reset, a new pattern, a removed one). Works on a malformed
+    /// file too; an unsafe one (wrong owner, mode, links, type) is still refused. No file means nothing to reset.
+    /// The failures listed in the attempt record stay listed, but no longer count for the next success's notice
+    /// ("N failed pattern attempts since your last success"): they were before the reset or the change.
     public func reset(user: [UInt8]) throws(StoreError) {
         guard var locked = try lock(user: user, create: false) else { return }
         defer { locked.close() }
         try locked.write(.zero)
+        try endUnseenRun(for: user)
+    }
+
+    /// Marks the user's listed failures seen (under the user's state lock). A malformed record is started
+    /// afresh, as the module does; a missing one needs nothing.
+    func endUnseenRun(for user: [UInt8]) throws(StoreError) {
+        var attempts: AttemptRecord
+        do { attempts = try self.attempts(for: user) } catch {
+            guard case .malformedAttemptRecord = error else { throw error }
+            attempts = .empty
+        }
+        guard attempts.unseen != 0 || attempts.repeatTag != nil else { return }
+        attempts.unseen = 0
+        // A reset or a new pattern is a fresh start: the last wrong guess counts again if typed again.
+        attempts.repeatTag = nil
+        try replaceAttempts(attempts, for: user)
     }
 
     /// Opens (with `create`: making the directory 0700 and the file 0600 if needed) and exclusively locks the

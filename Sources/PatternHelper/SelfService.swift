@@ -44,7 +44,11 @@ struct SelfService {
             let verdict = try guess(gate, user: user, current: current)
             guard verdict == .accepted else { return verdict }
             let stored = try save(new, user: user, inTPM: inTPM)
-            if stored == .accepted { HelperLog.notice(HelperLog.line("pattern changed by user ", user)) }
+            if stored == .accepted {
+                // A new pattern starts with a clean slate: the old one's failures are not told as the new one's.
+                try throttle.reset(user: user)
+                HelperLog.notice(HelperLog.line("pattern changed by user ", user))
+            }
             return stored
         case .remove:
             guard let field = fields.first, let current = currentPattern(field) else {

@@ -24,6 +24,7 @@ import unittest
 from support.fault import hold, pam_once, require_root_and_build
 from support.formats import parse_store
 from support.pam import PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS
+from support.guesses import wrong_patterns
 from support.sandbox import OTHER, RIGHT, Tree, WRONG
 
 # Real system users (patternctl refuses names without a passwd entry) for the set/remove loop.
@@ -31,6 +32,9 @@ CHURN_USERS = ["daemon", "bin", "sys", "sync", "games", "man", "lp", "mail"]
 WRONG_MESSAGE = re.compile(r"^error: Wrong pattern\.")
 LEFT = re.compile(r"(\d+) tries left")
 SUSTAIN = 10
+# 64 different wrong patterns: the throttle's guarantee is for different guesses (the same wrong pattern again,
+# with nothing tried in between, is not counted at all).
+DIFFERENT_WRONGS = wrong_patterns(64, avoid=(RIGHT, OTHER))
 # Users that only ever get wrong guesses in the sustained test (deny=1000: each can count 1000).
 COUNTERS = ["counter%d" % i for i in range(4)]
 
@@ -164,7 +168,7 @@ class ConcurrencyTests(unittest.TestCase):
         return count
 
     def test_64_processes_of_one_user_all_counted(self):
-        results = self.race([("target", WRONG)] * 64, service="pattern-many")
+        results = self.race([("target", wrong) for wrong in DIFFERENT_WRONGS], service="pattern-many")
         self.assertTrue(all(code == PAM_AUTH_ERR for code, _ in results), results)
         self.assertEqual(self.tree.failures("target"), 64, "lost failure counts")
         left = []
@@ -181,7 +185,7 @@ class ConcurrencyTests(unittest.TestCase):
         )
 
     def test_64_processes_of_one_user_no_guess_past_the_throttle(self):
-        results = self.race([("target", WRONG)] * 64)
+        results = self.race([("target", wrong) for wrong in DIFFERENT_WRONGS])
         verified = [t for _, t in results if any(WRONG_MESSAGE.match(l) for l in t)]
         refused = [t for _, t in results if any(l.startswith("error: Too many wrong patterns") for l in t)]
         self.assertTrue(all(code == PAM_AUTH_ERR for code, _ in results))
@@ -204,9 +208,10 @@ class ConcurrencyTests(unittest.TestCase):
         # wrong guess that was verified ("Wrong pattern.") is counted: failures == verified guesses.
         tree = self.tree
         jobs = []
+        wrongs = wrong_patterns(20000, avoid=(RIGHT, OTHER), length=6)  # a different one for every wrong job
         for i in range(100000):
             if i % 4 == 3:
-                jobs.append((COUNTERS[(i // 4) % len(COUNTERS)], WRONG))
+                jobs.append((COUNTERS[(i // 4) % len(COUNTERS)], wrongs[(i // 4) % len(wrongs)]))
             else:
                 jobs.append((self.users[i % 32], RIGHT))
         lock = threading.Lock()
@@ -218,7 +223,7 @@ class ConcurrencyTests(unittest.TestCase):
             while time.monotonic() < deadline:
                 with lock:
                     user, answer = jobs.pop()
-                service = "pattern-many" if answer == WRONG else "pattern-fault"
+                service = "pattern-fault" if answer == RIGHT else "pattern-many"
                 code, transcript = tree.auth(user, answer, service=service)
                 with lock:
                     if answer == RIGHT and code == PAM_SUCCESS:

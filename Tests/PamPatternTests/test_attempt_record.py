@@ -8,6 +8,7 @@ there were since their last success, then marks them seen (FILEFORMAT.md,
 import os
 import resource
 import signal
+import subprocess
 import unittest
 
 from support.formats import attempt_record_file, failures
@@ -24,12 +25,14 @@ from support.pam import (
     code_name,
     summary,
 )
+from support.guesses import wrong_patterns
 from support.sandbox import FixtureCase
 from support.system import in_child
 
 USER = "alice"
 PATTERN = "1235789"
 WRONG = "14789"
+OTHER = "3816729"  # a second pattern that passes the strength rules
 CAPACITY = 16
 
 
@@ -45,6 +48,8 @@ def read_record(state_dir, user=USER):
     assert lines[-1] == b"", data
     header, entries = lines[0], lines[1:-1]
     assert header.startswith(b"unseen "), data
+    if entries and entries[0].startswith(b"repeat "):  # the last wrong guess's tag (test_repeated_guess.py)
+        entries = entries[1:]
     parsed = []
     for line in entries:
         fields = line.split(b" ")
@@ -58,17 +63,32 @@ def infos(result):
 
 
 class AttemptRecordTest(FixtureCase):
-    def auth(self, answer, options="deny=100 lock_after=0", tty=b"/dev/pts/7", host=None, flags=0, write_service=True):
+    def auth(
+        self,
+        answer,
+        options="deny=100 lock_after=0",
+        tty=b"/dev/pts/7",
+        host=None,
+        flags=0,
+        write_service=True,
+        user=USER,
+    ):
         items = {PAM_TTY: tty}
         if host is not None:
             items[PAM_RHOST] = host
         service = self.fixture.service(options, name="pattern-record") if write_service else "pattern-record"
         return authenticate(
-            self.fixture.confdir, service, USER, Conversation([answer.encode()]), items=items, flags=flags
+            self.fixture.confdir, service, user, Conversation([answer.encode()]), items=items, flags=flags
         )
 
     def assertCode(self, result, expected):
         self.assertEqual(code_name(result.code), code_name(expected), result)
+
+    def wrong(self):
+        """A wrong pattern not typed before in this test: a repeated one would not be counted."""
+        if not hasattr(self, "_wrongs"):
+            self._wrongs = iter(wrong_patterns(64, avoid=(PATTERN, OTHER)))
+        return next(self._wrongs)
 
     def test_failure_is_recorded_with_service_and_tty_never_the_digits(self):
         self.assertCode(self.auth(WRONG), PAM_AUTH_ERR)
@@ -83,8 +103,8 @@ class AttemptRecordTest(FixtureCase):
             self.assertNotIn(WRONG.encode(), f.read().split(b" ", 2)[-1])
 
     def test_wrong_then_right_tells_the_failures_once(self):
-        self.assertCode(self.auth(WRONG), PAM_AUTH_ERR)
-        self.assertCode(self.auth(WRONG, tty=b"/dev/pts/9"), PAM_AUTH_ERR)
+        self.assertCode(self.auth(self.wrong()), PAM_AUTH_ERR)
+        self.assertCode(self.auth(self.wrong(), tty=b"/dev/pts/9"), PAM_AUTH_ERR)
         right = self.auth(PATTERN)
         self.assertCode(right, PAM_SUCCESS)
         notice = infos(right)
@@ -101,20 +121,50 @@ class AttemptRecordTest(FixtureCase):
         self.assertCode(again, PAM_SUCCESS)
         self.assertEqual(infos(again), [], again)
 
+    def patternctl(self, *argv, stdin=b""):
+        done = subprocess.run(self.fixture.ctl_argv(*argv), input=stdin, capture_output=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done)
+
+    def test_after_a_reset_the_next_success_tells_no_old_failures(self):
+        for tty in (b"/dev/pts/1", b"/dev/pts/2", b"/dev/pts/3"):
+            self.assertCode(self.auth(self.wrong(), tty=tty), PAM_AUTH_ERR)
+        self.patternctl("reset", USER)
+        right = self.auth(PATTERN)
+        self.assertCode(right, PAM_SUCCESS)
+        self.assertEqual(infos(right), [], right)
+        # Still listed for `patternctl status`.
+        self.assertEqual(len(read_record(self.fixture.state_dir)[1]), 3)
+
+    def test_after_a_change_the_next_success_tells_no_old_failures(self):
+        # patternctl sets patterns for real accounts only: daemon's.
+        self.fixture.enrol("daemon", PATTERN)
+        for tty in (b"/dev/pts/1", b"/dev/pts/2"):
+            self.assertCode(self.auth(self.wrong(), tty=tty, user="daemon"), PAM_AUTH_ERR)
+        self.patternctl("set", "--cost", "1", "daemon", stdin=b"%s\n%s\n" % (OTHER.encode(), OTHER.encode()))
+        right = self.auth(OTHER, user="daemon")
+        self.assertCode(right, PAM_SUCCESS)
+        self.assertEqual(infos(right), [], right)
+
+    def test_failures_after_a_reset_are_told(self):
+        self.auth(self.wrong(), tty=b"/dev/pts/1")
+        self.patternctl("reset", USER)
+        self.auth(self.wrong(), tty=b"/dev/pts/4")
+        self.assertRegex(infos(self.auth(PATTERN))[0], rb"^1 failed pattern attempt since .* on /dev/pts/4 at ")
+
     def test_one_failure_is_singular(self):
-        self.auth(WRONG)
+        self.auth(self.wrong())
         self.assertRegex(infos(self.auth(PATTERN))[0], rb"^1 failed pattern attempt since")
 
     def test_record_is_capped_oldest_dropped(self):
         for index in range(CAPACITY + 4):
-            self.assertCode(self.auth(WRONG, tty=b"tty%d" % index), PAM_AUTH_ERR)
+            self.assertCode(self.auth(self.wrong(), tty=b"tty%d" % index), PAM_AUTH_ERR)
         unseen, entries = read_record(self.fixture.state_dir)
         self.assertEqual(unseen, CAPACITY + 4)
         self.assertEqual([e[2] for e in entries], [b"tty%d" % i for i in range(4, CAPACITY + 4)])
         self.assertRegex(infos(self.auth(PATTERN))[0], rb"^20 failed pattern attempts .* on tty19 at ")
 
     def test_silent_success_keeps_the_failures_for_the_next_success(self):
-        self.auth(WRONG)
+        self.auth(self.wrong())
         silent = self.auth(PATTERN, flags=PAM_SILENT)
         self.assertCode(silent, PAM_SUCCESS)
         self.assertEqual(silent.conversation.messages[1:], [], silent)
@@ -123,7 +173,7 @@ class AttemptRecordTest(FixtureCase):
 
     def test_lock_is_mentioned_when_the_failures_reached_deny(self):
         for _ in range(2):
-            self.auth(WRONG, options="deny=2 unlock_time=1")
+            self.auth(self.wrong(), options="deny=2 unlock_time=1")
         os.utime(record_path(self.fixture.state_dir))  # nothing depends on the record's times
         import time
 
@@ -133,7 +183,7 @@ class AttemptRecordTest(FixtureCase):
         self.assertIn(b"\nThey locked your pattern for a while", infos(right)[0])
 
     def test_remote_host_is_recorded_and_cleaned(self):
-        self.auth(WRONG, options="deny=100 allow_remote", host=b"evil\x1b[2J host")
+        self.auth(self.wrong(), options="deny=100 allow_remote", host=b"evil\x1b[2J host")
         _, entries = read_record(self.fixture.state_dir)
         self.assertEqual(entries[0][3], b"evil?[2J?host")
         notice = infos(self.auth(PATTERN, options="deny=100 allow_remote", host=b"ok"))[0]
@@ -141,15 +191,15 @@ class AttemptRecordTest(FixtureCase):
         self.assertNotIn(b"\x1b", notice)
 
     def test_malformed_record_is_started_afresh(self):
-        self.auth(WRONG)
+        self.auth(self.wrong())
         with open(record_path(self.fixture.state_dir), "wb") as f:
             f.write(b"garbage\n")
-        self.assertCode(self.auth(WRONG), PAM_AUTH_ERR)
+        self.assertCode(self.auth(self.wrong()), PAM_AUTH_ERR)
         self.assertEqual(read_record(self.fixture.state_dir)[0], 1)
 
     def test_file_size_limit_cannot_tear_the_record(self):
         self.fixture.service("deny=100 lock_after=0", name="pattern-record")
-        self.auth(WRONG)  # state (31 bytes) and record exist
+        self.auth(self.wrong())  # state (31 bytes) and record exist
         path = record_path(self.fixture.state_dir)
         with open(path, "rb") as f:
             before = f.read()
@@ -159,14 +209,16 @@ class AttemptRecordTest(FixtureCase):
                 # Python starts with SIGXFSZ ignored; su has the default action (die).
                 signal.signal(signal.SIGXFSZ, xfsz)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-                return summary(self.auth(WRONG, write_service=False))
+                return summary(self.auth(self.wrong(), write_service=False))
 
             return run
 
         # A hard limit below the record: nothing is written, the guess is refused before it is counted or
         # hashed (fail closed), whether SIGXFSZ would kill the host or not; nothing torn, no temp file left.
+        # (Below the record as it will be: the guess drops the repeat tag the first one left, and adds a line.)
+        without_tag = b"".join(line for line in before.splitlines(True) if not line.startswith(b"repeat "))
         for xfsz in (signal.SIG_DFL, signal.SIG_IGN):
-            result = in_child(limited(len(before) - 1, len(before) - 1, xfsz))
+            result = in_child(limited(len(without_tag) - 1, len(without_tag) - 1, xfsz))
             self.assertEqual(code_name(result["code"]), code_name(PAM_AUTHINFO_UNAVAIL), result)
             with open(path, "rb") as f:
                 self.assertEqual(f.read(), before)

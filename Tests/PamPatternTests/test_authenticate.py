@@ -33,6 +33,7 @@ PATTERN = "1235789"  # enrolled canonical pattern (dots)
 SHORT_FORM = "1379"  # the same pattern typed with the passed-over dots left out
 NUMPAD_KEYS = "7895123"  # the same dots typed on a computer numpad (7 8 9 on top)
 WRONG = "14789"
+OTHER_WRONG = "36987"
 # The module's one sentence for every answer that is not a pattern (never quotes the answer).
 NOT_A_PATTERN = b"Not a pattern: type the dots of your pattern as digits 1-9, each dot once."
 
@@ -257,7 +258,7 @@ class ThrottleTest(AuthenticateTestCase):
     def test_lock_after_disables_the_pattern(self):
         options = "deny=5 lock_after=2"
         self.auth([WRONG.encode()], options=options)
-        last = self.auth([WRONG.encode()], options=options)
+        last = self.auth([OTHER_WRONG.encode()], options=options)  # a different one: a repeat is not counted
         self.assertIn(b"disabled", last.conversation.text)
         refused = self.auth([], options=options)
         self.assertCode(refused, PAM_AUTH_ERR)

@@ -18,6 +18,7 @@ import unittest
 from support.formats import failures
 from support.pam import Conversation, PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS, authenticate
 from support.paths import BUILD, MODULE, PYTHONPATH, ROOT, require_built, require_root
+from support.guesses import wrong_patterns
 from support.sandbox import FixtureCase
 from support.system import LOG_CRIT, capture_syslog, in_child
 
@@ -42,8 +43,8 @@ class ConfTestCase(FixtureCase):
 class ConfThrottleTests(ConfTestCase):
     def test_deny_from_the_file_is_enforced(self):
         self.write_conf("deny = 2\nunlock_time = 120\n")
-        for _ in range(2):
-            self.assertEqual(self.attempt(WRONG).code, PAM_AUTH_ERR)
+        for wrong in wrong_patterns(2, avoid=(PATTERN,)):  # different ones: a repeat is not counted
+            self.assertEqual(self.attempt(wrong).code, PAM_AUTH_ERR)
         locked = self.attempt(PATTERN)
         self.assertEqual(locked.code, PAM_AUTH_ERR, locked)
         self.assertEqual(locked.conversation.prompts, [], "a locked pattern is not even asked for")
@@ -52,13 +53,13 @@ class ConfThrottleTests(ConfTestCase):
 
     def test_an_argument_overrides_the_file(self):
         self.write_conf("deny = 2\n")
-        for _ in range(2):
-            self.assertEqual(self.attempt(WRONG, "deny=4").code, PAM_AUTH_ERR)
+        for wrong in wrong_patterns(2, avoid=(PATTERN,)):
+            self.assertEqual(self.attempt(wrong, "deny=4").code, PAM_AUTH_ERR)
         self.assertEqual(self.attempt(PATTERN, "deny=4").code, PAM_SUCCESS)
 
     def test_missing_file_means_defaults(self):
-        for _ in range(4):
-            self.assertEqual(self.attempt(WRONG).code, PAM_AUTH_ERR)
+        for wrong in wrong_patterns(4, avoid=(PATTERN,)):
+            self.assertEqual(self.attempt(wrong).code, PAM_AUTH_ERR)
         self.assertEqual(self.attempt(PATTERN).code, PAM_SUCCESS, "default deny=5 leaves a fifth try")
 
     def test_layout_from_the_file(self):

@@ -9,6 +9,7 @@ try_first_pass with a throwaway user whose password is known.
 import os
 import unittest
 
+from support.guesses import wrong_patterns
 from support.formats import failures
 from support.pam import Conversation, authenticate, code_name, module_line, write_service
 from support.sandbox import FixtureCase
@@ -129,8 +130,8 @@ class ForwardPassUnixTest(FixtureCase):
         self.assertEqual(code_name(result.code), "PAM_AUTH_ERR", result)
 
     def test_locked_pattern_still_lets_the_password_in(self):
-        for _ in range(2):
-            self.auth([WRONG, b"x"])
+        for wrong in wrong_patterns(2, avoid=(PATTERN.decode(),)):  # different ones: a repeat is not counted
+            self.auth([wrong.encode(), b"x"])
         # deny=5 by default; lock it hard with lock_after=2 in a new service.
         write_service(
             self.fixture.confdir,

@@ -18,6 +18,24 @@ import Testing
         #expect(AttemptRecord.parse(record.encoded()) == record)
     }
 
+    @Test func theRepeatTagIsALineAfterTheHeader() {
+        var record = AttemptRecord.empty
+        record.add(attempt(1_764_460_000))
+        record.repeatTag = [UInt8](repeating: 0xAB, count: RepeatedGuess.bytes)
+        let text = String(decoding: record.encoded(), as: UTF8.self)
+        #expect(text == "unseen 1\nrepeat " + String(repeating: "ab", count: 32) + "\n1764460000 su /dev/pts/1 -\n")
+        #expect(AttemptRecord.parse(record.encoded()) == record)
+        for bad in [
+            "unseen 1\nrepeat " + String(repeating: "AB", count: 32) + "\n",  // one spelling: lower case
+            "unseen 1\nrepeat " + String(repeating: "ab", count: 31) + "\n",  // too short
+            "unseen 1\n1764460000 su /dev/pts/1 -\nrepeat " + String(repeating: "ab", count: 32) + "\n",  // not first
+            "unseen 1\nrepeat " + String(repeating: "ab", count: 32) + "\nrepeat " + String(repeating: "ab", count: 32)
+                + "\n",
+        ] {
+            #expect(AttemptRecord.parse(Array(bad.utf8)) == nil, "\(bad)")
+        }
+    }
+
     @Test func keepsTheNewestCapacityEntriesAndCountsAll() {
         var record = AttemptRecord.empty
         for index in 0..<(AttemptRecord.capacity + 5) { record.add(attempt(Int64(index))) }
@@ -44,7 +62,8 @@ import Testing
 
     @Test func largestRecordFitsTheFileLimit() {
         let full = [UInt8](repeating: 0x61, count: AttemptRecord.maximumFieldBytes)
-        var record = AttemptRecord(unseen: AttemptRecord.maximumUnseen)
+        var record = AttemptRecord(
+            unseen: AttemptRecord.maximumUnseen, repeatTag: [UInt8](repeating: 0xFF, count: RepeatedGuess.bytes))
         for _ in 0..<AttemptRecord.capacity {
             record.add(FailedAttempt(time: Int64.max, service: full, tty: full, remoteHost: full))
         }

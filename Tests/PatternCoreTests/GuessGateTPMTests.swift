@@ -54,7 +54,7 @@ import Testing
         #expect(try gate.throttle.state(for: alice).failures == 1)
         // The TPM counted more than the state file knows (it was deleted): the throttle follows the TPM.
         #expect(
-            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+            try gate.attempt(user: alice, pattern: storePattern("1478"), now: t)
                 == .rejected(verdictAfter: .wait(secondsLeft: 900)))
         #expect(try gate.throttle.state(for: alice).failures == 7)
         #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 900) == .accepted)

@@ -12,16 +12,17 @@ import Testing
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir)
-        let alice = ascii("alice"), wrong = storePattern("1236"), right = storePattern("1235789")
+        let alice = ascii("alice"), right = storePattern("1235789")
         let t: Int64 = 1_764_460_000
         #expect(try gate.check(user: alice, now: t) == .allowed(freeAttemptsLeft: 5))
         for left in stride(from: 4, through: 1, by: -1) {
             #expect(
-                try gate.attempt(user: alice, pattern: wrong, now: t)
+                try gate.attempt(user: alice, pattern: wrongPatterns[left], now: t)
                     == .rejected(verdictAfter: .allowed(freeAttemptsLeft: left)))
         }
         #expect(
-            try gate.attempt(user: alice, pattern: wrong, now: t) == .rejected(verdictAfter: .wait(secondsLeft: 60)))
+            try gate.attempt(user: alice, pattern: wrongPatterns[5], now: t)
+                == .rejected(verdictAfter: .wait(secondsLeft: 60)))
         // Locked: even the right pattern is refused without hashing or counting.
         #expect(try gate.attempt(user: alice, pattern: right, now: t + 30) == .refused(.wait(secondsLeft: 30)))
         #expect(try gate.throttle.state(for: alice) == ThrottleState(failures: 5, lastFailure: t))
@@ -38,15 +39,15 @@ import Testing
         let alice = ascii("alice")
         var t: Int64 = 1000
         #expect(
-            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+            try gate.attempt(user: alice, pattern: wrongPatterns[0], now: t)
                 == .rejected(verdictAfter: .wait(secondsLeft: 1)))
         t += 1
         #expect(
-            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+            try gate.attempt(user: alice, pattern: wrongPatterns[1], now: t)
                 == .rejected(verdictAfter: .wait(secondsLeft: 5)))
         t += 5
         #expect(
-            try gate.attempt(user: alice, pattern: storePattern("1236"), now: t) == .rejected(verdictAfter: .disabled))
+            try gate.attempt(user: alice, pattern: wrongPatterns[2], now: t) == .rejected(verdictAfter: .disabled))
         #expect(
             try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 1_000_000) == .refused(.disabled))
         try gate.throttle.reset(user: alice)
@@ -125,7 +126,8 @@ import Testing
         #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 60) == .accepted)
     }
 
-    /// 64 threads, each with its own descriptors (flock is per open file description), all guessing wrong at once.
+    /// 64 threads, each with its own descriptors (flock is per open file description), all guessing wrong at once,
+    /// each a different pattern (the guarantee is for different guesses; a repeat is not counted at all).
     func concurrentWrongGuesses(settings: ThrottleSettings) throws -> [GuessOutcome] {
         let dir = TempDirectory()
         defer { dir.remove() }
@@ -157,7 +159,7 @@ import Testing
                     let job = Unmanaged<JobBox<Job>>.fromOpaque(raw).takeRetainedValue().value
                     pthread_barrier_wait(job.barrier)
                     let outcome = try? job.gate.attempt(
-                        user: ascii("alice"), pattern: storePattern("1236"), now: 1_764_460_000)
+                        user: ascii("alice"), pattern: wrongPatterns[job.index], now: 1_764_460_000)
                     pthread_mutex_lock(job.mutex)
                     if let outcome { job.box.outcomes[job.index] = outcome } else { job.box.errors += 1 }
                     pthread_mutex_unlock(job.mutex)
@@ -184,6 +186,23 @@ import Testing
             if case .rejected(.allowed(let left)) = outcome { return left } else { return nil }
         }
         #expect(Set(lefts) == Set(36...99))
+    }
+
+    @Test func theSameWrongPatternAgainIsAnsweredWrongAndNotCounted() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let gate = try makeGate(dir)
+        let alice = ascii("alice"), t: Int64 = 1_764_460_000
+        for _ in 0..<3 {
+            #expect(
+                try gate.attempt(user: alice, pattern: wrongPatterns[0], now: t)
+                    == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 4)))
+        }
+        #expect(try gate.throttle.state(for: alice).failures == 1)
+        // Another guess in between: the first one counts again.
+        _ = try gate.attempt(user: alice, pattern: wrongPatterns[1], now: t)
+        _ = try gate.attempt(user: alice, pattern: wrongPatterns[0], now: t)
+        #expect(try gate.throttle.state(for: alice).failures == 3)
     }
 
     @Test func sixtyFourConcurrentGuessesOnlyFiveGetThrough() throws {

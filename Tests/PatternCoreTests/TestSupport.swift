@@ -75,6 +75,10 @@ func storePattern(_ digits: String) -> Pattern {
 
 func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
 
+/// Distinct wrong 4-dot patterns (neither 1235789 nor 1236, the patterns tests store): a repeated wrong guess is
+/// not counted (RepeatedGuess), so tests that count failures guess a different one each time.
+let wrongPatterns: [Pattern] = Pattern.allValid(length: 4).filter { $0.digits != Array("1236".utf8) }
+
 /// A real yescrypt cost-1 hash (fast), for records that need a valid hash.
 func quickHash(_ digits: String) -> [UInt8] {
     (try? PatternHash.make(for: storePattern(digits), cost: 1)) ?? []

@@ -31,7 +31,7 @@ import Testing
         let gate = GuessGate(
             store: store, throttle: ThrottleStore(directory: Array(stateDir.utf8)), settings: ThrottleSettings())
         #expect(try ThrottleStore(directory: Array(stateDir.utf8)).state(for: ascii("alice")) == .zero)  // no dir yet
-        for _ in 0..<3 { _ = try gate.attempt(user: ascii("alice"), pattern: storePattern("1235"), now: 1000) }
+        for index in 0..<3 { _ = try gate.attempt(user: ascii("alice"), pattern: wrongPatterns[index], now: 1000) }
 
         // A fresh instance (as after a restart) reads the same count from the file.
         let reread = ThrottleStore(directory: Array(stateDir.utf8))

@@ -130,4 +130,7 @@ int pattern_run_helper(const char *path, char *const argv[],
                        unsigned char *output, size_t output_capacity, size_t *output_length,
                        int timeout_ms, int *status);
 
+/* Fills `out` with `length` bytes from the kernel's CSPRNG (getrandom). 0, or -1 with errno set. */
+int pattern_random_bytes(void *out, size_t length);
+
 #endif
