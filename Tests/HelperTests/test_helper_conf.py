@@ -42,7 +42,7 @@ class HelperConfTest(helper.HelperCase):
                 ("check", "printf ''"),
                 ("verify", nul("12345")),  # 5 dots: malformed under minlen=6, not counted
                 ("verify", nul(WRONG_PATTERN)),
-                ("verify", nul(WRONG_PATTERN)),
+                ("verify", nul("147896")),  # a different wrong one: a repeat would not be counted
                 ("verify", nul(PATTERN)),  # locked: deny=2
             ],
         )

@@ -93,7 +93,8 @@ class ScreenLockerTest(helper.HelperCase):
     def test_a_wrong_pattern_keeps_it_locked_and_counts(self):
         self.assertEqual(self.session(WRONG_PATTERN, PATTERN), ["step 1 locked", "step 2 unlocked rc=0"])
         # Counted by the wrong try, reset by the right one: check the count in between with a second session.
-        self.assertEqual(self.session(WRONG_PATTERN, WRONG_PATTERN), ["step 1 locked", "step 2 locked"])
+        # Two different wrong patterns: the same one again would be answered "wrong" without a count.
+        self.assertEqual(self.session(WRONG_PATTERN, "147896"), ["step 1 locked", "step 2 locked"])
         self.assertEqual(self.sandbox.failures(self.USER), 2)
 
     def test_a_locked_pattern_falls_through_to_the_password(self):

@@ -28,6 +28,7 @@ from support.paths import BUILD, HELPER, MODULE, PATTERNCTL, PYTHONPATH, ROOT, r
 from support.paths import INSTALLED_HELPER as HELPER_PATH
 from support.sandbox import PatternctlClient
 from support.formats import state_file
+from support.guesses import wrong_patterns
 from support.system import TestUser, as_user, setpriv_argv
 
 # Exit statuses (HelperExit).
@@ -49,12 +50,20 @@ release_run_lock = system.release_run_lock
 class Namespace(PatternctlClient):
     """Store, state and helper at their real paths, in a private mount namespace (see the module docstring)."""
 
-    def __init__(self, test, service=None, pam_lines=None, helper_mode=0o4755):
+    def __init__(self, test, service=None, pam_lines=None, helper_mode=0o4755, pam_d=None, profile=False):
+        """pam_d: {name: lines} placed in /etc/pam.d (an overlay, so services the machine lacks can be added);
+        profile: the pam-auth-update profile (pam-configs/pattern naming the built module) enabled there."""
         self.test = test
         self.root = tempfile.mkdtemp(prefix="pam-pattern-helper-")
         test.addCleanup(shutil.rmtree, self.root, True)
         os.chmod(self.root, 0o755)  # the user reads the drivers and service files kept here
         self.overlays = {"/usr/sbin": "usr_sbin", "/var/lib": "var_lib", "/etc/security": "etc_security"}
+        self.profile = profile
+        if pam_d or profile:
+            # pam-auth-update also keeps its choices in /var/lib/pam and debconf's cache.
+            self.overlays.update(
+                {"/etc/pam.d": "etc_pamd", "/usr/share/pam-configs": "pam_configs", "/var/cache/debconf": "debconf"}
+            )
         for name in self.overlays.values():
             for layer in ("up", "work"):
                 os.makedirs(os.path.join(self.root, "overlay", name, layer))
@@ -67,6 +76,16 @@ class Namespace(PatternctlClient):
         shutil.copyfile(HELPER, self.helper)
         self.helper_mode = helper_mode  # None: no helper at its path
         os.chmod(self.helper, helper_mode or 0o755)
+        for name, lines in (pam_d or {}).items():
+            path = os.path.join(self.root, "overlay", "etc_pamd", "up", name)
+            with open(path, "w") as f:
+                f.write("".join(line.rstrip() + "\n" for line in lines))
+            os.chmod(path, 0o644)
+        if profile:
+            with open(os.path.join(ROOT, "pam-configs", "pattern")) as f:
+                text = f.read().replace("pam_pattern.so", MODULE)
+            with open(os.path.join(self.root, "overlay", "pam_configs", "up", "pattern"), "w") as f:
+                f.write(text)
         self.service = service
         self.pam_file = None
         if service is not None:
@@ -89,6 +108,11 @@ class Namespace(PatternctlClient):
             lines.append(
                 "mount -t overlay overlay -o lowerdir=%s,upperdir=%s,workdir=%s %s"
                 % (directory, q(os.path.join(layers, "up")), q(os.path.join(layers, "work")), directory)
+            )
+        if self.profile:
+            lines.append("DEBIAN_FRONTEND=noninteractive pam-auth-update --enable pattern >/dev/null")
+            lines.append(
+                "grep -q %s /etc/pam.d/common-auth || { echo 'profile not enabled' >&2; exit 99; }" % q(MODULE)
             )
         if self.helper_mode is not None:
             lines.append("cp %s %s && chmod %o %s" % (q(self.helper), HELPER_PATH, self.helper_mode, HELPER_PATH))
@@ -140,24 +164,28 @@ def state_failures():
         return int(data[:10]) if data else 0
     except FileNotFoundError:
         return 0
+def input_for(index):
+    # A different wrong pattern per call when given: the same one again would not be counted.
+    inputs = job.get("inputs") or [job["input"]]
+    return inputs[index % len(inputs)]
 results = []
 if job["kind"] == "parallel":
     procs = [subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
              for _ in range(job["count"])]
-    for p in procs:
-        p.stdin.write(job["input"].encode("latin-1"))
+    for index, p in enumerate(procs):
+        p.stdin.write(input_for(index).encode("latin-1"))
         p.stdin.close()
     for p in procs:
         out = p.stdout.read()
         results.append([p.wait(), out.decode("latin-1")])
 elif job["kind"] == "kill":
-    for delay in job["delays"]:
+    for index, delay in enumerate(job["delays"]):
         before = state_failures()
         p = subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
         start = time.monotonic()
-        p.stdin.write(job["input"].encode("latin-1"))
+        p.stdin.write(input_for(index).encode("latin-1"))
         p.stdin.close()
         while time.monotonic() - start < delay:
             time.sleep(0.001)
@@ -314,6 +342,8 @@ class HelperCase(unittest.TestCase):
             "operation": "verify",
             "user": self.USER,
             "input": WRONG_PATTERN + "\0",
+            # Different wrong patterns for the calls of one job (a repeated one is not counted).
+            "inputs": [wrong + "\0" for wrong in wrong_patterns(256, avoid=(PATTERN,))],
             "state_file": state_file("/var/lib/pam_pattern", self.USER),
         }
         job.update(fields)
