@@ -26,6 +26,7 @@ import tempfile
 import threading
 import unittest
 
+from support.guesses import wrong_patterns
 from support import clients
 from support.paths import BUILD, PATTERNCTL, run
 
@@ -76,9 +77,11 @@ class SuAttemptTest(clients.SuCase):
 
     def test_record_keeps_the_newest_sixteen(self):
         # 18 su processes at once; the state lock serialises their records.
+        # Different wrong patterns: one typed again after another completed would not be counted.
         sessions = []
         threads = [
-            threading.Thread(target=lambda: sessions.append(self.su(clients.WRONG))) for _ in range(CAPACITY + 2)
+            threading.Thread(target=lambda wrong=wrong: sessions.append(self.su(wrong)))
+            for wrong in wrong_patterns(CAPACITY + 2, avoid=(clients.PATTERN,))
         ]
         for thread in threads:
             thread.start()

@@ -21,7 +21,7 @@ import unittest
 from support.fault import inject, nth_call, require_root_and_build
 from support.formats import state_file, parse_state, parse_store
 from support.pam import PAM_AUTHINFO_UNAVAIL, PAM_AUTH_ERR, PAM_SUCCESS
-from support.sandbox import OTHER, RIGHT, Tree, WRONG
+from support.sandbox import OTHER, OTHER_WRONG, RIGHT, Tree, WRONG
 from support.system import in_child
 
 RENAME = "rename,renameat,renameat2"
@@ -37,8 +37,8 @@ class Base(unittest.TestCase):
         self.tree.set("daemon", RIGHT, check=True)
         self.tree.set("bin", OTHER, check=True)
         # Two counted failures for daemon, so reset and a success have something to change.
-        for _ in range(2):
-            self.assertEqual(self.tree.auth("daemon", WRONG)[0], PAM_AUTH_ERR)
+        for wrong in (WRONG, OTHER_WRONG):  # different: a repeat is not counted
+            self.assertEqual(self.tree.auth("daemon", wrong)[0], PAM_AUTH_ERR)
         self.assertEqual(self.tree.failures("daemon"), 2)
 
     def assert_store_consistent(self, data=None):
@@ -107,8 +107,8 @@ class StoreWriteFaultTests(Base):
             self.assertEqual(self.tree.auth("daemon", OTHER)[0], PAM_AUTH_ERR)
             self.assertEqual(self.tree.ctl("reset", "daemon").returncode, 0)
             self.assertEqual(self.tree.auth("daemon", RIGHT)[0], PAM_SUCCESS)
-            for _ in range(2):
-                self.tree.auth("daemon", WRONG)
+            for wrong in (WRONG, OTHER_WRONG):  # different: a repeat is not counted
+                self.tree.auth("daemon", wrong)
 
         self.check_each_store_fault(
             self.tree.set_argv("daemon"),
@@ -160,8 +160,8 @@ class StoreWriteFaultTests(Base):
                 self.assertEqual(tree.auth("daemon", OTHER)[0], PAM_SUCCESS)  # the new pattern is in
                 self.assertEqual(tree.failures("daemon"), 0)
                 tree.set("daemon", RIGHT, check=True)
-                for _ in range(2):
-                    tree.auth("daemon", WRONG)
+                for wrong in (WRONG, OTHER_WRONG):  # different: a repeat is not counted
+                    tree.auth("daemon", wrong)
         self.assert_next_commands_work()
 
 
@@ -187,8 +187,8 @@ class StateWriteFaultTests(Base):
                 # The next reset works.
                 self.assertEqual(tree.ctl("reset", "daemon").returncode, 0)
                 self.assertEqual(tree.failures("daemon"), 0)
-                for _ in range(2):
-                    tree.auth("daemon", WRONG)
+                for wrong in (WRONG, OTHER_WRONG):  # different: a repeat is not counted
+                    tree.auth("daemon", wrong)
         self.assert_next_commands_work()
 
     def test_module_never_accepts_a_guess_it_could_not_count(self):
@@ -333,7 +333,7 @@ class FilesystemFaultTests(unittest.TestCase):
                 "games state": tree.state_bytes("games"),
             }
             # An existing 31-byte state is rewritten in place, which needs no new block: it may work.
-            in_place = tree.auth("daemon", WRONG)[0]
+            in_place = tree.auth("daemon", OTHER_WRONG)[0]  # not the WRONG tmpfs_tree typed: that would not count
             daemon_state = parse_state(tree.state_bytes("daemon"))
             os.unlink(os.path.join(mnt, "filler"))
             after = {

@@ -16,6 +16,7 @@ import unittest
 from support.fault import require_root_and_build
 from support.formats import parse_state, parse_store
 from support.pam import PAM_AUTH_ERR, PAM_SUCCESS
+from support.guesses import wrong_patterns
 from support.sandbox import OTHER, RIGHT, Tree, WRONG
 
 KILLS_PER_PATH = 60
@@ -157,15 +158,17 @@ class KillTests(unittest.TestCase):
         tree.ctl("reset", "daemon")
         counted = 0
         previous = 0
+        # A different wrong pattern each time: one typed again after a completed try would not be counted.
+        wrongs = wrong_patterns(KILLS_PER_PATH + 1, avoid=(RIGHT, OTHER))
         for i in range(KILLS_PER_PATH):
-            self.hits += kill_at(tree.auth_argv("daemon", WRONG), self.rng.uniform(0, auth_time * 1.2))
+            self.hits += kill_at(tree.auth_argv("daemon", wrongs[i]), self.rng.uniform(0, auth_time * 1.2))
             data = tree.state_bytes("daemon")
             failures = 0 if data is None else parse_state(data)[0]
             self.assertIn(failures, (previous, previous + 1), "count after kill %d" % i)
             counted += failures - previous
             previous = failures
         # The next attempt works and is counted on top.
-        self.assertEqual(tree.auth("daemon", WRONG)[0], PAM_AUTH_ERR)
+        self.assertEqual(tree.auth("daemon", wrongs[-1])[0], PAM_AUTH_ERR)
         self.assertEqual(tree.failures("daemon"), previous + 1)
         self.assertEqual(tree.auth("daemon", RIGHT)[0], PAM_SUCCESS)
         self.assertEqual(tree.failures("daemon"), 0)

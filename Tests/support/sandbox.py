@@ -23,6 +23,8 @@ from support.paths import MODULE, PATTERNCTL, require_built, require_root, run
 RIGHT = "2951836"
 OTHER = "3816729"
 WRONG = "1538"
+# A second wrong pattern: the same one typed again with nothing in between is not counted.
+OTHER_WRONG = "1472"
 
 
 class PrivateTree:
