@@ -5,8 +5,9 @@ The helper therefore holds the lock as real uid root, which its caller cannot si
 user never waits for the store lock at all (reads take none).
 
 The attacker's own program spawns `pam_pattern_helper set SELF` on a store large enough to hold the lock
-for a while, watches /proc/locks, and sends SIGSTOP the moment the helper holds the lock. Root only; see
-Tests/support/helper.py for the namespace.
+for a while, watches /proc/locks, and sends SIGSTOP the moment the helper holds the lock. The same attack on
+their own `verify` while it holds their own state lock is ruled out by design (the lock is per user) and
+shown here too. Root only; see Tests/support/helper.py for the namespace.
 """
 
 import json
@@ -14,10 +15,10 @@ import os
 import shlex
 import unittest
 
-from support import helper
+from support import formats, helper
 from support.paths import MODULE
 from support.system import TestUser, setpriv_argv
-from support.helper import HELPER_PATH, PATTERN
+from support.helper import HELPER_PATH, PATTERN, WRONG_PATTERN
 
 # unittest calls these around the module: the shared run flock (users, /etc).
 from support.helper import release_run_lock as tearDownModule  # noqa: F401
@@ -43,9 +44,9 @@ patterns = job["patterns"]
 outcome = {"kind": "missed", "tries": 0}
 for attempt in range(job["attempts"]):
     outcome["tries"] = attempt + 1
-    p = subprocess.Popen([job["helper"], "set", job["user"]], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, env={})
-    p.stdin.write(("%s\0%s\0" % (patterns[0], patterns[1])).encode())
+    p = subprocess.Popen([job["helper"], job["operation"], job["user"]], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+    p.stdin.write("".join(field + "\0" for field in patterns[: job["fields"]]).encode())
     p.stdin.close()
     kind = None
     while kind is None and p.poll() is None:
@@ -81,7 +82,7 @@ ORCHESTRATOR = r"""
 import json, os, subprocess, sys, time
 from support import pam as ph
 job = json.loads(sys.argv[1])
-info = os.stat(os.path.join(os.path.dirname(job["store"]), ".patterns.lock"))
+info = os.stat(job["lock_file"])
 job["attacker_job"]["lock"] = "%02x:%02x:%d" % (os.major(info.st_dev), os.minor(info.st_dev), info.st_ino)
 attacker = subprocess.Popen(job["prefix"] + ["/usr/bin/python3", job["attacker"], json.dumps(job["attacker_job"])],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={})
@@ -127,20 +128,24 @@ class StoppedSetTest(unittest.TestCase):
         os.chmod(path, mode)
         return path
 
-    def test_a_stopped_set_cannot_stall_other_users_writes_and_never_delays_a_login(self):
+    def attack(self, operation, fields, patterns, lock_file):
+        """The attacker runs `operation` on themselves until SIGSTOP meets the helper holding `lock_file`; while it
+        is kept stopped, root writes the victim's pattern and the victim logs in. The orchestrator's report."""
         confdir = os.path.join(self.sandbox.root, "pam.d")
-        os.makedirs(confdir)
+        os.makedirs(confdir, exist_ok=True)
         os.chmod(confdir, 0o755)
         with open(os.path.join(confdir, "pattern-store-lock"), "w") as f:
             f.write("auth required %s\naccount required pam_permit.so\n" % MODULE)
         job = {
-            "store": STORE,
+            "lock_file": lock_file,
             "prefix": setpriv_argv(self.attacker),
             "attacker": self.write("attacker.py", ATTACKER),
             "attacker_job": {
                 "helper": HELPER_PATH,
                 "user": self.ATTACKER_NAME,
-                "patterns": [PATTERN, SECOND_PATTERN],
+                "operation": operation,
+                "fields": fields,
+                "patterns": patterns,
                 "attempts": 40,
             },
             "patternctl": helper.PATTERNCTL,
@@ -156,15 +161,34 @@ class StoppedSetTest(unittest.TestCase):
         )
         done = self.sandbox.run(command, timeout=600)
         self.assertEqual(done.returncode, 0, done.stderr)
-        report = json.loads(done.stdout)
-        # The attacker reached the helper while it held the lock, and the kernel refused their SIGSTOP.
-        self.assertEqual(report["attacker"]["kind"], "refused", report)
-        # So root's write for another user went ahead at once (it would wait 5 s and fail behind a stopped one).
+        return json.loads(done.stdout)
+
+    def assert_victim_unaffected(self, report):
+        # Root's write for another user went ahead at once (behind a stopped holder it waits 5 s and fails).
         self.assertEqual(report["write"]["status"], 0, report)
         self.assertLess(report["write"]["seconds"], 4.0, report)
         # A login reads the store without its lock: never delayed by a writer, stopped or not.
         self.assertEqual(report["login"]["code"], "PAM_SUCCESS", report)
         self.assertLess(report["login"]["seconds"], 4.0, report)
+
+    def test_a_stopped_set_cannot_stall_other_users_writes_and_never_delays_a_login(self):
+        lock = os.path.join(os.path.dirname(STORE), ".patterns.lock")
+        report = self.attack("set", 2, [PATTERN, SECOND_PATTERN], lock)
+        # The attacker reached the helper while it held the lock, and the kernel refused their SIGSTOP.
+        self.assertEqual(report["attacker"]["kind"], "refused", report)
+        self.assert_victim_unaffected(report)
+
+    def test_a_verify_stopped_holding_its_own_state_lock_delays_nobody_else(self):
+        # Ruled out by design, shown here: the state lock is per user, so the attacker's own verify, stopped while
+        # it records their failure, holds nothing another user's login or root's write needs.
+        state = formats.state_file(self.sandbox.state_dir, self.ATTACKER_NAME)
+        with open(state, "wb") as f:
+            f.write(formats.state_record(0, 0))
+        os.chmod(state, 0o600)
+        lock = formats.state_file("/var/lib/pam_pattern", self.ATTACKER_NAME)
+        report = self.attack("verify", 1, [WRONG_PATTERN], lock)
+        self.assertEqual(report["attacker"]["kind"], "stopped", report)
+        self.assert_victim_unaffected(report)
 
 
 if __name__ == "__main__":
