@@ -41,29 +41,33 @@ ifeq ($(origin SWIFT),undefined)
 SWIFT := $(or $(shell command -v swift 2>/dev/null),$(wildcard $(SWIFT_FALLBACK)))
 endif
 
-# Debian packages the build and the tests need.
-DEB_PACKAGES := libpam0g-dev libcrypt-dev sudo expect tmux strace pamtester \
+# Debian packages the build (and so `make demo`) needs, and those the tests, the package and the benchmarks add.
+DEB_BUILD_PACKAGES := libpam0g-dev libcrypt-dev libtss2-dev libbsd-dev gettext
+DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
-                libtss2-dev swtpm swtpm-tools tpm2-tools \
-                xvfb i3lock xdotool dpkg-dev lintian apt libbsd-dev python3-venv gettext locales
+                swtpm swtpm-tools tpm2-tools \
+                xvfb i3lock xdotool dpkg-dev lintian apt python3-venv locales
 
+# SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
+# directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
+# user's next build of the tree fails ("invalid access"). In the scratch path they go back with it (GIVE_BACK).
+SWIFT_TMP      = $(abspath $(SCRATCH))/tmp
+IN_SWIFT_TMP   = mkdir -p $(SWIFT_TMP) && TMPDIR=$(SWIFT_TMP)
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
-SWIFT_RELEASE := $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
+SWIFT_RELEASE := $(IN_SWIFT_TMP) $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
 
-.PHONY: all build deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
+.PHONY: all build deps build-deps check-deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list deb bench fuzz clean
 
 all: build
 
-# The Debian packages of DEB_PACKAGES that are not installed, in $$missing.
-FIND_MISSING = missing=""; for p in $(DEB_PACKAGES); do \
+# The Debian packages of the list $(1) that are not installed, in $$missing.
+FIND_MISSING = missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done
 
-# Installs missing Debian packages when run as root; otherwise says what is missing. Run by the targets that
-# need the whole set (demo, test, deb, bench), never by `make build` on its own.
-deps:
-	@$(FIND_MISSING); \
+# Installs the missing packages of the list $(1) when run as root; otherwise says what is missing.
+INSTALL_MISSING = $(call FIND_MISSING,$(1)); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
@@ -73,9 +77,18 @@ deps:
 	  fi; \
 	fi
 
+# The whole set, for the targets that need it (test, deb, bench), never run by `make build` on its own.
+deps:
+	@$(call INSTALL_MISSING,$(DEB_PACKAGES))
+
+# What the build needs, for `make demo`: after the toolchain check, so a machine without Swift is told
+# so before anything is installed.
+build-deps: toolchain
+	@$(call INSTALL_MISSING,$(DEB_BUILD_PACKAGES))
+
 # `make build` installs nothing: it names what is missing (a failing compile then has its reason) and goes on.
 check-deps:
-	@$(FIND_MISSING); \
+	@$(call FIND_MISSING,$(DEB_BUILD_PACKAGES)); \
 	if [ -n "$$missing" ]; then echo "note: missing Debian packages:$$missing (make deps installs them)"; fi
 
 # Says exactly what is missing instead of "swift: command not found".
@@ -87,7 +100,9 @@ toolchain:
 	  echo "  so that /opt/swift/usr/bin/swift exists, or name it: make SWIFT=/path/to/usr/bin/swift ..."; \
 	  exit 1; \
 	fi
-	@version=$$("$(SWIFT)" --version 2>/dev/null | grep -o 'Swift version [0-9][0-9.]*' | head -1); \
+	@# the driver leaves an empty temporary directory behind even for --version: a private one, removed
+	@tmp=$$(mktemp -d); version=$$(TMPDIR=$$tmp "$(SWIFT)" --version 2>/dev/null | grep -o 'Swift version [0-9][0-9.]*' | head -1); \
+	rm -rf "$$tmp"; \
 	major=$${version#Swift version }; major=$${major%%.*}; \
 	if [ -z "$$major" ] || [ "$$major" -lt 6 ]; then \
 	  echo "$(SWIFT) is not a Swift 6 toolchain ($${version:-it printed no Swift version})."; \
@@ -154,7 +169,7 @@ pot:
 test: deps build lint test-swift test-integration test-fuzz
 
 test-swift: toolchain build-owner
-	$(SWIFT) test --scratch-path $(SCRATCH); status=$$?; $(GIVE_BACK); exit $$status
+	$(IN_SWIFT_TMP) $(SWIFT) test --scratch-path $(SCRATCH); status=$$?; $(GIVE_BACK); exit $$status
 	# every pattern's drawing read back; optimised (a debug build takes minutes)
 	$(SWIFT_RELEASE) --product drawing-roundtrip; status=$$?; $(GIVE_BACK); exit $$status
 	$(SCRATCH)/release/drawing-roundtrip
@@ -170,7 +185,7 @@ test-integration: build
 	if [ -n "$$failed" ]; then echo "FAILED integration suites:$$failed"; exit 1; fi
 
 # Try it: a demo pattern in a private temporary store, a real PAM prompt.
-demo: deps build
+demo: toolchain build-deps build
 	@demo/run-demo.sh $(CURDIR)/$(BUILD)
 
 # Every installed file, one "source destination mode" row each (packaging/install.list);
@@ -237,12 +252,12 @@ FUZZ_TEST_SECONDS ?= 25
 FUZZ_SCRATCH      ?= .build-fuzz
 
 fuzz: build
-	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
+	mkdir -p $(abspath $(FUZZ_SCRATCH))/tmp && TMPDIR=$(abspath $(FUZZ_SCRATCH))/tmp SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
 	  status=$$?; $(GIVE_BACK); exit $$status
 
 # The bounded pass of `make test`: replays the committed corpus, then fuzzes each target briefly.
 test-fuzz: build
-	SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_TEST_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
+	mkdir -p $(abspath $(FUZZ_SCRATCH))/tmp && TMPDIR=$(abspath $(FUZZ_SCRATCH))/tmp SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_TEST_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
 	  status=$$?; $(GIVE_BACK); exit $$status
 
 # Style of what the project writes, checked and applied the same way everywhere: swift format (ships with

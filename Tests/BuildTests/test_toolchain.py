@@ -133,6 +133,22 @@ class ToolchainTests(unittest.TestCase):
             self.assertIn(phrase, out)
         self.assertFalse(os.path.exists(os.path.join(self.tree, "build")), "it built something without swift")
 
+    def test_demo_looks_for_swift_before_it_installs_anything(self):
+        missing = os.path.join(self.tree, "nowhere", "swift")
+        absent = "pp-no-such-package"  # as a user, the install step would name it instead of installing it
+        r = make(
+            "demo",
+            "DEB_BUILD_PACKAGES=" + absent,
+            "DEB_PACKAGES=" + absent,
+            uid=USER_ID,
+            cwd=self.tree,
+            env={"SWIFT_FALLBACK": missing},
+        )
+        self.assertNotEqual(r.returncode, 0)
+        out = r.stdout + r.stderr
+        self.assertIn("Swift 6 toolchain", out)
+        self.assertNotIn(absent, out, "make demo went for the Debian packages before it looked for swift")
+
     def test_an_old_toolchain_is_refused_by_name(self):
         old = self.write_swift("5.10", "old-swift")
         r = make("build", uid=USER_ID, cwd=self.tree, env={"SWIFT": old})
