@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
             return 1;
         }
         rc = pam_authenticate(pamh, 0);
-        printf("attempt %d: %s (%s)\n", attempt,
+        printf("attempt %d of %d: %s (%s)\n", attempt, tries,
                rc == PAM_SUCCESS ? "ACCEPTED" : "REFUSED", pam_strerror(pamh, rc));
         fflush(stdout);
         pam_end(pamh, rc);

@@ -38,6 +38,23 @@ catch wait result
 exit [lindex $result 3]
 """
 
+# Enter at each of the three prompts: the demo runs out of tries.
+EMPTY_ANSWERS_SCRIPT = r"""
+set timeout 300
+log_user 1
+spawn make -s -C $env(PAM_PATTERN_ROOT) demo
+for {set i 0} {$i < 3} {incr i} {
+  expect {
+    "Pattern: " {}
+    timeout { exit 10 }
+  }
+  send "\r"
+}
+expect eof
+catch wait result
+exit [lindex $result 3]
+"""
+
 
 # Suites that add users or files under /etc hold this lock; holding it too keeps their changes out of the digest.
 RUN_LOCK = "/run/lock/pam_pattern-real-clients.lock"
@@ -72,13 +89,31 @@ class DemoTests(unittest.TestCase):
             env=dict(os.environ, PAM_PATTERN_ROOT=ROOT),
         )
         self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-2000:])
-        self.assertIn("attempt 1: REFUSED", r.stdout)
-        self.assertIn("attempt 2: ACCEPTED", r.stdout)
+        self.assertIn("You have 3 tries", r.stdout)
+        self.assertIn("attempt 1 of 3: REFUSED", r.stdout)
+        self.assertIn("attempt 2 of 3: ACCEPTED", r.stdout)
         after = etc_digest()
         changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
         self.assertEqual(changed, [], "make demo changed these files under /etc")
         leftovers = [n for n in set(os.listdir("/tmp")) - tmp_before if n.startswith("pam_pattern-demo")]
         self.assertEqual(leftovers, [], "the demo's private store was not removed")
+
+    def test_three_empty_answers_end_the_demo_with_a_sentence_not_a_make_error(self):
+        lock = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        self.addCleanup(os.close, lock)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = subprocess.run(
+            ["expect", "-c", EMPTY_ANSWERS_SCRIPT],
+            capture_output=True,
+            text=True,
+            timeout=400,
+            env=dict(os.environ, PAM_PATTERN_ROOT=ROOT),
+        )
+        self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-2000:])
+        for attempt in (1, 2, 3):
+            self.assertIn("attempt %d of 3: REFUSED" % attempt, r.stdout)
+        self.assertIn("None of the 3 tries was the demo pattern 2759148", r.stdout)
+        self.assertNotIn("Error", r.stdout + r.stderr)
 
 
 if __name__ == "__main__":
