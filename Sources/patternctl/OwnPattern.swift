@@ -32,11 +32,19 @@ enum OwnPattern {
         return own
     }
 
-    /// `patternctl status` for oneself.
-    static func status(user: String) -> ExitStatus {
+    /// `patternctl status` for oneself: the facts the helper tells (not root's account line or attempt record).
+    static func status(user: String, json: Bool) -> ExitStatus {
         let now = Timestamp.now()
         switch HelperCall.run(.status, user: Array(user.utf8), fields: []) {
         case .success(.status(let facts)):
+            if json {
+                Output.line(
+                    UserFacts.json(
+                        user: user, setAt: facts.setAt, cost: facts.cost, failures: facts.failures,
+                        verdict: facts.verdict, now: now
+                    ).text)
+                return .success
+            }
             Output.line("user: \(user)")
             Output.line("enrolled: \(facts.setAt == nil ? "no" : "yes")")
             Output.line("set: \(facts.setAt.map { Timestamp.format($0) } ?? "-")")
@@ -58,7 +66,7 @@ enum OwnPattern {
         case .success(.status(let facts)):
             if case .allowed = facts.verdict {
             } else {
-                Output.error(localized("%s; nothing was changed", lockedMessage(facts.verdict)))
+                Output.error(localized("%s; nothing was changed", WaitText.locked(facts.verdict)))
                 return .failure
             }
             enrolled = facts.setAt != nil
@@ -185,11 +193,12 @@ enum OwnPattern {
                 secret == .pattern
                 ? localized("wrong pattern; nothing was changed") : localized("wrong password; nothing was changed")
             switch after {
-            case .allowed(let left): text += " " + localized("(%s more before a wait)", "\(left)")
-            case .wait, .disabled: text = localized("%s. %s", text, lockedMessage(after))
+            case .allowed(let left) where left > 0: text = localized("%s (%s)", text, WaitText.triesLeft(left))
+            case .allowed: break
+            case .wait, .disabled: text = localized("%s. %s", text, WaitText.locked(after))
             }
             Output.error(text)
-        case .locked(let now): Output.error(localized("%s; nothing was changed", lockedMessage(now)))
+        case .locked(let now): Output.error(localized("%s; nothing was changed", WaitText.locked(now)))
         case .malformed(let minimum):
             Output.error(localized("not a pattern of at least %s dots; nothing was changed", "\(minimum)"))
         case .weak: Output.error(localized("refused as too easy to guess; nothing was changed"))
@@ -201,14 +210,6 @@ enum OwnPattern {
         default: return unexpected(verdict)
         }
         return .failure
-    }
-
-    private static func lockedMessage(_ verdict: ThrottleVerdict) -> String {
-        switch verdict {
-        case .allowed: return localized("not locked")
-        case .wait(let seconds): return localized("too many wrong tries: wait %s s", "\(seconds)")
-        case .disabled: return localized("too many wrong tries: your pattern is disabled until root resets it")
-        }
     }
 
     private static func locked(_ verdict: ThrottleVerdict, now: Int64) -> String {

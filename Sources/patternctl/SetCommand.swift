@@ -183,8 +183,12 @@ struct SetCommand: Subcommand {
             return nil
         }
         if let weakness = pattern.weakness(minimumLength: global.minimumLength), !allowWeak {
+            // --allow-weak is root's: a user is not pointed at an option the helper would refuse.
             Output.error(
-                localized("refused as too easy to guess. %s Use --allow-weak to accept it anyway.", weakness.reason)
+                (geteuid() == 0
+                    ? localized(
+                        "refused as too easy to guess. %s Use --allow-weak to accept it anyway.", weakness.reason)
+                    : localized("refused as too easy to guess. %s", weakness.reason))
                     + again)
             return nil
         }

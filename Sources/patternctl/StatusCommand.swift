@@ -55,7 +55,7 @@ struct StatusCommand: Subcommand {
             guard let own = OwnPattern.caller(requested: user, command: "see", global: global, rootOnly: []) else {
                 return .failure
             }
-            return OwnPattern.status(user: own)
+            return OwnPattern.status(user: own, json: json)
         }
         guard let name = user ?? UserDatabase.invokingUser() else {
             Output.error(localized("cannot tell who you are; name the user: patternctl status USER"))

@@ -86,6 +86,16 @@ struct UserFacts {
     /// The facts as a JSON object; the fields are documented in patternctl(8)
     /// ("JSON OUTPUT") and never renamed: scripts rely on them.
     var json: JSON {
+        UserFacts.json(
+            user: user, setAt: record?.setAt, cost: record?.cost, failures: state.failures, verdict: verdict, now: now)
+    }
+
+    /// The JSON object of `status`, for root's facts and for the ones the helper tells a user about themself.
+    static func json(
+        user: String, setAt: Int64?, cost: Int?, failures: Int, verdict: ThrottleVerdict, now: Int64
+    )
+        -> JSON
+    {
         let waitSeconds: Int64?
         let lockState: String
         switch verdict {
@@ -101,10 +111,10 @@ struct UserFacts {
         }
         return .object([
             ("user", .string(user)),
-            ("enrolled", .bool(record != nil)),
-            ("set", .optional(record.map { Timestamp.format($0.setAt) })),
-            ("cost", .optional(record?.cost.map { Int64($0) })),
-            ("failures", .integer(Int64(state.failures))),
+            ("enrolled", .bool(setAt != nil)),
+            ("set", .optional(setAt.map { Timestamp.format($0) })),
+            ("cost", .optional(cost.map { Int64($0) })),
+            ("failures", .integer(Int64(failures))),
             ("locked", .string(lockState)),
             ("locked_until", .optional(waitSeconds.map { Timestamp.format(now + $0) })),
             ("wait_seconds", .optional(waitSeconds)),

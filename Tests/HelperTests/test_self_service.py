@@ -15,6 +15,7 @@ tmpfs over /etc/security). Each refusal is checked for what it counted:
   pattern, no weak pattern, the throttle applies to the password too.
 """
 
+import json
 import os
 import shlex
 import unittest
@@ -114,6 +115,7 @@ class SelfServiceTest(helper.HelperCase):
         self.assertIn("not the same pattern", mismatch_out)
         self.assertEqual(weak, 1, weak_out)
         self.assertIn("too easy to guess", weak_out)
+        self.assertNotIn("--allow-weak", weak_out, "a user is pointed at an option that is root's")
         self.assertIn("enrolled: no", status_out)
         self.assertIn("failures: 1", status_out, "only the wrong password was counted")
         self.assertEqual(self.root_status()["enrolled"], "no")
@@ -161,7 +163,7 @@ class SelfServiceTest(helper.HelperCase):
         ) = results
         self.assertEqual(wrong, 1, wrong_out)
         self.assertIn("wrong pattern", wrong_out)
-        self.assertIn("(2 more before a wait)", wrong_out)
+        self.assertIn("(2 tries left before a wait)", wrong_out)  # the module's words at the prompt
         self.assertNotIn("Again:", wrong_out, "a wrong current pattern stops before the new one is asked for")
         self.assertEqual(status1, 0, status1_out)
         self.assertIn("failures: 1", status1_out)
@@ -173,6 +175,26 @@ class SelfServiceTest(helper.HelperCase):
         self.assertEqual(remove, 0, remove_out)
         self.assertIn("enrolled: no", status3_out)
         self.assertEqual(self.root_status()["enrolled"], "no")
+
+    def test_waits_are_told_in_the_words_of_the_prompt(self):
+        # deny = 1: the first wrong current pattern starts a one-minute wait.
+        self.sandbox.enrol(self.USER, FIRST)
+        (wrong, wrong_out), (locked, locked_out), (status, status_out) = self.session(
+            [(["set"], [("Current pattern: ", SECOND)]), (["set"], []), (["status", "--json"], [])],
+            conf="cost = 2\ndeny = 1\n",
+        )
+        self.assertEqual((wrong, locked, status), (1, 1, 0), wrong_out + locked_out + status_out)
+        # A user's --json is root's object, from what the helper tells them.
+        facts = json.loads(next(line for line in status_out.splitlines() if line.startswith("{")))
+        self.assertEqual(
+            (facts["user"], facts["enrolled"], facts["failures"], facts["locked"]), (self.USER, True, 1, "wait")
+        )
+        self.assertLessEqual(facts["wait_seconds"], 60)
+        self.assertIn("too many wrong tries: try again in 1 minute", wrong_out)
+        self.assertRegex(
+            locked_out, r"too many wrong tries: try again in (1 minute|[1-5]?[0-9] seconds); nothing was changed"
+        )
+        self.assertNotRegex(wrong_out + locked_out, r"\d s\b", "a wait in bare seconds")
 
     def test_another_user_or_root_options_are_refused(self):
         results = self.session(
