@@ -47,7 +47,9 @@ public struct PatternOption: Sendable {
             "how typed digits map onto the grid: phone (1 2 3 on top) or numpad (7 8 9 on top)"),
         PatternOption(
             .minlen, "minlen", .number(4...9), .both, "the fewest dots a pattern may have"),
-        PatternOption(.deny, "deny", .number(1...1000), .both, "failures allowed before the first wait"),
+        PatternOption(
+            .deny, "deny", .number(1...1000), .both,
+            "the failure that starts the first wait (the ones before it are free)"),
         PatternOption(
             .unlockTime, "unlock_time", .number(1...31_536_000), .both,
             "the first wait in seconds; later waits grow from it"),

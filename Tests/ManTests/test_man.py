@@ -56,6 +56,12 @@ def option_ranges():
     return {name: (int(low.replace("_", "")), int(high.replace("_", ""))) for name, low, high in found}
 
 
+def between(text, start, end):
+    """The text from `start` to `end` (both must be there)."""
+    at = text.index(start)
+    return text[at : text.index(end, at)]
+
+
 def entry(page, start):
     """The paragraph of the .TP entry that starts with `start`."""
     at = page.index(start)
@@ -70,6 +76,24 @@ class ManPageTests(unittest.TestCase):
                 ["groff", "-man", "-ww", "-z", os.path.join(ROOT, "man", page)], capture_output=True, text=True
             )
             self.assertEqual((r.returncode, r.stdout, r.stderr), (0, "", ""), page)
+
+    def test_every_list_of_the_pam_d_only_options_names_them_all(self):
+        # Each place that says which options the configuration file refuses lists them; conf= is not about
+        # how a service talks to its user, so the lists that say so may leave it out.
+        lists = {
+            "README.md": between(read("README.md"), "how one service talks to its user", "is on pam.d lines only"),
+            "pam_pattern(8)": between(read("man", "pam_pattern.8"), "The other options (", "belong on pam.d lines"),
+            "pam_pattern.conf(5)": between(
+                read("man", "pam_pattern.conf.5"), "how one service talks to its user", "belong on pam.d lines"
+            ),
+            "security/pam_pattern.conf": between(
+                read("security", "pam_pattern.conf"), "How a service talks to its user", "is set on pam.d"
+            ),
+        }
+        for place, text in lists.items():
+            named = set(re.findall(r"[a-z_]+", text.replace("\\-", "-")))
+            with self.subTest(place):
+                self.assertLessEqual(ARGUMENT_ONLY - {"conf"}, named, "%s: the list misses some" % place)
 
     def test_every_module_option_is_documented(self):
         rows = option_table()
