@@ -1,8 +1,9 @@
 import PatternCoreEmbedded
 import PatternTPM
 
-/// The operations, on the store and throttle named by the system's settings. `verify` goes through GuessGate, the
-/// module's own gate: same state files and schedule, the failure recorded and fsynced before the hash, so a guess
+/// The helper's one dispatch: every operation, on the store and throttle named by the system's settings (a
+/// user's own status, set, remove and enroll are SelfService's). `verify` goes through GuessGate, the module's
+/// own gate: same state files and schedule, the failure recorded and fsynced before the hash, so a guess
 /// through the helper counts exactly like one through sudo or login.
 struct HelperService {
     let options: PatternSettings
@@ -25,12 +26,16 @@ struct HelperService {
         // system's configuration names (tpm_tcti; /dev/tpmrm0 by default).
         gate.tpmCheck = TPMGuessCheck.make(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
         do throws(StoreError) {
+            // The dummy hash hides from a caller whether a user has a pattern; users may know that of themselves
+            // (status says it), so their own operations skip it.
+            var ownGate = gate
+            ownGate.dummyHashCost = nil
+            let own = SelfService(options: options, gate: ownGate, now: now)
             switch operation {
-            case .status, .set, .remove, .enroll:
-                var ownGate = gate
-                ownGate.dummyHashCost = nil
-                return try SelfService(options: options, gate: ownGate, now: now).serve(
-                    operation, user: user, fields: fields)
+            case .status: return try own.status(user: user)
+            case .set: return try own.set(user: user, fields: fields)
+            case .remove: return try own.remove(user: user, fields: fields)
+            case .enroll: return try own.enroll(user: user, fields: fields)
             case .check:
                 guard try store.boundRecord(for: user) != nil else { return .notEnrolled }
                 let verdict = try gate.check(user: user, now: now())

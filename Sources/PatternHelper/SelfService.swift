@@ -18,76 +18,79 @@ struct SelfService {
     let gate: GuessGate
     let now: () -> Int64
 
-    func serve(_ operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) throws(StoreError) -> HelperVerdict {
-        let store = gate.store
-        let throttle = gate.throttle
-        switch operation {
-        case .check, .verify, .tpmEnroll, .tpmRemove, .tpmPrune:
-            return .refused(.usage)  // HelperService serves these
-        case .status:
-            let record = try store.record(for: user)
-            let state = try throttle.state(for: user)
-            return .status(
-                UserStatus(
-                    setAt: record?.setAt, cost: record.flatMap { PatternHash.cost(ofHash: $0.hash) },
-                    failures: state.failures,
-                    verdict: ThrottlePolicy.verdict(state: state, now: now(), settings: options.throttle)))
-        case .set:
-            guard fields.count == 2 else { return .refused(.input) }
-            let new: Pattern
-            switch SelfService.newPattern(fields[1], minimum: minimum) {
-            case .success(let pattern): new = pattern
-            case .failure(let refusal): return refusal.verdict
-            }
-            guard let current = currentPattern(fields[0]) else { return .malformed(minimumLength: minimum) }
-            guard let inTPM = enrolsInTPM else { return .tpmRefused(.absent) }
-            let verdict = try guess(gate, user: user, current: current)
-            guard verdict == .accepted else { return verdict }
-            let stored = try save(new, user: user, inTPM: inTPM)
-            if stored == .accepted {
-                // A new pattern starts with a clean slate: the old one's failures are not told as the new one's.
-                try throttle.reset(user: user)
-                HelperLog.notice(HelperLog.line("pattern changed by user ", user))
-            }
-            return stored
-        case .remove:
-            guard let field = fields.first, let current = currentPattern(field) else {
-                return .malformed(minimumLength: minimum)
-            }
-            let verdict = try guess(gate, user: user, current: current)
-            guard verdict == .accepted else { return verdict }
-            let old = try store.record(for: user)
-            guard let old, try store.removeIfUnchanged(old) else { return .notEnrolled }
-            try throttle.reset(user: user)
-            // The line first: from then on the pattern opens nothing, whatever the TPM does.
-            if let index = old.tpmRecord { HelperTPMEnrolment.removeIndex(of: index, user: user, options: options) }
-            HelperLog.notice(HelperLog.line("pattern removed by user ", user))
-            return .accepted
-        case .enroll:
-            guard fields.count == 2 else { return .refused(.input) }
-            guard options.selfEnroll else { return .refused(.policy) }
-            if try store.record(for: user) != nil { return .refused(.enrolled) }
-            let new: Pattern
-            switch SelfService.newPattern(fields[1], minimum: minimum) {
-            case .success(let pattern): new = pattern
-            case .failure(let refusal): return refusal.verdict
-            }
-            guard let inTPM = enrolsInTPM else { return .tpmRefused(.absent) }
-            let outcome = try gate.countedAttempt(user: user, now: now()) { passwordMatches(user: user, fields[0]) }
-            switch outcome {
-            case .accepted: break
-            case .rejected(let after):
-                HelperLog.notice(HelperLog.line("wrong password for a first pattern for user ", user))
-                return .wrong(after)
-            case .refused(let verdict): return .locked(verdict)
-            case .notEnrolled, .revoked: return .unavailable  // no store record is involved: cannot happen
-            }
-            // A set raced in meanwhile (root, or another enroll): keep it, do not overwrite.
-            if try store.record(for: user) != nil { return .refused(.enrolled) }
-            let stored = try save(new, user: user, inTPM: inTPM)
-            if stored == .accepted { HelperLog.notice(HelperLog.line("first pattern set by user ", user)) }
-            return stored
+    /// `status`: the user's facts, also for a user without a pattern.
+    func status(user: [UInt8]) throws(StoreError) -> HelperVerdict {
+        let record = try gate.store.record(for: user)
+        let state = try gate.throttle.state(for: user)
+        return .status(
+            UserStatus(
+                setAt: record?.setAt, cost: record.flatMap { PatternHash.cost(ofHash: $0.hash) },
+                failures: state.failures,
+                verdict: ThrottlePolicy.verdict(state: state, now: now(), settings: options.throttle)))
+    }
+
+    /// `set`: the new pattern checked first (not counted), then the current one as a counted guess.
+    func set(user: [UInt8], fields: [[UInt8]]) throws(StoreError) -> HelperVerdict {
+        guard fields.count == 2 else { return .refused(.input) }
+        let new: Pattern
+        switch SelfService.newPattern(fields[1], minimum: minimum) {
+        case .success(let pattern): new = pattern
+        case .failure(let refusal): return refusal.verdict
         }
+        guard let current = currentPattern(fields[0]) else { return .malformed(minimumLength: minimum) }
+        guard let inTPM = enrolsInTPM else { return .tpmRefused(.absent) }
+        let verdict = try guess(gate, user: user, current: current)
+        guard verdict == .accepted else { return verdict }
+        let stored = try save(new, user: user, inTPM: inTPM)
+        if stored == .accepted {
+            // A new pattern starts with a clean slate: the old one's failures are not told as the new one's.
+            try gate.throttle.reset(user: user)
+            HelperLog.notice(HelperLog.line("pattern changed by user ", user))
+        }
+        return stored
+    }
+
+    /// `remove`: the current pattern as a counted guess, then the line, then its TPM index.
+    func remove(user: [UInt8], fields: [[UInt8]]) throws(StoreError) -> HelperVerdict {
+        guard let field = fields.first, let current = currentPattern(field) else {
+            return .malformed(minimumLength: minimum)
+        }
+        let verdict = try guess(gate, user: user, current: current)
+        guard verdict == .accepted else { return verdict }
+        let old = try gate.store.record(for: user)
+        guard let old, try gate.store.removeIfUnchanged(old) else { return .notEnrolled }
+        try gate.throttle.reset(user: user)
+        // The line first: from then on the pattern opens nothing, whatever the TPM does.
+        if let index = old.tpmRecord { HelperTPMEnrolment.removeIndex(of: index, user: user, options: options) }
+        HelperLog.notice(HelperLog.line("pattern removed by user ", user))
+        return .accepted
+    }
+
+    /// `enroll`: a first pattern, after the account password (checked by PAM, counted like a guess).
+    func enroll(user: [UInt8], fields: [[UInt8]]) throws(StoreError) -> HelperVerdict {
+        guard fields.count == 2 else { return .refused(.input) }
+        guard options.selfEnroll else { return .refused(.policy) }
+        if try gate.store.record(for: user) != nil { return .refused(.enrolled) }
+        let new: Pattern
+        switch SelfService.newPattern(fields[1], minimum: minimum) {
+        case .success(let pattern): new = pattern
+        case .failure(let refusal): return refusal.verdict
+        }
+        guard let inTPM = enrolsInTPM else { return .tpmRefused(.absent) }
+        let outcome = try gate.countedAttempt(user: user, now: now()) { passwordMatches(user: user, fields[0]) }
+        switch outcome {
+        case .accepted: break
+        case .rejected(let after):
+            HelperLog.notice(HelperLog.line("wrong password for a first pattern for user ", user))
+            return .wrong(after)
+        case .refused(let verdict): return .locked(verdict)
+        case .notEnrolled, .revoked: return .unavailable  // no store record is involved: cannot happen
+        }
+        // A set raced in meanwhile (root, or another enroll): keep it, do not overwrite.
+        if try gate.store.record(for: user) != nil { return .refused(.enrolled) }
+        let stored = try save(new, user: user, inTPM: inTPM)
+        if stored == .accepted { HelperLog.notice(HelperLog.line("first pattern set by user ", user)) }
+        return stored
     }
 
     var minimum: Int { Pattern.clampedMinimumLength(options.minimumLength) }
