@@ -218,9 +218,10 @@ class HelperAttackTest(helper.HelperCase):
                 ("unavailable", helper.UNAVAILABLE),
             )
         self.assertEqual(self.failures(), 1)
-        # A soft limit alone is raised to the hard limit by the helper: counted as usual.
+        # A soft limit alone is raised to the hard limit by the helper: counted as usual (another wrong pattern:
+        # the refused calls tried nothing, so WRONG_PATTERN again would be a repeat, answered without a count).
         self.assertEqual(
-            self.call("verify", self.USER, nul(WRONG_PATTERN), shell_prefix="ulimit -S -f 0; "),
+            self.call("verify", self.USER, nul("147896"), shell_prefix="ulimit -S -f 0; "),
             ("wrong allowed 3", helper.WRONG),
         )
         self.assertEqual(self.failures(), 2)

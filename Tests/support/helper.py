@@ -226,12 +226,12 @@ elif job["kind"] == "stop":
     # The first call is stopped after `delay`; a second call for the same user must still finish.
     first = subprocess.Popen(prefix + [job["operation"], job["user"]], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
-    first.stdin.write(job["input"].encode("latin-1"))
+    first.stdin.write(input_for(0).encode("latin-1"))
     first.stdin.close()
     time.sleep(job["delay"])
     os.kill(first.pid, signal.SIGSTOP)
     start = time.monotonic()
-    second = subprocess.run(prefix + [job["operation"], job["user"]], input=job["input"].encode("latin-1"),
+    second = subprocess.run(prefix + [job["operation"], job["user"]], input=input_for(1).encode("latin-1"),
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={}, timeout=60)
     took = time.monotonic() - start
     failures_while_stopped = state_failures()
