@@ -10,6 +10,7 @@ Root only: the real libpam through support.pam, inside support.helper's namespac
 import re
 import unittest
 
+from support.guesses import wrong_patterns
 from support import helper
 from support.system import TestUser
 from support.helper import PATTERN, WRONG_PATTERN
@@ -34,7 +35,8 @@ def normalised(report):
 class ModuleThroughHelperTest(unittest.TestCase):
     USER = "pphmod1"
     # right, not a pattern, Enter, five wrong (the fifth starts a wait), then the right one while locked.
-    ANSWERS = [PATTERN, "12a4", "", WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, WRONG_PATTERN, PATTERN]
+    # Five different wrong patterns (a repeat would be answered without a count) reach deny=5.
+    ANSWERS = [PATTERN, "12a4", ""] + wrong_patterns(5, avoid=(PATTERN,)) + [PATTERN]
 
     def setUp(self):
         self.user = TestUser(self.USER)
