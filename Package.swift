@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "CPatternTPM",
             linkerSettings: [
-                .linkedLibrary("tss2-esys"), .linkedLibrary("tss2-tctildr"), .linkedLibrary("tss2-rc"),
+                .linkedLibrary("tss2-esys"), .linkedLibrary("tss2-sys"), .linkedLibrary("tss2-rc"),
             ]
         ),
         // The TPM mode in Embedded Swift: PIN Fail indexes per user, outcomes, records.

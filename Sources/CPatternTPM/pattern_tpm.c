@@ -1,26 +1,55 @@
 // ESAPI conversations for the TPM pattern mode. See include/pattern_tpm.h for the contract.
-#define _DEFAULT_SOURCE /* explicit_bzero */
+#define _GNU_SOURCE /* explicit_bzero, timer_create */
 #include "pattern_tpm.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <tss2/tss2_esys.h>
 #include <tss2/tss2_rc.h>
-#include <tss2/tss2_tctildr.h>
+#include <tss2/tss2_sys.h>
+
+#include "pattern_tcti.h"
+
+static int has_prefix(const char *s, const char *prefix) {
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 struct pattern_tpm {
     TSS2_TCTI_CONTEXT *tcti;
     ESYS_CONTEXT *esys;
 };
 
-static int has_prefix(const char *s, const char *prefix) {
-    return strncmp(s, prefix, strlen(prefix)) == 0;
+// Without a resource manager (swtpm, /dev/tpm0) what a killed process had loaded stays in the TPM until
+// someone flushes it, and a TPM has room for only a few (swtpm: 3 objects, 3 sessions); the callers hold a
+// lock that every pam_pattern conversation with this TPM takes, so anything loaded now was left by a
+// conversation that is over. Behind the kernel's resource manager the list is this process's own: empty.
+static void flush_leftovers(pattern_tpm *tpm) {
+    TSS2_SYS_CONTEXT *sys = NULL;
+    if (Esys_GetSysContext(tpm->esys, &sys) != TSS2_RC_SUCCESS || sys == NULL) return;
+    // (Saved sessions need no look: without a resource manager nothing context-saves ours.)
+    const TPM2_HANDLE ranges[] = {TPM2_TRANSIENT_FIRST, TPM2_LOADED_SESSION_FIRST};
+    for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+        TPMS_CAPABILITY_DATA data = {0};
+        TPMI_YES_NO more = TPM2_NO;
+        if (Tss2_Sys_GetCapability(sys, NULL, TPM2_CAP_HANDLES, ranges[r], TPM2_MAX_CAP_HANDLES, &more, &data, NULL) !=
+            TSS2_RC_SUCCESS) {
+            continue;
+        }
+        for (UINT32 i = 0; i < data.data.handles.count && i < TPM2_MAX_CAP_HANDLES; i++) {
+            TPM2_HANDLE handle = data.data.handles.handle[i];
+            uint32_t type = handle >> 24;
+            if (type != TPM2_HT_TRANSIENT && type != TPM2_HT_HMAC_SESSION && type != TPM2_HT_POLICY_SESSION) break;
+            (void)Tss2_Sys_FlushContext(sys, handle);
+        }
+    }
 }
 
-uint32_t pattern_tpm_open(const char *tcti, pattern_tpm **out) {
+uint32_t pattern_tpm_open(const char *tcti, uint32_t deadline_ms, pattern_tpm **out) {
     *out = NULL;
-    // Only the two TCTIs we mean: TctiLdr would otherwise dlopen any name or path it is given.
+    // Only the two TCTIs we mean (pattern_tcti.c checks the prefix again).
     if (tcti == NULL || !(has_prefix(tcti, "device:/") || has_prefix(tcti, "swtpm:path=/"))) {
         return PATTERN_TPM_RC_BAD_ARGUMENT;
     }
@@ -29,17 +58,18 @@ uint32_t pattern_tpm_open(const char *tcti, pattern_tpm **out) {
     setenv("TSS2_LOG", "all+none", 1);
     pattern_tpm *tpm = calloc(1, sizeof *tpm);
     if (tpm == NULL) return PATTERN_TPM_RC_NO_MEMORY;
-    TSS2_RC rc = Tss2_TctiLdr_Initialize(tcti, &tpm->tcti);
+    TSS2_RC rc = pattern_tcti_open(tcti, deadline_ms, &tpm->tcti);
     if (rc != TSS2_RC_SUCCESS) {
         free(tpm);
         return rc;
     }
     rc = Esys_Initialize(&tpm->esys, tpm->tcti, NULL);
     if (rc != TSS2_RC_SUCCESS) {
-        Tss2_TctiLdr_Finalize(&tpm->tcti);
+        pattern_tcti_close(tpm->tcti);
         free(tpm);
         return rc;
     }
+    if (!pattern_tcti_has_resource_manager(tcti)) flush_leftovers(tpm);
     *out = tpm;
     return TSS2_RC_SUCCESS;
 }
@@ -47,8 +77,32 @@ uint32_t pattern_tpm_open(const char *tcti, pattern_tpm **out) {
 void pattern_tpm_close(pattern_tpm *tpm) {
     if (tpm == NULL) return;
     Esys_Finalize(&tpm->esys);
-    Tss2_TctiLdr_Finalize(&tpm->tcti);
+    pattern_tcti_close(tpm->tcti);
     free(tpm);
+}
+
+uint32_t pattern_tpm_commands(pattern_tpm *tpm) { return tpm == NULL ? 0 : pattern_tcti_commands(tpm->tcti); }
+
+// One timer per process: SIGKILL is delivered to a stopped process too, so no stop can keep the TPM lock
+// (and a swtpm connection) past the bound.
+static timer_t watchdog;
+static int watchdog_made;
+
+int pattern_tpm_watchdog_arm(uint32_t milliseconds) {
+    if (!watchdog_made) {
+        struct sigevent event = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL};
+        if (timer_create(CLOCK_MONOTONIC, &event, &watchdog) != 0) return -1;
+        watchdog_made = 1;
+    }
+    struct itimerspec when = {.it_value = {.tv_sec = milliseconds / 1000, .tv_nsec = (long)(milliseconds % 1000) * 1000000}};
+    if (milliseconds == 0) when.it_value.tv_nsec = 1; // 0 would disarm it
+    return timer_settime(watchdog, 0, &when, NULL);
+}
+
+void pattern_tpm_watchdog_disarm(void) {
+    if (!watchdog_made) return;
+    struct itimerspec off = {0};
+    (void)timer_settime(watchdog, 0, &off, NULL);
 }
 
 static void flush(pattern_tpm *tpm, ESYS_TR *handle) {
@@ -285,9 +339,41 @@ done:
     return rc;
 }
 
+// A session bound to the session-key index (auth value `secret`): its key is KDFa(secret, nonces), one
+// HMAC in the TPM. Proved on the index itself (a one-byte read, no_da) before it is used anywhere else:
+// a wrong secret must fail here, not on a user's index, where it would count as a wrong pattern.
+static TSS2_RC start_bound_session(pattern_tpm *tpm, uint32_t key_handle, const uint8_t secret[PATTERN_TPM_AUTH_SIZE],
+                                   TPMA_SESSION attributes, ESYS_TR *session) {
+    ESYS_TR key = ESYS_TR_NONE;
+    TSS2_RC rc = Esys_TR_FromTPMPublic(tpm->esys, key_handle, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &key);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    TPM2B_AUTH value = {.size = PATTERN_TPM_AUTH_SIZE};
+    memcpy(value.buffer, secret, PATTERN_TPM_AUTH_SIZE);
+    rc = Esys_TR_SetAuth(tpm->esys, key, &value);
+    explicit_bzero(&value, sizeof value);
+    TPMT_SYM_DEF aes = {.algorithm = TPM2_ALG_AES, .keyBits.aes = 128, .mode.aes = TPM2_ALG_CFB};
+    if (rc == TSS2_RC_SUCCESS) {
+        rc = Esys_StartAuthSession(tpm->esys, ESYS_TR_NONE, key, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, NULL,
+                                   TPM2_SE_HMAC, &aes, TPM2_ALG_SHA256, session);
+    }
+    if (rc == TSS2_RC_SUCCESS) {
+        rc = Esys_TRSess_SetAttributes(tpm->esys, *session, TPMA_SESSION_CONTINUESESSION, 0xff);
+    }
+    if (rc == TSS2_RC_SUCCESS) {
+        TPM2B_MAX_NV_BUFFER *data = NULL;
+        rc = Esys_NV_Read(tpm->esys, key, key, *session, ESYS_TR_NONE, ESYS_TR_NONE, 1, 0, &data);
+        Esys_Free(data);
+    }
+    if (rc == TSS2_RC_SUCCESS) rc = Esys_TRSess_SetAttributes(tpm->esys, *session, attributes, 0xff);
+    if (rc != TSS2_RC_SUCCESS) flush(tpm, session);
+    forget(tpm, &key);
+    return rc;
+}
+
 uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle, const uint8_t name[PATTERN_TPM_NAME_SIZE],
-                               const uint8_t auth[PATTERN_TPM_AUTH_SIZE]) {
-    ESYS_TR index = ESYS_TR_NONE, salted = ESYS_TR_NONE;
+                               const uint8_t auth[PATTERN_TPM_AUTH_SIZE], uint32_t key_handle,
+                               const uint8_t *key_secret) {
+    ESYS_TR index = ESYS_TR_NONE, session = ESYS_TR_NONE;
     TSS2_RC rc = open_index(tpm, handle, name, &index);
     if (rc != TSS2_RC_SUCCESS) return rc;
     TPM2B_AUTH value = {.size = PATTERN_TPM_AUTH_SIZE};
@@ -295,20 +381,75 @@ uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle, const uint8_t 
     rc = Esys_TR_SetAuth(tpm->esys, index, &value);
     explicit_bzero(&value, sizeof value);
     if (rc != TSS2_RC_SUCCESS) goto done;
-    // ENCRYPT: the response (the counter) comes back encrypted; the auth itself only enters the HMAC.
-    rc = start_salted_session(tpm, TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION, &salted);
+    // ENCRYPT: the response (the counter) comes back encrypted; the auth itself only enters the HMAC. No
+    // CONTINUESESSION: after a right read the TPM ends the session itself (one flush fewer).
+    TPMA_SESSION attributes = TPMA_SESSION_ENCRYPT;
+    // The bound session, or (no session key, or it does not prove itself) a salted one.
+    rc = key_secret == NULL ? PATTERN_TPM_RC_NO_SESSION
+                            : start_bound_session(tpm, key_handle, key_secret, attributes, &session);
+    if (rc != TSS2_RC_SUCCESS) rc = start_salted_session(tpm, attributes, &session);
     // Only the read itself can say "wrong": an authorization error here is about the session, not the guess.
     if (rc != TSS2_RC_SUCCESS) {
         rc = PATTERN_TPM_RC_NO_SESSION;
         goto done;
     }
     TPM2B_MAX_NV_BUFFER *data = NULL;
-    rc = Esys_NV_Read(tpm->esys, index, index, salted, ESYS_TR_NONE, ESYS_TR_NONE, 8, 0, &data);
+    rc = Esys_NV_Read(tpm->esys, index, index, session, ESYS_TR_NONE, ESYS_TR_NONE, 8, 0, &data);
     Esys_Free(data);
+    if (rc == TSS2_RC_SUCCESS) forget(tpm, &session); // the TPM flushed it
 done:
-    flush(tpm, &salted);
+    flush(tpm, &session);
     forget(tpm, &index);
     return rc;
+}
+
+uint32_t pattern_tpm_define_session_key(pattern_tpm *tpm, uint32_t handle, const uint8_t secret[PATTERN_TPM_AUTH_SIZE]) {
+    ESYS_TR old = ESYS_TR_NONE, salted = ESYS_TR_NONE, index = ESYS_TR_NONE;
+    // An index already there (its secret lost, or another's): deleted first, with owner authorization.
+    if (Esys_TR_FromTPMPublic(tpm->esys, handle, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &old) == TSS2_RC_SUCCESS) {
+        TSS2_RC rc = undefine(tpm, &old);
+        if (rc != TSS2_RC_SUCCESS) return rc;
+    }
+    TPM2B_NV_PUBLIC info = {
+        .nvPublic = {
+            .nvIndex = handle,
+            .nameAlg = TPM2_ALG_SHA256,
+            .attributes = (TPM2_NT_ORDINARY << TPMA_NV_TPM2_NT_SHIFT) | TPMA_NV_AUTHREAD | TPMA_NV_OWNERWRITE |
+                          TPMA_NV_NO_DA,
+            .dataSize = 1,
+        },
+    };
+    TPM2B_AUTH value = {.size = PATTERN_TPM_AUTH_SIZE};
+    memcpy(value.buffer, secret, PATTERN_TPM_AUTH_SIZE);
+    // The secret crosses the bus once, here, encrypted (DECRYPT on a salted session).
+    TSS2_RC rc = start_salted_session(tpm, TPMA_SESSION_DECRYPT | TPMA_SESSION_CONTINUESESSION, &salted);
+    if (rc == TSS2_RC_SUCCESS) {
+        rc = Esys_NV_DefineSpace(tpm->esys, ESYS_TR_RH_OWNER, salted, ESYS_TR_NONE, ESYS_TR_NONE, &value, &info,
+                                 &index);
+    }
+    explicit_bzero(&value, sizeof value);
+    flush(tpm, &salted);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    // Readable only once written; the byte itself means nothing.
+    TPM2B_MAX_NV_BUFFER data = {.size = 1, .buffer = {0}};
+    rc = Esys_NV_Write(tpm->esys, ESYS_TR_RH_OWNER, index, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &data, 0);
+    if (rc != TSS2_RC_SUCCESS) undefine(tpm, &index);
+    forget(tpm, &index);
+    return rc;
+}
+
+uint32_t pattern_tpm_prove_session_key(pattern_tpm *tpm, uint32_t handle, const uint8_t secret[PATTERN_TPM_AUTH_SIZE]) {
+    ESYS_TR session = ESYS_TR_NONE;
+    TSS2_RC rc = start_bound_session(tpm, handle, secret, TPMA_SESSION_CONTINUESESSION, &session);
+    flush(tpm, &session);
+    return rc;
+}
+
+uint32_t pattern_tpm_undefine_any(pattern_tpm *tpm, uint32_t handle) {
+    ESYS_TR index = ESYS_TR_NONE;
+    TSS2_RC rc = Esys_TR_FromTPMPublic(tpm->esys, handle, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &index);
+    if (rc != TSS2_RC_SUCCESS) return rc;
+    return undefine(tpm, &index);
 }
 
 uint32_t pattern_tpm_read_counter(pattern_tpm *tpm, uint32_t handle, const uint8_t name[PATTERN_TPM_NAME_SIZE],
@@ -350,6 +491,8 @@ const char *pattern_tpm_describe(uint32_t rc) {
     case PATTERN_TPM_RC_NAME_MISMATCH: return "pattern_tpm: the index at the handle is not the recorded one";
     case PATTERN_TPM_RC_NO_MEMORY: return "pattern_tpm: out of memory";
     case PATTERN_TPM_RC_NO_SESSION: return "pattern_tpm: the salted session could not be started";
+    case PATTERN_TPM_RC_BUSY: return "pattern_tpm: another process held the TPM past the wait";
+    case PATTERN_TPM_RC_LOCK_UNUSABLE: return "pattern_tpm: the TPM conversation lock could not be taken";
     default: return Tss2_RC_Decode(rc);
     }
 }

@@ -127,7 +127,8 @@ enum SafeFile {
     /// any file here, and flocks it with `operation` (bounded wait). Returns the descriptor; closing it releases
     /// the lock.
     static func takeLockFile(
-        in directory: Int32, _ location: Location, suffix: String, _ operation: Int32
+        in directory: Int32, _ location: Location, suffix: String, _ operation: Int32,
+        waitingAtMost milliseconds: Int32 = ThrottleStore.lockWaitMilliseconds
     ) throws(StoreError) -> Int32 {
         guard let name = SystemCall.cString([0x2E] + location.nameBytes + Array(suffix.utf8)) else {
             throw .invalidPath
@@ -140,7 +141,7 @@ enum SafeFile {
         do throws(StoreError) {
             _ = try checkFile(fd, limit: 0)
             // Bounded like every lock here: a stopped process must not hang the next one for ever.
-            try ThrottleStore.takeLock(fd, operation)
+            try ThrottleStore.takeLock(fd, operation, waitingAtMost: milliseconds)
         } catch {
             SystemCall.close(fd)
             throw error

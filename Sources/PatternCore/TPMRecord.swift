@@ -67,11 +67,18 @@ public struct TPMRecord: Equatable, Sendable {
 /// The NV index handles pam_pattern uses: 0x01A50000-0x01A5FFFF, inside the owner range
 /// 0x01800000-0x01BFFFFF of the TCG "Registry of Reserved TPM 2.0 Handles and Localities" and clear of
 /// the sub-ranges assigned there (systemd 0x01800400-0x018005FF, TCG EK certificates 0x01C0xxxx,
-/// the Linux range 0x01D1xxxx). Enrolment takes the lowest handle in it that is free.
+/// the Linux range 0x01D1xxxx). Enrolment takes the lowest handle in it that is free; the top one is the
+/// session-key index (TPMSessionKeyFile), never a pattern's.
 public enum TPMIndexRange {
     public static let first: UInt32 = 0x01A5_0000
-    public static let last: UInt32 = 0x01A5_FFFF
+    /// The last handle a pattern's index may have.
+    public static let last: UInt32 = 0x01A5_FFFE
+    /// The index whose auth value the checks' sessions are bound to (TPMSessionKeyFile).
+    public static let sessionKey: UInt32 = 0x01A5_FFFF
+    /// Patterns' handles.
     public static let handles: ClosedRange<UInt32> = first...last
+    /// Every handle pam_pattern may define (what `postrm purge` clears).
+    public static let all: ClosedRange<UInt32> = first...sessionKey
 
     /// The lowest handle in `from`...last not in `defined` (any order), or nil when all are taken.
     public static func firstFree(defined: [UInt32], from start: UInt32 = first) -> UInt32? {

@@ -79,9 +79,11 @@ public struct ThrottleStore: Sendable {
     }
 
     /// flock with the bounded wait; a wait that runs out is `StoreError.lockBusy`.
-    static func takeLock(_ fd: Int32, _ operation: Int32) throws(StoreError) {
-        do { try SystemCall.flock(fd, operation, waitingAtMost: lockWaitMilliseconds) } catch {
-            if error.code == EWOULDBLOCK { throw .lockBusy(waitedSeconds: Int(lockWaitMilliseconds / 1000)) }
+    static func takeLock(
+        _ fd: Int32, _ operation: Int32, waitingAtMost milliseconds: Int32 = lockWaitMilliseconds
+    ) throws(StoreError) {
+        do { try SystemCall.flock(fd, operation, waitingAtMost: milliseconds) } catch {
+            if error.code == EWOULDBLOCK { throw .lockBusy(waitedSeconds: Int((milliseconds + 999) / 1000)) }
             throw .system(operation: .lock, errno: error.code)
         }
     }

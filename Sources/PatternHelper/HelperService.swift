@@ -24,7 +24,7 @@ struct HelperService {
             settings: options.throttle)
         // Patterns held by the TPM: the helper is the only process that talks to it, through the TPM the
         // system's configuration names (tpm_tcti; /dev/tpmrm0 by default).
-        gate.tpmCheck = TPMGuessCheck.make(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
+        gate.tpmCheck = TPMGuessCheck.make(tcti: String(decoding: options.tpmTCTI, as: UTF8.self), store: store)
         do throws(StoreError) {
             // The dummy hash hides from a caller whether a user has a pattern; users may know that of themselves
             // (status says it), so their own operations skip it.

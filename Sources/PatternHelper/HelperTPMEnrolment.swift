@@ -10,6 +10,14 @@ enum HelperTPMEnrolment {
     /// The TPM's limit when lock_after is 0 ("never disabled"): a PIN Fail index always has one.
     static let limitWhenNeverDisabled: UInt32 = 20
 
+    /// The TPM of the system's configuration, for a change (TPMConversationBound.change), holding the
+    /// conversation lock beside the configuration's store.
+    static func connect(_ options: PatternSettings) throws(TPMFailure) -> TPMConnection {
+        try TPMConnection(
+            tcti: String(decoding: options.tpmTCTI, as: UTF8.self), bound: .change,
+            lockBeside: PatternStore(path: options.storePath))
+    }
+
     /// Root's `tpm-enroll`: the typed digits under the same rules as any new pattern (minlen and strength), so a
     /// pattern held by the TPM is never weaker than a hashed one.
     static func enroll(user: [UInt8], typed: [UInt8], options: PatternSettings, now: Int64) -> HelperVerdict {
@@ -20,14 +28,11 @@ enum HelperTPMEnrolment {
     }
 
     /// Puts `pattern` into the TPM as `user`'s, replacing whatever record the user had (a hash or an index).
+    /// The TPM is held (its conversation lock) only while it works, never while the store's lock is waited for:
+    /// one conversation defines the index, the store line is written, a second one deletes the old index.
     static func enroll(_ pattern: Pattern, user: [UInt8], options: PatternSettings, now: Int64) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
-        let tpm: TPMConnection
-        do throws(TPMFailure) {
-            tpm = try TPMConnection(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
-        } catch {
-            return refused("enrolment: no TPM", error, user)
-        }
+        // Before the TPM, as the sweep takes them: index lock, then conversation lock.
         let lock: TPMIndexLock
         do throws(StoreError) {
             lock = try TPMIndexLock(store: store, exclusive: false)
@@ -42,21 +47,25 @@ enum HelperTPMEnrolment {
         let limit = lockAfter > 0 ? UInt32(clamping: lockAfter) : limitWhenNeverDisabled
         let record: TPMRecord
         do throws(TPMFailure) {
+            let tpm = try connect(options)
+            do throws(TPMFailure) { try TPMSessionKey.ensure(beside: store, on: tpm) } catch {
+                HelperLog.notice("no TPM session key (\(error.description)); checks salt their sessions instead")
+            }
             record = try TPMPatternIndex.enroll(pattern, user: user, salt: salt, pinLimit: limit, on: tpm)
         } catch {
-            return refused("enrolment: the TPM refused to define the index", error, user)
+            return refused("enrolment in the TPM failed", error, user)
         }
         let old: TPMRecord?
         do throws(StoreError) {
             old = try store.record(for: user)?.tpmRecord
             try store.save(StoreRecord(user: user, hash: record.text, setAt: now))
         } catch {
-            do throws(TPMFailure) { try TPMPatternIndex.remove(record, on: tpm) } catch {}
+            do throws(TPMFailure) { try TPMPatternIndex.remove(record, on: try connect(options)) } catch {}
             HelperLog.critical("enrolment in the TPM: pattern store unusable: \(error.message)")
             return .unavailable
         }
         try? ThrottleStore(directory: options.stateDirectory).reset(user: user)
-        if let old, old != record { removeIndex(of: old, user: user, on: tpm) }
+        if let old, old != record { removeIndex(of: old, user: user, options: options) }
         HelperLog.notice(HelperLog.line("pattern enrolled in the TPM for user ", user))
         return .accepted
     }
@@ -65,7 +74,7 @@ enum HelperTPMEnrolment {
     /// no line names: logged, and `tpm-prune` deletes it later.
     static func removeIndex(of old: TPMRecord, user: [UInt8], options: PatternSettings) {
         do throws(TPMFailure) {
-            let tpm = try TPMConnection(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
+            let tpm = try connect(options)
             removeIndex(of: old, user: user, on: tpm)
         } catch {
             logStays(user, error)
@@ -130,7 +139,7 @@ enum HelperTPMEnrolment {
         let tpm: TPMConnection
         let defined: [UInt32]
         do throws(TPMFailure) {
-            tpm = try TPMConnection(tcti: String(decoding: options.tpmTCTI, as: UTF8.self))
+            tpm = try connect(options)
             defined = try tpm.definedIndexes(from: TPMIndexRange.first, through: TPMIndexRange.last)
         } catch {
             return refused("tpm-prune: no TPM", error, root)
@@ -145,6 +154,12 @@ enum HelperTPMEnrolment {
                 return refused("tpm-prune: the TPM refused to delete an index", error, root)
             }
         }
+        // No pattern in the TPM any more: its session key goes too (the next enrolment makes a new one).
+        if named.isEmpty {
+            do throws(TPMFailure) { try TPMSessionKey.remove(on: tpm) } catch {
+                return refused("tpm-prune: the TPM refused to delete the session-key index", error, root)
+            }
+        }
         return .pruned(removed)
     }
 
@@ -153,6 +168,8 @@ enum HelperTPMEnrolment {
         HelperLog.notice(HelperLog.line("\(what) (\(error.description)) for user ", user))
         if error.isOwnerAuthorizationRefused { return .tpmRefused(.ownerAuthorization) }
         if error.isFull { return .tpmRefused(.full) }
+        // Another conversation held the TPM past the wait, or it did not answer in time: a TPM error (logged).
+        if error.code == TPMFailure.busy || error.code == 0xA_000A { return .tpmRefused(.failed) }
         // Not the TPM's own answer (the TCTI could not reach it, a bad TCTI): there is no TPM to use.
         if error.code >= 0x1_0000 { return .tpmRefused(.absent) }
         return .tpmRefused(.failed)

@@ -48,6 +48,11 @@ public struct TPMFailure: Error, Equatable {
         return String(cString: text)
     }
 
+    /// Another conversation held the TPM-wide lock past the wait (PATTERN_TPM_RC_BUSY).
+    public static let busy: UInt32 = 0x7E00_0005
+    /// The conversation lock's file could not be opened or locked (PATTERN_TPM_RC_LOCK_UNUSABLE).
+    public static let lockUnusable: UInt32 = 0x7E00_0006
+
     /// An NV index already defined at the handle (another enrolment took it meanwhile).
     public var isHandleTaken: Bool { code == 0x14C }
 

@@ -51,20 +51,34 @@ public enum TPMPatternIndex {
         throw TPMFailure(code: 0x14C)
     }
 
-    /// Asks the TPM whether `pattern` is `user`'s: one read of the index with the derived auth in a
-    /// salted HMAC session. A wrong pattern is counted by the TPM itself.
+    /// Asks the TPM whether `pattern` is `user`'s: one read of the index with the derived auth in an HMAC
+    /// session bound to the session-key index (`sessionKey`, TPMSessionKeyFile), or salted by a key made for
+    /// it when there is no session key or it does not prove itself. A wrong pattern is counted by the TPM
+    /// itself.
     public static func check(
-        _ pattern: Pattern, user: [UInt8], record: TPMRecord,
+        _ pattern: Pattern, user: [UInt8], record: TPMRecord, sessionKey: [UInt8]?,
         on tpm: TPMConnection
     ) -> TPMCheckOutcome {
         var auth = TPMPinAuth.value(salt: record.salt, user: user, pattern: pattern)
         defer { for i in auth.indices { auth[i] = 0 } }
+        let key = sessionKey.flatMap { $0.count == TPMSessionKeyFile.size ? $0 : nil }
         let rc = auth.withUnsafeBufferPointer { authBytes in
             record.name.withUnsafeBufferPointer { nameBytes in
-                pattern_tpm_check_pin(tpm.context, record.handle, nameBytes.baseAddress, authBytes.baseAddress)
+                withOptionalBytes(key) { keyBytes in
+                    pattern_tpm_check_pin(
+                        tpm.context, record.handle, nameBytes.baseAddress, authBytes.baseAddress,
+                        TPMIndexRange.sessionKey, keyBytes)
+                }
             }
         }
         return TPMCheckOutcome.classify(rc)
+    }
+
+    private static func withOptionalBytes(
+        _ bytes: [UInt8]?, _ body: (UnsafePointer<UInt8>?) -> UInt32
+    ) -> UInt32 {
+        guard let bytes else { return body(nil) }
+        return bytes.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 
     /// The TPM's failure count and limit for the record's index (owner read; not a try).

@@ -2,7 +2,12 @@
 // built as Embedded Swift exactly as the setuid helper uses it. Tests/TPMTests drive it against swtpm.
 //
 //   tpm-driver enroll  TCTI USER PATTERN LIMIT [SALT]  -> prints the record (SALT: 32 hex, tests only)
-//   tpm-driver check   TCTI USER PATTERN RECORD  -> right | wrong | limit | unavailable CODE TEXT
+//   tpm-driver check   TCTI USER PATTERN RECORD [commands [STORE]]
+//                      -> right [N] | wrong | limit | unavailable CODE TEXT
+//                      (with "commands": N, the TPM commands the check sent; with STORE, the session key
+//                      beside that store binds the session)
+//   tpm-driver session-key TCTI STORE            -> the session-key index and its file beside STORE, made
+//                                                   or checked as enrolment does
 //   tpm-driver counter TCTI RECORD               -> FAILURES LIMIT
 //   tpm-driver remove  TCTI RECORD
 //   tpm-driver auth    SALT USER PATTERN         -> the derived auth value (hex)
@@ -53,9 +58,9 @@ func describe(_ verdict: ThrottleVerdict) -> String {
     }
 }
 
-func connect(_ tcti: String) -> TPMConnection {
+func connect(_ tcti: String, _ bound: TPMConversationBound = .check) -> TPMConnection {
     do throws(TPMFailure) {
-        return try TPMConnection(tcti: tcti)
+        return try TPMConnection(tcti: tcti, bound: bound, lockBeside: nil)
     } catch {
         fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
     }
@@ -86,7 +91,7 @@ func run(_ args: [String]) {
     let command = args.count > 1 ? Array(args[1].utf8) : []
     switch (command, args.count) {
     case (bytes("enroll"), 6), (bytes("enroll"), 7):
-        let tpm = connect(args[2])
+        let tpm = connect(args[2], .change)
         guard let limit = UInt32(args[5]) else { fail("bad limit", status: 64) }
         var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
         for i in salt.indices { salt[i] = UInt8.random(in: 0...255) }
@@ -99,15 +104,24 @@ func run(_ args: [String]) {
         } catch {
             fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
         }
-    case (bytes("check"), 6):
+    case (bytes("check"), 6), (bytes("check"), 7), (bytes("check"), 8):
         let tpm = connect(args[2])
-        switch TPMPatternIndex.check(parsePattern(args[4]), user: bytes(args[3]), record: parseRecord(args[5]), on: tpm)
+        let key = args.count == 8 ? TPMSessionKeyFile(store: PatternStore(path: bytes(args[7]))).read() : nil
+        switch TPMPatternIndex.check(
+            parsePattern(args[4]), user: bytes(args[3]), record: parseRecord(args[5]), sessionKey: key, on: tpm)
         {
-        case .right: print("right")
+        case .right: print(args.count >= 7 ? "right \(tpm.commandCount)" : "right")
         case .wrong: fail("wrong", status: 1)
         case .limitReached: fail("limit", status: 2)
         case .unavailable(let code):
             fail("unavailable \(hex32(code)) \(TPMFailure(code: code).description)", status: 3)
+        }
+    case (bytes("session-key"), 4):
+        let tpm = connect(args[2], .change)
+        do throws(TPMFailure) {
+            try TPMSessionKey.ensure(beside: PatternStore(path: bytes(args[3])), on: tpm)
+        } catch {
+            fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
         }
     case (bytes("counter"), 4):
         let tpm = connect(args[2])
@@ -118,7 +132,7 @@ func run(_ args: [String]) {
             fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
         }
     case (bytes("remove"), 4):
-        let tpm = connect(args[2])
+        let tpm = connect(args[2], .change)
         do throws(TPMFailure) {
             try TPMPatternIndex.remove(parseRecord(args[3]), on: tpm)
         } catch {
@@ -132,7 +146,7 @@ func run(_ args: [String]) {
             store: PatternStore(path: bytes(args[3])), throttle: ThrottleStore(directory: bytes(args[4])),
             settings: ThrottleSettings(deny: deny, unlockTime: 60, lockAfter: lockAfter))
         gate.dummyHashCost = nil
-        gate.tpmCheck = TPMGuessCheck.make(tcti: args[2])
+        gate.tpmCheck = TPMGuessCheck.make(tcti: args[2], store: PatternStore(path: bytes(args[3])))
         do throws(StoreError) {
             switch try gate.attempt(user: bytes(args[5]), pattern: parsePattern(args[6]), now: Int64(time(nil))) {
             case .accepted: print("accepted")

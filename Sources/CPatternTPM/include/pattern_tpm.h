@@ -29,13 +29,27 @@ enum {
     PATTERN_TPM_RC_NAME_MISMATCH = 0x7E000002u, // the index at the handle is not the recorded one
     PATTERN_TPM_RC_NO_MEMORY = 0x7E000003u,
     PATTERN_TPM_RC_NO_SESSION = 0x7E000004u,    // a check's salted session could not be started
+    PATTERN_TPM_RC_BUSY = 0x7E000005u,          // another conversation held the TPM past the wait
+    PATTERN_TPM_RC_LOCK_UNUSABLE = 0x7E000006u, // the conversation lock's file could not be used
 };
 
-/// Opens a TPM. `tcti` must be "device:<path>" or "swtpm:path=<path>" (the only TCTIs the layer
-/// loads; never taken from the environment). Silences tpm2-tss logging (TSS2_LOG/TSS2_LOGFILE are
-/// read by the library: a caller's TSS2_LOGFILE must never make a setuid process append to a file).
-uint32_t pattern_tpm_open(const char *tcti, pattern_tpm **out);
+/// Opens a TPM. `tcti` must be "device:<path>" or "swtpm:path=<path>" (the layer's own TCTI,
+/// pattern_tcti.c; never taken from the environment). Every wait of the conversation, this open
+/// included, ends `deadline_ms` from now: then the call in progress and every later one fail with
+/// TSS2_TCTI_RC_IO_ERROR. Without a resource manager (anything but /dev/tpmrm*) it first flushes every
+/// transient object and session loaded in the TPM: the caller holds the lock every pam_pattern
+/// conversation takes, so they are what a killed conversation left. Silences tpm2-tss logging
+/// (TSS2_LOG/TSS2_LOGFILE are read by the library: a caller's TSS2_LOGFILE must never make a setuid
+/// process append to a file).
+uint32_t pattern_tpm_open(const char *tcti, uint32_t deadline_ms, pattern_tpm **out);
 void pattern_tpm_close(pattern_tpm *tpm);
+/// TPM commands sent on this connection so far.
+uint32_t pattern_tpm_commands(pattern_tpm *tpm);
+
+/// Arms (or re-arms) this process's watchdog: SIGKILL in `milliseconds`, stopped or not. 0 on success.
+int pattern_tpm_watchdog_arm(uint32_t milliseconds);
+/// Disarms it.
+void pattern_tpm_watchdog_disarm(void);
 
 /// The NV indexes defined in [first, last] (at most PATTERN_TPM_MAX_LISTED), ascending.
 uint32_t pattern_tpm_list_indexes(pattern_tpm *tpm, uint32_t first, uint32_t last,
@@ -54,11 +68,28 @@ uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
                                       uint8_t name[PATTERN_TPM_NAME_SIZE]);
 
 /// Checks `auth` against the index at `handle` whose Name must be `name` (else NAME_MISMATCH,
-/// the TPM's counter untouched): a read of the index in a salted HMAC session (only an HMAC over
-/// the auth crosses the bus). 0 = right (the TPM reset its count); a TPM error otherwise.
+/// the TPM's counter untouched): a read of the index in an HMAC session with response encryption (only
+/// an HMAC over the auth crosses the bus). The session is bound to the session-key index at `key_handle`
+/// whose auth value is `key_secret` (32 bytes) when given and when it proves itself on that index;
+/// otherwise it is salted by an ECC key made for it. 0 = right (the TPM reset its count); a TPM error
+/// otherwise.
 uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle,
                                const uint8_t name[PATTERN_TPM_NAME_SIZE],
-                               const uint8_t auth[PATTERN_TPM_AUTH_SIZE]);
+                               const uint8_t auth[PATTERN_TPM_AUTH_SIZE], uint32_t key_handle,
+                               const uint8_t *key_secret);
+
+/// (Re)defines the session-key index at `handle` (authread|ownerwrite|no_da, one byte, written once)
+/// with auth value `secret`, sent in a salted session with parameter encryption; an index already at
+/// the handle is deleted first. Owner authorization (empty).
+uint32_t pattern_tpm_define_session_key(pattern_tpm *tpm, uint32_t handle,
+                                        const uint8_t secret[PATTERN_TPM_AUTH_SIZE]);
+
+/// 0 when `secret` is the auth value of the session-key index at `handle` (a bound session proves it).
+uint32_t pattern_tpm_prove_session_key(pattern_tpm *tpm, uint32_t handle,
+                                       const uint8_t secret[PATTERN_TPM_AUTH_SIZE]);
+
+/// Deletes whatever index is at `handle` (owner authorization).
+uint32_t pattern_tpm_undefine_any(pattern_tpm *tpm, uint32_t handle);
 
 /// Reads pinCount and pinLimit with owner authorization (does not count as a try).
 uint32_t pattern_tpm_read_counter(pattern_tpm *tpm, uint32_t handle,

@@ -1,0 +1,28 @@
+import CPatternSystem
+
+/// ".<store name>.tpm-conversation.lock" beside the store: every conversation of the setuid helper with the
+/// TPM holds it exclusively, from before the TPM is opened until it is closed. So at most one pam_pattern
+/// process has a session or an object loaded in the TPM at a time (a real TPM has a few dozen session slots
+/// for all its users; swtpm serves one connection at a time anyway), and whatever is loaded when a
+/// conversation starts on a TPM without a resource manager was left by one that is over, so it may be flushed.
+/// The wait is bounded by the caller (TPMConversationBound); the holder's own watchdog ends it, stopped or not,
+/// shortly after its conversation's deadline, so a stopped holder delays the next one by at most that much.
+public struct TPMConversationLock {
+    let fd: Int32
+
+    /// Takes the lock (creating its file, 0600) for `store`; `.lockBusy` after `milliseconds`.
+    public init(store: PatternStore, waitingAtMost milliseconds: Int32) throws(StoreError) {
+        let location = try SafeFile.split(store.path)
+        guard let directory = try SafeFile.openDirectory(location.directory, create: true) else {
+            throw .missingDirectory
+        }
+        defer { SystemCall.close(directory) }
+        fd = try SafeFile.takeLockFile(
+            in: directory, location, suffix: ".tpm-conversation.lock", LOCK_EX, waitingAtMost: milliseconds)
+    }
+
+    /// Lets go (closing the only descriptor releases the flock).
+    public func release() {
+        SystemCall.close(fd)
+    }
+}

@@ -1,0 +1,248 @@
+"""Attacks on the TPM conversation by a user with a pattern of their own in the TPM (self-enrolment is on by
+default), through their own setuid helper, against another user's TPM pattern (TPMConnection,
+TPMConversationLock, the layer's TCTI). Real su started by an unprivileged user, the module run as root
+in-process (pam-try), the real setuid helper, swtpm (one connection at a time, no resource manager).
+
+- Stopped mid-TPM-talk: the attacker runs `pam_pattern_helper verify SELF` with their right pattern and
+  SIGSTOPs it (its real uid is theirs, the kernel allows it) while it holds a connection to the TPM. The
+  victim's su and root's in-process check must still accept the victim's right pattern within the bound
+  (the TPM part of a check: 2 s lock wait + 1 s of commands) and count nothing against the victim.
+- Killed mid-TPM-talk, 8 times: each SIGKILL leaves what the helper had loaded (a key, a session) in a
+  TPM without a resource manager. The victim's pattern must still work, and the victim's check leaves
+  nothing loaded behind.
+
+Users ppconv1 (attacker) and ppconv2 (victim), made per test and removed even when a test fails. Root only,
+in support.helper's namespace.
+"""
+
+import json
+import os
+import shlex
+import unittest
+
+from support import helper
+from support.paths import BUILD, MODULE
+from support.system import TestUser
+from support.tpm import driver, tpm_for_helper
+
+# The TPM part of one check (TPMConversationBound.check: lock wait + deadline of the commands), and room
+# for su, the two execs and a loaded machine.
+TPM_BOUND = 3.0
+SLACK = 3.0
+VICTIM_PATTERN = helper.PATTERN
+ATTACKER_PATTERN = "1236987"
+VICTIM_PASSWORD = "conversation-Password-1"
+
+# Runs in the namespace as root, JSON job on argv[1]: catches the attacker's own helper while it talks to
+# the TPM (a unix socket open beside its stdin/stdout pipes: the helper logs nothing for a right pattern),
+# stops or kills it, then times the victim's su and root's in-process check. Prints one JSON object.
+ATTACK = r"""
+import json, os, pty, select, signal, subprocess, sys, time
+job = json.loads(sys.argv[1])
+
+def talking(pid):
+    try:
+        for fd in os.listdir("/proc/%d/fd" % pid):
+            if int(fd) > 2 and os.readlink("/proc/%d/fd/%s" % (pid, fd)).startswith("socket:"):
+                return True
+    except OSError:
+        pass
+    return False
+
+def state(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+def caught(sig):
+    # The attacker's own verify, signalled while it holds its TPM connection; None if it never was.
+    for _ in range(300):
+        p = subprocess.Popen(job["as_attacker"] + [job["helper"], "verify", job["attacker"]],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+        p.stdin.write(job["attacker_input"].encode())
+        p.stdin.close()
+        while p.poll() is None:
+            if talking(p.pid):
+                os.kill(p.pid, sig)
+                break
+        if sig == signal.SIGSTOP and p.poll() is None:
+            while state(p.pid) != "T":
+                time.sleep(0.001)
+            if talking(p.pid):
+                return p
+            os.kill(p.pid, signal.SIGCONT)
+        p.wait()
+        p.stdout.close()
+        if sig == signal.SIGKILL and p.returncode == -signal.SIGKILL:
+            return p
+    return None
+
+def su_by_attacker():
+    # `su VICTIM` on a pty, run by the attacker; the victim's pattern typed at the prompt.
+    master, slave = pty.openpty()
+    p = subprocess.Popen(job["as_attacker"] + ["su", job["victim"], "-c", "echo SWITCHED-$(id -un)"],
+                         stdin=slave, stdout=slave, stderr=slave, env={"PATH": "/usr/bin:/bin"},
+                         start_new_session=True)
+    os.close(slave)
+    output, sent, started, limit = b"", None, time.monotonic(), job["limit"]
+    while time.monotonic() - started < limit + 10:
+        ready = select.select([master], [], [], 0.05)[0]
+        if ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        if sent is None and b"Pattern" in output:
+            os.write(master, job["victim_pattern"].encode() + b"\n")
+            sent = time.monotonic()
+        if b"SWITCHED-" in output or b"assword" in output.split(b"Pattern", 1)[-1]:
+            break
+        if sent is not None and time.monotonic() - sent > limit:
+            break
+    took = None if sent is None else time.monotonic() - sent
+    p.kill()
+    p.wait()
+    os.close(master)
+    return {"seconds": took, "switched": ("SWITCHED-" + job["victim"]).encode() in output,
+            "output": output.decode(errors="replace")}
+
+def root_check():
+    started = time.monotonic()
+    try:
+        done = subprocess.run([job["pam_try"], job["confdir"], "tpm-conv", job["victim"], "1"],
+                              input=(job["victim_pattern"] + "\n").encode(), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=job["limit"] + 10)
+        status, output = done.returncode, done.stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        status, output = None, "timed out"
+    return {"seconds": time.monotonic() - started, "status": status, "output": output}
+
+def victim_verify():
+    done = subprocess.run(job["as_victim"] + [job["helper"], "verify", job["victim"]],
+                          input=(job["victim_pattern"] + "\0").encode(), stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, env={}, timeout=job["limit"] + 10)
+    return {"status": done.returncode, "output": done.stdout.decode(errors="replace")}
+
+result = {}
+if job["mode"] == "stop":
+    stopped = caught(signal.SIGSTOP)
+    result["caught"] = stopped is not None
+    if stopped is not None:
+        result["su"] = su_by_attacker()
+        result["root"] = root_check()
+        stopped.kill()
+        stopped.wait()
+else:
+    kills = 0
+    for _ in range(job["kills"]):
+        if caught(signal.SIGKILL) is not None:
+            kills += 1
+    result["caught"] = kills == job["kills"]
+    result["victim"] = victim_verify()
+    result["root"] = root_check()
+print(json.dumps(result))
+"""
+
+
+class TPMConversationAttackTest(unittest.TestCase):
+    ATTACKER = "ppconv1"
+    VICTIM = "ppconv2"
+    CONF = "/etc/security/pam_pattern.conf"
+
+    @classmethod
+    def setUpClass(cls):
+        helper.take_run_lock()
+
+    @classmethod
+    def tearDownClass(cls):
+        helper.release_run_lock()
+
+    def setUp(self):
+        self.tpm = tpm_for_helper(self)
+        self.attacker = TestUser(self.ATTACKER)
+        self.addCleanup(self.attacker.remove)
+        self.victim = TestUser(self.VICTIM, password=VICTIM_PASSWORD)
+        self.addCleanup(self.victim.remove)
+        self.pam_lines = ["auth sufficient %s" % MODULE, "auth required pam_unix.so"]
+        self.sandbox = helper.Namespace(self, service="su", pam_lines=self.pam_lines)
+        lines = ""
+        for user, pattern in ((self.ATTACKER, ATTACKER_PATTERN), (self.VICTIM, VICTIM_PATTERN)):
+            status, record = driver("enroll", self.tpm.tcti, user, pattern, "50")
+            self.assertEqual(status, 0, record)
+            lines += "%s:%s:1764460000\n" % (user, record)
+            if user == self.VICTIM:
+                self.victim_record = record
+        fd = os.open(self.sandbox.store, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, lines.encode())
+        os.close(fd)
+        self.confdir = os.path.join(self.sandbox.root, "pam.d")
+        os.mkdir(self.confdir, 0o755)
+        with open(os.path.join(self.confdir, "tpm-conv"), "w") as f:
+            f.write("".join(line + "\n" for line in self.pam_lines))
+        self.script = os.path.join(self.sandbox.root, "attack.py")
+        with open(self.script, "w") as f:
+            f.write(ATTACK)
+
+    def attack(self, mode, kills=0):
+        def as_user(user):
+            return ["setpriv", "--reuid=%d" % user.uid, "--regid=%d" % user.uid, "--clear-groups"]
+
+        job = {
+            "mode": mode,
+            "kills": kills,
+            "helper": helper.HELPER_PATH,
+            "attacker": self.ATTACKER,
+            "victim": self.VICTIM,
+            "as_attacker": as_user(self.attacker),
+            "as_victim": as_user(self.victim),
+            "attacker_input": ATTACKER_PATTERN + "\0",
+            "victim_pattern": VICTIM_PATTERN,
+            "pam_try": os.path.join(BUILD, "pam-try"),
+            "confdir": self.confdir,
+            "limit": TPM_BOUND + SLACK,
+        }
+        # deny/lock_after high: the attacker's killed checks stay counted (no free guess) and must not lock
+        # the attacker out of the TPM before the 8th kill.
+        conf = "deny = 100\nlock_after = 0\ntpm_tcti = %s\n" % self.tpm.tcti
+        command = "printf %s > %s && chmod 0644 %s && python3 %s %s" % (
+            shlex.quote(conf),
+            self.CONF,
+            self.CONF,
+            self.script,
+            shlex.quote(json.dumps(job)),
+        )
+        done = self.sandbox.run(command, timeout=600)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        result = json.loads(done.stdout.decode().strip().splitlines()[-1])
+        self.assertTrue(result["caught"], "the attacker's helper was never caught talking to the TPM")
+        return result
+
+    def assert_victim_untouched(self):
+        self.assertEqual(self.sandbox.failures(self.VICTIM), 0)
+        self.assertEqual(driver("counter", self.tpm.tcti, self.victim_record), (0, "0 50"))
+
+    def test_a_stopped_helper_delays_another_users_su_and_roots_check_by_at_most_the_bound(self):
+        result = self.attack("stop")
+        su, root = result["su"], result["root"]
+        self.assertIsNotNone(su["seconds"], su["output"])
+        self.assertLessEqual(su["seconds"], TPM_BOUND + SLACK, su["output"])
+        self.assertTrue(su["switched"], su["output"])  # the stopped helper held the TPM only for a while
+        self.assertEqual(root["status"], 0, root["output"])
+        self.assertLessEqual(root["seconds"], TPM_BOUND + SLACK, root["output"])
+        self.assert_victim_untouched()
+
+    def test_eight_killed_helpers_leave_the_other_users_pattern_working(self):
+        result = self.attack("kill", kills=8)
+        self.assertEqual(helper.parse_call(result["victim"]["output"].encode())[0], "accepted", result)
+        self.assertEqual(result["victim"]["status"], helper.SUCCESS, result)
+        self.assertEqual(result["root"]["status"], 0, result["root"]["output"])
+        self.assert_victim_untouched()
+        # The victim's own checks left nothing loaded (and what the killed ones left is gone).
+        for what in ("handles-transient", "handles-loaded-session"):
+            self.assertEqual(self.tpm.tool("tpm2_getcap", what).stdout.strip(), "", what)
+
+
+if __name__ == "__main__":
+    unittest.main()
