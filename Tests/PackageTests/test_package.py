@@ -29,6 +29,7 @@ import time
 import unittest
 
 from support.paths import BUILD, ROOT
+from support.tpm import SoftwareTPM, require_swtpm
 
 PACKAGE = "pam-pattern"
 PATTERN = "2946138"
@@ -528,6 +529,32 @@ class PackageTests(unittest.TestCase):
             self.assertFalse(os.path.exists(ns.path(dst)), "purge left " + dst)
         self.assertNotEqual(ns.run(["dpkg", "-s", PACKAGE], check=False).returncode, 0)
         self.assertEqual(self.leftovers(ns), [])
+
+    def test_purge_deletes_the_tpm_indexes_of_its_patterns(self):
+        """A pattern set in TPM mode (through the installed helper, on swtpm): after `dpkg -P` no NV index of
+        pam_pattern's range is left in the TPM, the session key's included."""
+        require_swtpm()
+        tpm = SoftwareTPM()
+        self.addCleanup(tpm.close)
+        os.chmod(tpm.directory, 0o755)
+        ns = Namespace()
+        self.addCleanup(ns.close)
+        ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.deb], timeout=300)
+        ns.sh("printf 'tpm = yes\\ntpm_tcti = %s\\n' > /etc/security/pam_pattern.conf" % tpm.tcti)
+        ns.run(["useradd", "-M", "-d", "/nonexistent", "-s", "/bin/sh", ENROLLED])
+        ns.run(["/usr/sbin/patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
+        with open(ns.path(STORE_DIR + "/patterns")) as f:
+            self.assertIn("$tpm2$", f.read())
+
+        def ours():
+            return [h for h in tpm.defined_indexes() if 0x01A50000 <= h <= 0x01A5FFFF]
+
+        self.assertEqual(len(ours()), 2, "the pattern's index and the session key")
+        ns.run(["dpkg", "-r", PACKAGE])
+        self.assertEqual(len(ours()), 2, "remove (not purge) keeps the patterns, in the TPM too")
+        purge = ns.run(["dpkg", "-P", PACKAGE])
+        self.assertEqual(ours(), [], purge.stdout + purge.stderr)
+        self.assertFalse(os.path.exists(ns.path(STORE_DIR)))
 
     # -- helpers for the life test ---------------------------------------------
 

@@ -125,8 +125,35 @@ def victim_verify():
                           stderr=subprocess.DEVNULL, env={}, timeout=job["limit"] + 10)
     return {"status": done.returncode, "output": done.stdout.decode(errors="replace")}
 
+def limited_verify(user_argv, user, pattern, limits):
+    # The user's own verify under hard limits they set (prlimit --as=N), or after burning CPU up to just
+    # below their own RLIMIT_CPU (the kernel's SIGKILL then lands inside the helper).
+    done = subprocess.run(user_argv + ["prlimit"] + limits + ["--", job["helper"], "verify", user],
+                          input=(pattern + "\0").encode(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          env={"PATH": "/usr/bin:/bin"}, timeout=job["limit"] + 10)
+    return [done.returncode, done.stdout.decode(errors="replace").strip()]
+
+BURN = "import os, resource, sys, time\n" \
+       "resource.setrlimit(resource.RLIMIT_CPU, (1, 1))\n" \
+       "target = float(sys.argv[1])\n" \
+       "while time.process_time() < target: pass\n" \
+       "os.execv(sys.argv[2], sys.argv[2:])\n"
+
 result = {}
-if job["mode"] == "stop":
+if job["mode"] == "rlimit":
+    result["caught"] = True
+    result["as"] = [[n] + limited_verify(job["as_victim"], job["victim"], job["victim_pattern"], ["--as=%d" % n])
+                    for n in job["address_limits"]]
+    cpu = []
+    for burn in job["cpu_burns"]:
+        done = subprocess.run(job["as_attacker"] + ["python3", "-c", BURN, str(burn), job["helper"], "verify",
+                                                    job["attacker"]],
+                              input=job["attacker_input"].encode(), stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, env={}, timeout=60)
+        cpu.append([burn, done.returncode, done.stdout.decode(errors="replace").strip()])
+    result["cpu"] = cpu
+    result["victim"] = victim_verify()
+elif job["mode"] == "stop":
     stopped = caught(signal.SIGSTOP)
     result["caught"] = stopped is not None
     if stopped is not None:
@@ -185,7 +212,7 @@ class TPMConversationAttackTest(unittest.TestCase):
         with open(self.script, "w") as f:
             f.write(ATTACK)
 
-    def attack(self, mode, kills=0):
+    def attack(self, mode, kills=0, **extra):
         def as_user(user):
             return ["setpriv", "--reuid=%d" % user.uid, "--regid=%d" % user.uid, "--clear-groups"]
 
@@ -203,6 +230,7 @@ class TPMConversationAttackTest(unittest.TestCase):
             "confdir": self.confdir,
             "limit": TPM_BOUND + SLACK,
         }
+        job.update(extra)
         # deny/lock_after high: the attacker's killed checks stay counted (no free guess) and must not lock
         # the attacker out of the TPM before the 8th kill.
         conf = "deny = 100\nlock_after = 0\ntpm_tcti = %s\n" % self.tpm.tcti
@@ -242,6 +270,32 @@ class TPMConversationAttackTest(unittest.TestCase):
         # The victim's own checks left nothing loaded (and what the killed ones left is gone).
         for what in ("handles-transient", "handles-loaded-session"):
             self.assertEqual(self.tpm.tool("tpm2_getcap", what).stdout.strip(), "", what)
+
+    def test_low_resource_limits_fail_closed_and_never_count_a_right_pattern(self):
+        """The victim's own verify of their right pattern under a hard address-space limit from too small to
+        load the TPM stack up to enough: accepted, or unavailable, never wrong, and nothing counted. The
+        attacker's own verify killed by the kernel at their RLIMIT_CPU at points inside the helper (CPU burnt
+        first, then the helper exec'd): the victim's pattern still works."""
+        result = self.attack(
+            "rlimit",
+            address_limits=[
+                6_000_000,
+                9_000_000,
+                10_000_000,
+                11_000_000,
+                12_000_000,
+                14_000_000,
+                20_000_000,
+                64_000_000,
+            ],
+            cpu_burns=[0.90, 0.95, 0.97, 0.98, 0.99, 0.995],
+        )
+        for limit, status, output in result["as"]:
+            self.assertIn(output, ("accepted", "unavailable", ""), (limit, status, output))
+            self.assertNotEqual(status, helper.WRONG, (limit, output))
+        self.assertEqual(result["as"][-1][1:], [helper.SUCCESS, "accepted"], result["as"])
+        self.assertEqual(helper.parse_call(result["victim"]["output"].encode())[0], "accepted", result)
+        self.assert_victim_untouched()
 
 
 if __name__ == "__main__":
