@@ -1,7 +1,8 @@
 """Attacks on the TPM conversation by a user with a pattern of their own in the TPM (self-enrolment is on by
 default), through their own setuid helper, against another user's TPM pattern (TPMConnection,
-TPMConversationLock, the layer's TCTI). Real su started by an unprivileged user, the module run as root
-in-process (pam-try), the real setuid helper, swtpm (one connection at a time, no resource manager).
+TPMConversationLock, the layer's TCTI). Real su started by an unprivileged user (the victim's own), the
+module run as root in-process (pam-try), the real setuid helper, swtpm (one connection at a time, no
+resource manager).
 
 - Stopped mid-TPM-talk: the attacker runs `pam_pattern_helper verify SELF` with their right pattern and
   SIGSTOPs it (its real uid is theirs, the kernel allows it) while it holds a connection to the TPM. The
@@ -10,6 +11,10 @@ in-process (pam-try), the real setuid helper, swtpm (one connection at a time, n
 - Killed mid-TPM-talk, 8 times: each SIGKILL leaves what the helper had loaded (a key, a session) in a
   TPM without a resource manager. The victim's pattern must still work, and the victim's check leaves
   nothing loaded behind.
+- Many stopped at once (a real TPM has a few dozen session slots for everyone): none outlives the bound,
+  at most one session is loaded.
+- Low hard RLIMIT_AS / RLIMIT_CPU set by the caller: a right pattern is accepted or "unavailable", never
+  wrong, never counted.
 
 Users ppconv1 (attacker) and ppconv2 (victim), made per test and removed even when a test fails. Root only,
 in support.helper's namespace.
@@ -37,17 +42,23 @@ VICTIM_PASSWORD = "conversation-Password-1"
 # the TPM (a unix socket open beside its stdin/stdout pipes: the helper logs nothing for a right pattern),
 # stops or kills it, then times the victim's su and root's in-process check. Prints one JSON object.
 ATTACK = r"""
-import json, os, pty, select, signal, subprocess, sys, time
+import json, os, pty, random, select, signal, subprocess, sys, time
 job = json.loads(sys.argv[1])
 
-def talking(pid):
+def sockets(pid):
+    found = set()
     try:
         for fd in os.listdir("/proc/%d/fd" % pid):
-            if int(fd) > 2 and os.readlink("/proc/%d/fd/%s" % (pid, fd)).startswith("socket:"):
-                return True
+            if int(fd) > 2:
+                link = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+                if link.startswith("socket:"):
+                    found.add(link)
     except OSError:
         pass
-    return False
+    return found
+
+def talking(pid):
+    return bool(sockets(pid))
 
 def state(pid):
     with open("/proc/%d/stat" % pid) as f:
@@ -60,8 +71,16 @@ def caught(sig):
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
         p.stdin.write(job["attacker_input"].encode())
         p.stdin.close()
+        # A stop lands at once; a kill anywhere in the conversation, while a key or a session may be loaded:
+        # at the 2nd or 3rd connection (a TCTI that connects per command) or a few ms into a single one.
+        target, pause = random.choice((2, 3)), random.uniform(0.002, 0.03)
+        seen, first = set(), None
         while p.poll() is None:
-            if talking(p.pid):
+            now = sockets(p.pid)
+            if now and first is None:
+                first = time.monotonic()
+            seen |= now
+            if first is not None and (sig == signal.SIGSTOP or len(seen) >= target or time.monotonic() - first > pause):
                 os.kill(p.pid, sig)
                 break
         if sig == signal.SIGSTOP and p.poll() is None:
@@ -76,10 +95,11 @@ def caught(sig):
             return p
     return None
 
-def su_by_attacker():
-    # `su VICTIM` on a pty, run by the attacker; the victim's pattern typed at the prompt.
+def victims_su():
+    # The victim's own `su VICTIM` on a pty (su's real uid is the victim's, as for any su the victim runs: the
+    # helper then checks the victim's own pattern); the victim's pattern typed at the prompt.
     master, slave = pty.openpty()
-    p = subprocess.Popen(job["as_attacker"] + ["su", job["victim"], "-c", "echo SWITCHED-$(id -un)"],
+    p = subprocess.Popen(job["as_victim"] + ["su", job["victim"], "-c", "echo SWITCHED-$(id -un)"],
                          stdin=slave, stdout=slave, stderr=slave, env={"PATH": "/usr/bin:/bin"},
                          start_new_session=True)
     os.close(slave)
@@ -139,8 +159,52 @@ BURN = "import os, resource, sys, time\n" \
        "while time.process_time() < target: pass\n" \
        "os.execv(sys.argv[2], sys.argv[2:])\n"
 
+def loaded(what):
+    try:
+        done = subprocess.run(["tpm2_getcap", "-T", job["tcti"], what], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, timeout=5)
+        return len([line for line in done.stdout.splitlines() if line.strip()])
+    except subprocess.TimeoutExpired:
+        return None  # swtpm busy with a connection nobody serves
+
 result = {}
-if job["mode"] == "rlimit":
+if job["mode"] == "many":
+    # Many of the attacker's own helpers at once, each stopped when it talks to the TPM or has the TPM
+    # conversation lock's file open (waiting for it); one that gets neither far holds nothing of the TPM.
+    def at_the_tpm(pid):
+        try:
+            return talking(pid) or any(os.readlink("/proc/%d/fd/%s" % (pid, fd)).endswith(".tpm-conversation.lock")
+                                       for fd in os.listdir("/proc/%d/fd" % pid))
+        except OSError:
+            return False
+    helpers = []
+    for _ in range(job["count"]):
+        p = subprocess.Popen(job["as_attacker"] + [job["helper"], "verify", job["attacker"]],
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={})
+        p.stdin.write(job["attacker_input"].encode())
+        p.stdin.close()
+        helpers.append(p)
+    stopped, waiting, started = [], list(helpers), time.monotonic()
+    while waiting and time.monotonic() - started < 10:
+        for p in list(waiting):
+            if p.poll() is not None:
+                waiting.remove(p)
+            elif at_the_tpm(p.pid):
+                os.kill(p.pid, signal.SIGSTOP)
+                stopped.append(p)
+                waiting.remove(p)
+    result["stopped"] = len(stopped)
+    time.sleep(job["settle"])
+    result["caught"] = True
+    result["still_there"] = sum(1 for p in stopped if p.poll() is None)
+    result["sessions"] = loaded("handles-loaded-session")
+    result["objects"] = loaded("handles-transient")
+    for p in helpers:
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+    result["victim"] = victim_verify()
+elif job["mode"] == "rlimit":
     result["caught"] = True
     result["as"] = [[n] + limited_verify(job["as_victim"], job["victim"], job["victim_pattern"], ["--as=%d" % n])
                     for n in job["address_limits"]]
@@ -157,7 +221,7 @@ elif job["mode"] == "stop":
     stopped = caught(signal.SIGSTOP)
     result["caught"] = stopped is not None
     if stopped is not None:
-        result["su"] = su_by_attacker()
+        result["su"] = victims_su()
         result["root"] = root_check()
         stopped.kill()
         stopped.wait()
@@ -229,6 +293,7 @@ class TPMConversationAttackTest(unittest.TestCase):
             "pam_try": os.path.join(BUILD, "pam-try"),
             "confdir": self.confdir,
             "limit": TPM_BOUND + SLACK,
+            "tcti": self.tpm.tcti,
         }
         job.update(extra)
         # deny/lock_after high: the attacker's killed checks stay counted (no free guess) and must not lock
@@ -270,6 +335,21 @@ class TPMConversationAttackTest(unittest.TestCase):
         # The victim's own checks left nothing loaded (and what the killed ones left is gone).
         for what in ("handles-transient", "handles-loaded-session"):
             self.assertEqual(self.tpm.tool("tpm2_getcap", what).stdout.strip(), "", what)
+
+    def test_many_stopped_helpers_hold_at_most_one_session_and_not_for_long(self):
+        """Ten of the attacker's own helpers started at once and stopped (talking to the TPM or waiting for
+        it): on a real TPM each would otherwise keep a session slot of the chip's few dozen. Only the lock
+        holder ever has the TPM open, and every watchdog ends its stopped helper, so after the bound none is
+        left, at most one session (the last holder's, flushed by the next conversation) is loaded, and the
+        victim's pattern works."""
+        result = self.attack("many", count=10, settle=TPM_BOUND + 1.5)
+        self.assertGreaterEqual(result["stopped"], 3, result)
+        self.assertEqual(result["still_there"], 0, result)
+        self.assertIsNotNone(result["sessions"], "the TPM does not answer")
+        self.assertLessEqual(result["sessions"], 1, result)
+        self.assertLessEqual(result["objects"], 1, result)
+        self.assertEqual(helper.parse_call(result["victim"]["output"].encode())[0], "accepted", result)
+        self.assert_victim_untouched()
 
     def test_low_resource_limits_fail_closed_and_never_count_a_right_pattern(self):
         """The victim's own verify of their right pattern under a hard address-space limit from too small to
