@@ -160,7 +160,9 @@ class TPMThroughHelperTest(unittest.TestCase):
         )
         self.assertEqual(helper.parse_call(parts[0].encode()), ("accepted", helper.SUCCESS))
         handles = parts[1].split()
-        self.assertEqual(len([h for h in handles if h.startswith("0x1A5")]), 1, parts[1])
+        # One pattern index, and the session key the first enrolment made (FILEFORMAT.md).
+        self.assertEqual(len([h for h in handles if h.startswith("0x1A5") and h != "0x1A5FFFF"]), 1, parts[1])
+        self.assertIn("0x1A5FFFF", handles)
         self.assertNotIn("0x" + first_handle.upper().lstrip("0"), parts[1])
         self.assertEqual(parts[2].strip(), "1")
         self.assertEqual(helper.parse_call(parts[3].encode()), ("accepted", helper.SUCCESS))
@@ -168,7 +170,7 @@ class TPMThroughHelperTest(unittest.TestCase):
         self.assertEqual(helper.parse_call(parts[5].encode()), ("refused user", helper.REFUSED))
         self.assertEqual(helper.parse_call(parts[6].encode()), ("refused user", helper.REFUSED))
         self.assertEqual(helper.parse_call(parts[7].encode()), ("accepted", helper.SUCCESS))
-        self.assertNotIn("0x1A5", parts[8])
+        self.assertEqual([h for h in parts[8].split() if h.startswith("0x1A5")], ["0x1A5FFFF"], parts[8])
         self.assertEqual(parts[9], "")
         self.assertEqual(helper.parse_call(parts[10].encode()), ("not-enrolled", helper.NOT_ENROLLED))
 

@@ -19,6 +19,8 @@ WEAK = "1235789"  # the Z: refused as too easy to guess
 STORE = "/etc/security/pam_pattern/patterns"
 CONF = "/etc/security/pam_pattern.conf"
 RANGE = re.compile(r"0x1A5[0-9A-F]{4}")
+# The session key every TPM check binds its session to (FILEFORMAT.md): in the range, never a pattern's.
+SESSION_KEY = "0x1A5FFFF"
 
 
 def setUpModule():
@@ -88,7 +90,8 @@ class PatternctlTPMTest(unittest.TestCase):
         return results
 
     def handles(self, output):
-        return set(RANGE.findall(output))
+        """The patterns' indexes in a listing (the session key left out)."""
+        return set(RANGE.findall(output)) - {SESSION_KEY}
 
     def record_handle(self, store_text):
         m = re.search(r"^%s:(?:\d+:)?\$tpm2\$([0-9a-f]{8})\$" % self.USER, store_text, re.M)
@@ -115,6 +118,8 @@ class PatternctlTPMTest(unittest.TestCase):
                 "%s remove %s 2>&1" % (PATTERNCTL, self.USER),  # 12
                 self.indexes(),  # 13
                 self.line,  # 14
+                "%s prune 2>&1" % PATTERNCTL,  # 15: no TPM record left, so the session key goes too
+                self.indexes(),  # 16
             ]
         )
         self.assertEqual(r[1][1], 0, r[1][0])
@@ -122,6 +127,7 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertNotIn("$y$", r[2][0])
         first = self.record_handle(r[2][0])
         self.assertEqual(self.handles(r[3][0]), {first})
+        self.assertIn(SESSION_KEY, r[3][0], "the first enrolment makes the session key")
         self.assertEqual(r[4][1], helper.SUCCESS, r[4])
         self.assertEqual(r[5][1], helper.WRONG, r[5])
         self.assertEqual(r[6][1], 0, r[6][0])
@@ -134,6 +140,9 @@ class PatternctlTPMTest(unittest.TestCase):
         self.assertIn("TPM index", r[12][0])
         self.assertEqual(self.handles(r[13][0]), set(), "remove must delete the index")
         self.assertEqual(r[14][0].strip(), "")
+        self.assertIn(SESSION_KEY, r[13][0])
+        self.assertEqual(r[15][1], 0, r[15][0])
+        self.assertEqual(RANGE.findall(r[16][0]), [], r[16][0])
 
     def test_yes_without_a_tpm_refuses_and_keeps_the_old_pattern(self):
         missing = "swtpm:path=" + os.path.join(self.tpm.directory, "no-such-socket")
