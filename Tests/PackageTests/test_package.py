@@ -542,7 +542,7 @@ class PackageTests(unittest.TestCase):
         ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.deb], timeout=300)
         ns.sh("printf 'tpm = yes\\ntpm_tcti = %s\\n' > /etc/security/pam_pattern.conf" % tpm.tcti)
         ns.run(["useradd", "-M", "-d", "/nonexistent", "-s", "/bin/sh", ENROLLED])
-        ns.run(["/usr/sbin/patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
+        ns.run(["/usr/bin/patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
         with open(ns.path(STORE_DIR + "/patterns")) as f:
             self.assertIn("$tpm2$", f.read())
 
