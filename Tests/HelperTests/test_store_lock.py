@@ -18,7 +18,7 @@ import unittest
 from support import formats, helper
 from support.paths import MODULE
 from support.system import TestUser, setpriv_argv
-from support.helper import HELPER_PATH, PATTERN, WRONG_PATTERN
+from support.helper import HELPER_PATH, PATTERN
 
 # unittest calls these around the module: the shared run flock (users, /etc).
 from support.helper import release_run_lock as tearDownModule  # noqa: F401
@@ -180,13 +180,14 @@ class StoppedSetTest(unittest.TestCase):
 
     def test_a_verify_stopped_holding_its_own_state_lock_delays_nobody_else(self):
         # Ruled out by design, shown here: the state lock is per user, so the attacker's own verify, stopped while
-        # it records their failure, holds nothing another user's login or root's write needs.
+        # it records or clears their count, holds nothing another user's login or root's write needs. Their own
+        # right pattern: every try takes the lock twice and never locks them out.
         state = formats.state_file(self.sandbox.state_dir, self.ATTACKER_NAME)
         with open(state, "wb") as f:
             f.write(formats.state_record(0, 0))
         os.chmod(state, 0o600)
         lock = formats.state_file("/var/lib/pam_pattern", self.ATTACKER_NAME)
-        report = self.attack("verify", 1, [WRONG_PATTERN], lock)
+        report = self.attack("verify", 1, [PATTERN], lock)
         self.assertEqual(report["attacker"]["kind"], "stopped", report)
         self.assert_victim_unaffected(report)
 
