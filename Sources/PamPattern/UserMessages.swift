@@ -72,7 +72,7 @@ enum UserMessages {
                 "Wrong pattern. %s tries left before a wait.", Int64(left), number(Int64(left)))
         case .wait(let secondsLeft):
             return localized(
-                "Wrong pattern. Too many wrong patterns: the next try is possible in %s. Your password still works.",
+                "Wrong pattern. Too many wrong patterns: try again in %s. Your password still works.",
                 duration(secondsLeft))
         case .disabled:
             return localized(

@@ -243,7 +243,8 @@ class ThrottleTest(AuthenticateTestCase):
         options = "deny=1 unlock_time=1"
         wrong = self.auth([WRONG.encode()], options=options)
         self.assertCode(wrong, PAM_AUTH_ERR)
-        self.assertIn(b"1 second", wrong.conversation.text)
+        # The wrong pattern that starts the wait says it as the refusal after it does: one style for waits.
+        self.assertIn(b"Wrong pattern. Too many wrong patterns: try again in 1 second.", wrong.conversation.text)
         refused = self.auth([], options=options)
         self.assertCode(refused, PAM_AUTH_ERR)
         self.assertEqual(refused.conversation.prompts, [])
