@@ -20,6 +20,15 @@ extension HelperFailure {
     }
 }
 
+extension HelperFailure {
+    /// `sentence` and what became of the change: nothing, unless the helper was killed at the deadline, at an
+    /// unknown point (the guess may have been counted, the change may have been made).
+    var outcomeSentence: String {
+        if case .timedOut = self { return localized("%s; see patternctl status for what was done", sentence) }
+        return localized("%s; nothing was changed", sentence)
+    }
+}
+
 extension HelperVerdict {
     /// An answer the caller did not expect, said in words (the line itself is quoted as is).
     var unexpectedSentence: String {

@@ -221,12 +221,7 @@ enum OwnPattern {
     }
 
     private static func helperFailed(_ failure: HelperFailure) -> ExitStatus {
-        if case .timedOut = failure {
-            // Killed at an unknown point: the guess may have been counted, the change may have been made.
-            Output.error(localized("%s; see patternctl status for what was done", failure.sentence))
-        } else {
-            Output.error(localized("%s; nothing was changed", failure.sentence))
-        }
+        Output.error(failure.outcomeSentence)
         return .failure
     }
 

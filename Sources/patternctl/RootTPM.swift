@@ -40,7 +40,7 @@ enum RootTPM {
             Output.error(localized("not a pattern of at least %s dots; nothing was changed", "\(minimum)"))
         case .success(let other):
             Output.error(localized("%s; nothing was changed", other.unexpectedSentence))
-        case .failure(let failure): Output.error(localized("%s; nothing was changed", failure.sentence))
+        case .failure(let failure): Output.error(failure.outcomeSentence)
         }
         return false
     }
@@ -53,7 +53,7 @@ enum RootTPM {
             Output.error(localized("%s has no pattern held by the TPM; nothing was changed", user))
         case .success(let other):
             Output.error(other.unexpectedSentence)
-        case .failure(let failure): Output.error(localized("%s; nothing was changed", failure.sentence))
+        case .failure(let failure): Output.error(failure.outcomeSentence)
         }
         return false
     }
