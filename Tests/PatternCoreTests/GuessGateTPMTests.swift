@@ -76,6 +76,26 @@ import Testing
         #expect(tpm.calls == 1)
     }
 
+    @Test func theSameWrongPatternAgainIsNotPutToTheTPM() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let tpm = FakeTPM()
+        let gate = try makeGate(dir, ThrottleSettings(deny: 5, unlockTime: 60, lockAfter: 20), tpm: tpm)
+        tpm.answers = [.wrong(tpmFailures: 1), .wrong(tpmFailures: 2)]
+        for _ in 0..<3 {
+            #expect(
+                try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+                    == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 4)))
+        }
+        #expect(tpm.calls == 1)
+        #expect(try gate.throttle.state(for: alice).failures == 1)
+        // A different guess is asked, and counted.
+        #expect(
+            try gate.attempt(user: alice, pattern: storePattern("1478"), now: t)
+                == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 3)))
+        #expect(tpm.calls == 2)
+    }
+
     @Test func unavailableTakesBackTheCountedFailure() throws {
         let dir = TempDirectory()
         defer { dir.remove() }
