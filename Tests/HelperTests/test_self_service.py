@@ -21,6 +21,7 @@ import shlex
 import unittest
 
 from support import helper
+from support.formats import attempt_record_file
 
 # unittest calls these around the module: the shared run flock (users, /etc).
 from support.helper import release_run_lock as tearDownModule  # noqa: F401
@@ -130,6 +131,25 @@ class SelfServiceTest(helper.HelperCase):
         self.assertIn("Pattern set", right_out)
         facts = self.root_status()
         self.assertEqual((facts["enrolled"], facts["failures"], facts["cost"]), ("yes", "0", "7"))
+
+    def test_a_change_ends_the_run_of_unseen_failures_and_names_patternctl(self):
+        # A wrong current pattern is listed under patternctl (its terminal too); the change that follows is a
+        # fresh start: the next success tells no failures from before it.
+        self.sandbox.enrol(self.USER, FIRST)
+        (wrong, wrong_out), (change, change_out) = self.session(
+            [
+                (["set"], [("Current pattern: ", SECOND)]),
+                (["set"], [("Current pattern: ", FIRST), ("Pattern: ", SECOND), ("Again: ", SECOND)]),
+            ],
+            conf="cost = 2\n",
+        )
+        self.assertEqual((wrong, change), (1, 0), wrong_out + change_out)
+        with open(attempt_record_file(self.sandbox.state_dir, self.USER), "rb") as f:
+            lines = [line for line in f.read().splitlines() if not line.startswith(b"repeat ")]
+        self.assertEqual(lines[0], b"unseen 0")
+        [entry] = [line.split(b" ") for line in lines[1:]]
+        self.assertEqual(entry[1], b"patternctl")
+        self.assertRegex(entry[2], rb"^/dev/pts/\d+$")
 
     def test_self_enroll_no_refuses_before_asking(self):
         ((code, out),) = self.session([(["set"], [])], conf="self_enroll = no\ncost = 1\n")
