@@ -42,11 +42,12 @@ SWIFT := $(or $(shell command -v swift 2>/dev/null),$(wildcard $(SWIFT_FALLBACK)
 endif
 
 # Debian packages the build (and so `make demo`) needs, and those the tests, the package and the benchmarks add.
-DEB_BUILD_PACKAGES := libpam0g-dev libcrypt-dev libtss2-dev libbsd-dev gettext
+DEB_BUILD_PACKAGES := libpam0g-dev libcrypt-dev libtss2-dev libbsd-dev gettext libx11-dev libxrandr-dev libxft-dev
 DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 swtpm swtpm-tools tpm2-tools \
-                xvfb i3lock xdotool dpkg-dev lintian apt python3-venv locales
+                xvfb i3lock xdotool dpkg-dev lintian apt python3-venv locales \
+                fonts-wqy-microhei xsecurelock x11-apps
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
@@ -142,6 +143,7 @@ GIVE_BACK = if [ "$$(id -u)" = 0 ] && [ -n "$${SUDO_UID:-}" ] && [ "$$SUDO_UID" 
 build: check-deps toolchain build-owner
 	$(SWIFT_RELEASE) --product pam_pattern
 	$(SWIFT_RELEASE) --product pam_pattern_helper
+	$(SWIFT_RELEASE) --product auth_pattern
 	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
 	$(SWIFT_RELEASE) --product patternctl --static-swift-stdlib
 	@mkdir -p $(BUILD)
@@ -149,6 +151,8 @@ build: check-deps toolchain build-owner
 	strip --strip-unneeded $(BUILD)/pam_pattern.so
 	cp $(SCRATCH)/release/pam_pattern_helper $(BUILD)/pam_pattern_helper
 	strip $(BUILD)/pam_pattern_helper
+	cp $(SCRATCH)/release/auth_pattern $(BUILD)/auth_pattern
+	strip $(BUILD)/auth_pattern
 	cp $(SCRATCH)/release/patternctl $(BUILD)/patternctl
 	strip $(BUILD)/patternctl
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc

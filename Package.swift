@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "pam_pattern", type: .dynamic, targets: ["PamPattern"]),
         .executable(name: "patternctl", targets: ["patternctl"]),
         .executable(name: "pam_pattern_helper", targets: ["pam_pattern_helper"]),
+        .executable(name: "auth_pattern", targets: ["auth_pattern"]),
     ],
     targets: [
         // libc, libcrypt and libpam, as seen from Swift (both builds).
@@ -103,6 +104,35 @@ let package = Package(
         .executableTarget(
             name: "pam_pattern_helper",
             dependencies: ["PatternHelper", "CPatternHelper"],
+            linkerSettings: [
+                .unsafeFlags([
+                    "-enable-experimental-feature", "Embedded",
+                    "-use-ld=lld",
+                    "-Xlinker", "-z", "-Xlinker", "defs",
+                    "-Xlinker", "--gc-sections",
+                    "-Xlinker", "-z", "-Xlinker", "now",
+                    "-Xlinker", "-z", "-Xlinker", "relro",
+                    "-Xlinker", "-pie",
+                ])
+            ]
+        ),
+        // Xlib, XRandR and Xft drawing, the authproto child, the locked secret page and gettext for the pad.
+        .target(
+            name: "CPatternPad",
+            // Xft.h includes FreeType's headers, which Debian keeps in their own directory.
+            cSettings: [.unsafeFlags(["-I/usr/include/freetype2"])],
+            linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xrandr"), .linkedLibrary("Xft")]
+        ),
+        // The lock screen's logic in Embedded Swift: no Swift runtime in a process that holds a secret.
+        .target(
+            name: "PatternPad",
+            dependencies: ["PatternCoreEmbedded", "CPatternPad"],
+            swiftSettings: embedded
+        ),
+        // auth_pattern, the xsecurelock auth module: a C main (Embedded Swift cannot see argv), then PatternPad.
+        .executableTarget(
+            name: "auth_pattern",
+            dependencies: ["PatternPad", "CPatternPad"],
             linkerSettings: [
                 .unsafeFlags([
                     "-enable-experimental-feature", "Embedded",

@@ -1,0 +1,107 @@
+/*
+ * pattern_pad.h - what auth_pattern (the xsecurelock auth module) needs from C.
+ *
+ * Why C: Xlib, XRandR and Xft are macro- and struct-heavy, and fork/exec,
+ * poll, mlock and gettext are easier to get right here. Every symbol carries
+ * the pattern_pad_ prefix. No policy lives here: what to draw, when to send
+ * and what a packet means is decided in Swift (Sources/PatternPad).
+ */
+#ifndef PATTERN_PAD_H
+#define PATTERN_PAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- process ------------------------------------------------------------ */
+
+/* Not dumpable (no core file, no ptrace by other processes of the user),
+ * SIGPIPE ignored, locale from the environment, the "pam_pattern" text
+ * domain in UTF-8. Returns 0, or -1 when the process could not be made
+ * non-dumpable (the caller refuses to run). */
+int pattern_pad_prepare(void);
+
+/* The one buffer that ever holds a drawn or typed secret: fixed, page
+ * aligned, mlock'ed and excluded from core dumps by pattern_pad_prepare. */
+#define PATTERN_PAD_SECRET_CAPACITY 4096
+unsigned char *pattern_pad_secret(void);
+/* 1 when mlock succeeded on the secret's page. */
+int pattern_pad_secret_locked(void);
+/* Zeroes `length` bytes of the secret (explicit_bzero: never optimised away). */
+void pattern_pad_wipe(unsigned char *bytes, size_t length);
+
+/* Monotonic milliseconds. */
+int64_t pattern_pad_now_ms(void);
+/* Seconds since the epoch. */
+int64_t pattern_pad_wall_seconds(void);
+
+/* An environment variable's value (NULL when unset). */
+const char *pattern_pad_getenv(const char *name);
+/* The real user's login name (NUL-terminated, static), or "" when unknown. */
+const char *pattern_pad_user_name(void);
+
+/* One line to stderr, prefixed "auth_pattern: ". Never given a secret. */
+void pattern_pad_log(const char *message);
+
+/* gettext in the "pam_pattern" domain (static storage). */
+const char *pattern_pad_gettext(const char *msgid);
+const char *pattern_pad_ngettext(const char *singular, const char *plural, unsigned long n);
+
+/* ---- authproto (the PAM child) ----------------------------------------- */
+
+/* Starts `path` (absolute) with XSECURELOCK_NO_PAM_RHOST=1 added to a copy
+ * of the environment: its stdin is *to_child, its stdout *from_child (both
+ * non-blocking, close-on-exec on our side). Returns the pid, or -1. */
+pid_t pattern_pad_spawn(const char *path, int *to_child, int *from_child);
+/* Writes "<type> <length>\n<bytes>\n" completely (blocking, bounded by a
+ * 2 s deadline). Returns 0, or -1. */
+int pattern_pad_write_packet(int fd, char type, const unsigned char *bytes, size_t length);
+/* read(2) that returns -2 for "nothing yet" (EAGAIN), 0 at end of file. */
+long pattern_pad_read(int fd, unsigned char *buffer, size_t capacity);
+/* waitpid without blocking: 1 and *status (exit code, or 128+signal) when
+ * the child has ended, 0 while it runs, -1 on error. */
+int pattern_pad_reap(pid_t pid, int *status);
+/* Sends SIGKILL to the child and reaps it. */
+void pattern_pad_kill(pid_t pid);
+void pattern_pad_close(int fd);
+/* Makes fd 0 non-blocking. */
+void pattern_pad_stdin_nonblocking(void);
+
+/* Waits up to timeout_ms for input on fds (up to 4; -1 entries ignored) and
+ * on the X connection. Returns a bit mask: bit i for fds[i], bit 4 for X. */
+int pattern_pad_wait(const int *fds, int count, int timeout_ms);
+
+/* ---- X11 ---------------------------------------------------------------- */
+
+/* Opens $DISPLAY, finds $XSCREENSAVER_WINDOW (else the root window), maps
+ * it, and makes one child window per monitor (XRandR; the whole window
+ * when there is none). Returns 0, or -1 with a reason logged. */
+int pattern_pad_x11_open(void);
+void pattern_pad_x11_close(void);
+/* Handles pending X events; returns 1 when the monitors or the parent's
+ * size changed (windows were remade: redraw everything), else 0. */
+int pattern_pad_x11_events(void);
+
+int pattern_pad_monitor_count(void);
+/* Monitor i's rectangle in root coordinates. */
+void pattern_pad_monitor(int i, int32_t *x, int32_t *y, int32_t *width, int32_t *height);
+
+/* The pointer in root coordinates and whether button 1 is down. 0, or -1. */
+int pattern_pad_pointer(int32_t *x, int32_t *y, int32_t *pressed);
+
+/* Drawing on monitor i's back buffer, in the monitor's own coordinates;
+ * colours are 0xRRGGBB. end() shows the frame and flushes. */
+void pattern_pad_frame_begin(int monitor, uint32_t background);
+void pattern_pad_fill_circle(int32_t cx, int32_t cy, int32_t radius, uint32_t colour);
+void pattern_pad_ring(int32_t cx, int32_t cy, int32_t radius, int32_t width, uint32_t colour);
+void pattern_pad_line(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t width, uint32_t colour);
+void pattern_pad_rect(int32_t x, int32_t y, int32_t width, int32_t height, int32_t line_width, uint32_t colour);
+/* UTF-8 text centred on cx with its baseline at y, in a font of about
+ * pixel_size pixels for the locale's language. Returns the text's width. */
+int32_t pattern_pad_text(const unsigned char *utf8, size_t length, int32_t cx, int32_t y, int32_t pixel_size,
+                         uint32_t colour);
+/* The width pattern_pad_text would draw, without drawing. */
+int32_t pattern_pad_text_width(const unsigned char *utf8, size_t length, int32_t pixel_size);
+void pattern_pad_frame_end(void);
+
+#endif

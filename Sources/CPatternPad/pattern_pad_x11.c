@@ -1,0 +1,300 @@
+/*
+ * auth_pattern's X11 side (pattern_pad.h): one child window per monitor
+ * inside $XSCREENSAVER_WINDOW, each with a back-buffer pixmap so a frame
+ * appears whole, core X primitives for dots and lines, Xft for text.
+ * The pointer is polled with XQueryPointer: xsecurelock holds the grab, so
+ * no pointer event ever reaches this client.
+ */
+#define _GNU_SOURCE
+#include "pattern_pad.h"
+
+#include <X11/Xft/Xft.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/Xrandr.h>
+#include <locale.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_MONITORS 16
+#define MAX_FONTS 4
+
+struct monitor {
+    int32_t x, y, width, height; /* root coordinates */
+    Window window;
+    Pixmap buffer;
+    XftDraw *text;
+};
+
+static Display *display;
+static Window parent, root;
+static int screen;
+static Visual *visual;
+static Colormap colormap;
+static int depth;
+static GC gc;
+static int randr_event_base = -1;
+static struct monitor monitors[MAX_MONITORS];
+static int monitor_count;
+static int current = -1;
+static struct {
+    int size;
+    XftFont *font;
+} fonts[MAX_FONTS];
+static char language[16];
+
+/* "zh_CN.UTF-8" -> "zh-cn", for fontconfig's lang= (so CJK text gets a CJK font). */
+static void read_language(void) {
+    const char *locale = setlocale(LC_MESSAGES, NULL);
+    size_t n = 0;
+    if (locale != NULL && strcmp(locale, "C") != 0 && strcmp(locale, "POSIX") != 0) {
+        for (; locale[n] && locale[n] != '.' && locale[n] != '@' && n + 1 < sizeof language; n++) {
+            char c = locale[n];
+            language[n] = c == '_' ? '-' : (c >= 'A' && c <= 'Z' ? (char)(c + 32) : c);
+        }
+    }
+    language[n] = 0;
+}
+
+static void drop_monitors(void) {
+    for (int i = 0; i < monitor_count; i++) {
+        if (monitors[i].text) XftDrawDestroy(monitors[i].text);
+        if (monitors[i].buffer) XFreePixmap(display, monitors[i].buffer);
+        if (monitors[i].window) XDestroyWindow(display, monitors[i].window);
+    }
+    memset(monitors, 0, sizeof monitors);
+    monitor_count = 0;
+}
+
+static void make_monitors(void) {
+    drop_monitors();
+    XWindowAttributes attributes;
+    if (!XGetWindowAttributes(display, parent, &attributes)) return;
+    int px = 0, py = 0;
+    Window child;
+    XTranslateCoordinates(display, parent, root, 0, 0, &px, &py, &child);
+    int found = 0;
+    if (randr_event_base >= 0) {
+        XRRMonitorInfo *info = XRRGetMonitors(display, root, True, &found);
+        for (int i = 0; info != NULL && i < found && monitor_count < MAX_MONITORS; i++) {
+            /* Only the part inside the parent window is ours to draw on. */
+            int x0 = info[i].x > px ? info[i].x : px, y0 = info[i].y > py ? info[i].y : py;
+            int x1 = info[i].x + info[i].width, y1 = info[i].y + info[i].height;
+            if (x1 > px + attributes.width) x1 = px + attributes.width;
+            if (y1 > py + attributes.height) y1 = py + attributes.height;
+            if (x1 - x0 < 16 || y1 - y0 < 16) continue;
+            monitors[monitor_count++] = (struct monitor){x0, y0, x1 - x0, y1 - y0, 0, 0, NULL};
+        }
+        if (info) XRRFreeMonitors(info);
+    }
+    if (monitor_count == 0) monitors[monitor_count++] = (struct monitor){px, py, attributes.width, attributes.height, 0, 0, NULL};
+    for (int i = 0; i < monitor_count; i++) {
+        struct monitor *m = &monitors[i];
+        m->window = XCreateSimpleWindow(display, parent, m->x - px, m->y - py, (unsigned)m->width,
+                                        (unsigned)m->height, 0, 0, 0);
+        m->buffer = XCreatePixmap(display, m->window, (unsigned)m->width, (unsigned)m->height, (unsigned)depth);
+        m->text = XftDrawCreate(display, m->buffer, visual, colormap);
+        XMapRaised(display, m->window);
+    }
+}
+
+int pattern_pad_x11_open(void) {
+    display = XOpenDisplay(NULL);
+    if (display == NULL) {
+        pattern_pad_log("cannot open the display");
+        return -1;
+    }
+    screen = DefaultScreen(display);
+    root = RootWindow(display, screen);
+    visual = DefaultVisual(display, screen);
+    colormap = DefaultColormap(display, screen);
+    depth = DefaultDepth(display, screen);
+    parent = root;
+    const char *id = getenv("XSCREENSAVER_WINDOW");
+    if (id != NULL && *id) {
+        char *end = NULL;
+        unsigned long value = strtoul(id, &end, 0);
+        if (end != NULL && *end == 0 && value != 0) parent = (Window)value;
+    }
+    /* xsecurelock hands the window over unmapped. */
+    XMapRaised(display, parent);
+    XSelectInput(display, parent, StructureNotifyMask);
+    int error_base;
+    if (XRRQueryExtension(display, &randr_event_base, &error_base)) {
+        XRRSelectInput(display, root, RRScreenChangeNotifyMask);
+    } else {
+        randr_event_base = -1;
+    }
+    gc = XCreateGC(display, root, 0, NULL);
+    read_language();
+    make_monitors();
+    XFlush(display);
+    return 0;
+}
+
+void pattern_pad_x11_close(void) {
+    if (display == NULL) return;
+    drop_monitors();
+    for (int i = 0; i < MAX_FONTS; i++)
+        if (fonts[i].font) XftFontClose(display, fonts[i].font);
+    XFreeGC(display, gc);
+    XCloseDisplay(display);
+    display = NULL;
+}
+
+int pattern_pad_x11_events(void) {
+    int changed = 0;
+    while (display && XPending(display) > 0) {
+        XEvent event;
+        XNextEvent(display, &event);
+        if (event.type == ConfigureNotify && event.xconfigure.window == parent) changed = 1;
+        if (randr_event_base >= 0 && event.type == randr_event_base + RRScreenChangeNotify) {
+            XRRUpdateConfiguration(&event);
+            changed = 1;
+        }
+    }
+    if (changed) make_monitors();
+    return changed;
+}
+
+int pattern_pad_monitor_count(void) { return monitor_count; }
+
+void pattern_pad_monitor(int i, int32_t *x, int32_t *y, int32_t *width, int32_t *height) {
+    if (i < 0 || i >= monitor_count) {
+        *x = *y = *width = *height = 0;
+        return;
+    }
+    *x = monitors[i].x;
+    *y = monitors[i].y;
+    *width = monitors[i].width;
+    *height = monitors[i].height;
+}
+
+int pattern_pad_pointer(int32_t *x, int32_t *y, int32_t *pressed) {
+    Window r, c;
+    int rx, ry, wx, wy;
+    unsigned int mask;
+    if (!XQueryPointer(display, root, &r, &c, &rx, &ry, &wx, &wy, &mask)) return -1;
+    *x = rx;
+    *y = ry;
+    *pressed = (mask & Button1Mask) != 0;
+    return 0;
+}
+
+int pattern_pad_wait(const int *fds, int count, int timeout_ms) {
+    struct pollfd p[5];
+    int n = 0, map[5];
+    for (int i = 0; i < count && i < 4; i++) {
+        if (fds[i] < 0) continue;
+        p[n] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+        map[n++] = i;
+    }
+    if (display) {
+        /* Events already read into Xlib's queue would not wake poll. */
+        if (XPending(display) > 0) timeout_ms = 0;
+        p[n] = (struct pollfd){.fd = ConnectionNumber(display), .events = POLLIN};
+        map[n++] = 4;
+    }
+    int ready = poll(p, (nfds_t)n, timeout_ms);
+    int mask = 0;
+    for (int i = 0; ready > 0 && i < n; i++)
+        if (p[i].revents) mask |= 1 << map[i];
+    return mask;
+}
+
+void pattern_pad_frame_begin(int monitor, uint32_t background) {
+    current = monitor >= 0 && monitor < monitor_count ? monitor : -1;
+    if (current < 0) return;
+    XSetForeground(display, gc, background);
+    XFillRectangle(display, monitors[current].buffer, gc, 0, 0, (unsigned)monitors[current].width,
+                   (unsigned)monitors[current].height);
+}
+
+void pattern_pad_fill_circle(int32_t cx, int32_t cy, int32_t radius, uint32_t colour) {
+    if (current < 0 || radius <= 0) return;
+    XSetForeground(display, gc, colour);
+    XFillArc(display, monitors[current].buffer, gc, cx - radius, cy - radius, (unsigned)(2 * radius),
+             (unsigned)(2 * radius), 0, 360 * 64);
+}
+
+void pattern_pad_ring(int32_t cx, int32_t cy, int32_t radius, int32_t width, uint32_t colour) {
+    if (current < 0 || radius <= 0) return;
+    XSetForeground(display, gc, colour);
+    XSetLineAttributes(display, gc, (unsigned)width, LineSolid, CapRound, JoinRound);
+    XDrawArc(display, monitors[current].buffer, gc, cx - radius, cy - radius, (unsigned)(2 * radius),
+             (unsigned)(2 * radius), 0, 360 * 64);
+}
+
+void pattern_pad_line(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t width, uint32_t colour) {
+    if (current < 0) return;
+    XSetForeground(display, gc, colour);
+    XSetLineAttributes(display, gc, (unsigned)width, LineSolid, CapRound, JoinRound);
+    XDrawLine(display, monitors[current].buffer, gc, x0, y0, x1, y1);
+}
+
+void pattern_pad_rect(int32_t x, int32_t y, int32_t width, int32_t height, int32_t line_width, uint32_t colour) {
+    if (current < 0) return;
+    XSetForeground(display, gc, colour);
+    XSetLineAttributes(display, gc, (unsigned)line_width, LineSolid, CapButt, JoinMiter);
+    XDrawRectangle(display, monitors[current].buffer, gc, x, y, (unsigned)width, (unsigned)height);
+}
+
+static XftFont *font_of_size(int size) {
+    int free_slot = -1;
+    for (int i = 0; i < MAX_FONTS; i++) {
+        if (fonts[i].font && fonts[i].size == size) return fonts[i].font;
+        if (!fonts[i].font && free_slot < 0) free_slot = i;
+    }
+    if (free_slot < 0) {
+        free_slot = MAX_FONTS - 1;
+        XftFontClose(display, fonts[free_slot].font);
+        fonts[free_slot].font = NULL;
+    }
+    char name[96];
+    if (language[0])
+        snprintf(name, sizeof name, "sans-serif:pixelsize=%d:lang=%s", size, language);
+    else
+        snprintf(name, sizeof name, "sans-serif:pixelsize=%d", size);
+    XftFont *font = XftFontOpenName(display, screen, name);
+    if (font == NULL) return NULL;
+    fonts[free_slot].size = size;
+    fonts[free_slot].font = font;
+    return font;
+}
+
+int32_t pattern_pad_text(const unsigned char *utf8, size_t length, int32_t cx, int32_t y, int32_t pixel_size,
+                         uint32_t colour) {
+    if (current < 0 || length == 0) return 0;
+    XftFont *font = font_of_size(pixel_size);
+    if (font == NULL) return 0;
+    XGlyphInfo extents;
+    XftTextExtentsUtf8(display, font, utf8, (int)length, &extents);
+    XRenderColor value = {.red = (unsigned short)(((colour >> 16) & 0xff) * 257),
+                          .green = (unsigned short)(((colour >> 8) & 0xff) * 257),
+                          .blue = (unsigned short)((colour & 0xff) * 257),
+                          .alpha = 0xffff};
+    XftColor xft;
+    if (!XftColorAllocValue(display, visual, colormap, &value, &xft)) return 0;
+    XftDrawStringUtf8(monitors[current].text, &xft, font, cx - extents.xOff / 2, y, utf8, (int)length);
+    XftColorFree(display, visual, colormap, &xft);
+    return extents.xOff;
+}
+
+int32_t pattern_pad_text_width(const unsigned char *utf8, size_t length, int32_t pixel_size) {
+    if (display == NULL || length == 0) return 0;
+    XftFont *font = font_of_size(pixel_size);
+    if (font == NULL) return 0;
+    XGlyphInfo extents;
+    XftTextExtentsUtf8(display, font, utf8, (int)length, &extents);
+    return extents.xOff;
+}
+
+void pattern_pad_frame_end(void) {
+    if (current < 0) return;
+    struct monitor *m = &monitors[current];
+    XCopyArea(display, m->buffer, m->window, gc, 0, 0, (unsigned)m->width, (unsigned)m->height, 0, 0);
+    XFlush(display);
+    current = -1;
+}

@@ -1,0 +1,130 @@
+import CPatternPad
+
+/// One packet from authproto: `<type> <decimal length>\n<bytes>\n`.
+struct AuthprotoPacket: Equatable {
+    var type: UInt8
+    var bytes: [UInt8]
+
+    /// P: echo-off prompt, U: echo-on prompt, i: info, e: error.
+    var isPrompt: Bool { type == UInt8(ascii: "P") || type == UInt8(ascii: "U") }
+}
+
+/// Reassembles packets from the bytes authproto writes (they may arrive in any pieces). PAM's messages carry
+/// no secret, so this buffer needs no wiping; replies never pass through it.
+struct AuthprotoReader {
+    /// authproto_pam refuses longer packets itself (len < 0xFFFF).
+    static let maximumPacketBytes = 0xFFFF
+    private var buffer: [UInt8] = []
+    private(set) var broken = false
+
+    mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) { buffer.append(contentsOf: bytes) }
+
+    /// The next whole packet, or nil when more bytes are needed (or the stream is broken).
+    mutating func next() -> AuthprotoPacket? {
+        guard !broken, buffer.count >= 3 else { return nil }
+        guard buffer[1] == 0x20 else { broken = true; return nil }
+        var index = 2
+        var length = 0
+        while index < buffer.count && buffer[index] != 0x0A {
+            let byte = buffer[index]
+            guard byte >= 0x30 && byte <= 0x39, index < 8 else { broken = true; return nil }
+            length = length * 10 + Int(byte - 0x30)
+            index += 1
+        }
+        guard index < buffer.count else { return nil }
+        guard length < Self.maximumPacketBytes, index > 2 else { broken = true; return nil }
+        let start = index + 1
+        guard buffer.count >= start + length + 1 else { return nil }
+        guard buffer[start + length] == 0x0A else { broken = true; return nil }
+        let packet = AuthprotoPacket(type: buffer[0], bytes: Array(buffer[start..<(start + length)]))
+        buffer.removeFirst(start + length + 1)
+        return packet
+    }
+}
+
+/// One run of authproto (by default xsecurelock's authproto_pam): one pam_authenticate with its retries, as
+/// the user, over two pipes. The only way to unlock is for this child to exit 0.
+struct AuthprotoRun {
+    /// xsecurelock's own default.
+    static let defaultPath: [UInt8] = Array("/usr/libexec/xsecurelock/authproto_pam".utf8)
+
+    let pid: Int32
+    private(set) var toChild: Int32
+    private(set) var fromChild: Int32
+    var reader = AuthprotoReader()
+    /// The exit status once the child has ended (128 + signal for a death by signal).
+    private(set) var exitStatus: Int32? = nil
+
+    static func start(path: [UInt8]) -> AuthprotoRun? {
+        var to: Int32 = -1
+        var from: Int32 = -1
+        let pid = (path + [0]).withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                pattern_pad_spawn($0, &to, &from)
+            }
+        }
+        guard pid > 0 else { return nil }
+        return AuthprotoRun(pid: pid, toChild: to, fromChild: from)
+    }
+
+    /// Reads what authproto wrote; at end of file the output side is closed.
+    mutating func readAvailable() {
+        guard fromChild >= 0 else { return }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = chunk.withUnsafeMutableBufferPointer { pattern_pad_read(fromChild, $0.baseAddress, $0.count) }
+            if n > 0 {
+                chunk.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<Int(n)])) }
+                continue
+            }
+            if n == -2 { return }
+            pattern_pad_close(fromChild)
+            fromChild = -1
+            return
+        }
+    }
+
+    /// Whether the child has ended (reaps it once).
+    mutating func ended() -> Bool {
+        if exitStatus != nil { return true }
+        var status: Int32 = 0
+        if pattern_pad_reap(pid, &status) == 1 {
+            exitStatus = status
+            return true
+        }
+        return false
+    }
+
+    /// Sends a reply: `p` secret, `u` text, `x` cancel. The bytes are the caller's (the locked secret page).
+    mutating func reply(_ type: UInt8, _ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+        guard toChild >= 0 else { return false }
+        return pattern_pad_write_packet(toChild, CChar(bitPattern: type), bytes, count) == 0
+    }
+
+    /// Cancels (x) and ends the child: it is given `graceMs` to exit, then killed.
+    mutating func stop(graceMs: Int64) {
+        if exitStatus == nil {
+            _ = reply(UInt8(ascii: "x"), nil, 0)
+            pattern_pad_close(toChild)
+            toChild = -1
+            let deadline = pattern_pad_now_ms() + graceMs
+            while !ended() && pattern_pad_now_ms() < deadline {
+                var none: [Int32] = [-1]
+                _ = pattern_pad_wait(&none, 0, 10)
+            }
+            if exitStatus == nil {
+                pattern_pad_kill(pid)
+                exitStatus = 137
+            }
+        }
+        close()
+    }
+
+    mutating func close() {
+        pattern_pad_close(toChild)
+        pattern_pad_close(fromChild)
+        toChild = -1
+        fromChild = -1
+    }
+}

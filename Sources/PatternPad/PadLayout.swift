@@ -1,0 +1,35 @@
+import PatternCoreEmbedded
+
+/// Where things go on one monitor: the grid centred on it, sized from the monitor (or XSECURELOCK_PATTERN_SIZE),
+/// the name above it, the messages and the password field below it. Monitor-local pixels.
+struct PadLayout {
+    let width: Int32
+    let height: Int32
+    let grid: PadGrid
+
+    init(width: Int32, height: Int32, spacing configured: Int32) {
+        self.width = width
+        self.height = height
+        let fitted = min(width, height) / 7
+        let spacing = configured > 0 ? configured : max(48, min(160, fitted))
+        // Android's hit area is about 0.6 of a cell; the radius is half of that.
+        grid = PadGrid(
+            centerX: width / 2, centerY: height / 2 - spacing / 3, spacing: spacing, hitRadius: spacing * 3 / 10)
+    }
+
+    var spacing: Int32 { grid.spacing }
+    var dotRadius: Int32 { max(4, spacing / 14) }
+    var litRadius: Int32 { max(8, spacing / 7) }
+    var ringRadius: Int32 { max(12, spacing * 3 / 10) }
+    var trailWidth: Int32 { max(3, spacing / 16) }
+    var textSize: Int32 { max(14, spacing / 6) }
+    var nameSize: Int32 { max(18, spacing / 4) }
+
+    /// Baseline of the user's name.
+    var nameY: Int32 { grid.centerY - spacing * 3 / 2 - spacing * 2 / 3 }
+    /// Baseline of the first message line.
+    var messageY: Int32 { grid.centerY + spacing * 3 / 2 + spacing * 3 / 4 }
+    var lineHeight: Int32 { textSize * 3 / 2 }
+    /// The widest a text line may be.
+    var textWidth: Int32 { max(200, width * 4 / 5) }
+}

@@ -1,0 +1,241 @@
+import CPatternPad
+import PatternCoreEmbedded
+
+/// Draws one frame on every monitor from the session's state. Nothing here decides anything.
+struct PadRenderer {
+    static let background: UInt32 = 0x15171C
+    static let dot: UInt32 = 0x80868B
+    static let accent: UInt32 = 0x8AB4F8
+    static let error: UInt32 = 0xE53935
+    static let text: UInt32 = 0xE8EAED
+    static let dim: UInt32 = 0x9AA0A6
+    static let border: UInt32 = 0x5F6368
+
+    let userName: [UInt8]
+    /// Wrapped lines of recent texts (text, width) -> lines: measuring text is the costly part of a frame.
+    private var wrapped: [(key: [UInt8], width: Int32, size: Int32, lines: [[UInt8]])] = []
+
+    init(userName: [UInt8]) { self.userName = userName }
+
+    mutating func draw(
+        _ session: PadSession, layouts: [PadLayout], origins: [(x: Int32, y: Int32)],
+        pointer: (x: Int32, y: Int32), now: Int64
+    ) {
+        for index in 0..<layouts.count {
+            drawMonitor(index, session, layouts, origins, pointer: pointer, now: now)
+        }
+    }
+
+    private mutating func drawMonitor(
+        _ index: Int, _ session: PadSession, _ layouts: [PadLayout], _ origins: [(x: Int32, y: Int32)],
+        pointer: (x: Int32, y: Int32), now: Int64
+    ) {
+        let layout = layouts[index]
+        let grid = layout.grid
+        pattern_pad_frame_begin(Int32(index), Self.background)
+        _ = drawLine(userName, y: layout.nameY, size: layout.nameSize, colour: Self.text, layout: layout)
+
+        let shift = shakeOffset(session, layout: layout, now: now)
+        let red = session.errorUntil > now
+        let trace = PadSecret.trace.pointee
+        let showTrace = session.settings.trailVisible && trace.count > 0
+        let colour = red ? Self.error : Self.accent
+        func at(_ dot: UInt8) -> (x: Int32, y: Int32) {
+            let c = grid.center(of: dot)
+            return (c.x &+ shift, c.y)
+        }
+        if showTrace {
+            var previous = at(trace.dot(at: 0))
+            for i in 1..<max(1, trace.count) {
+                let next = at(trace.dot(at: i))
+                pattern_pad_line(previous.x, previous.y, next.x, next.y, layout.trailWidth, colour)
+                previous = next
+            }
+            if session.drawing, let end = loose(end: pointer, session: session, layouts, origins, index) {
+                pattern_pad_line(previous.x, previous.y, end.x, end.y, layout.trailWidth, colour)
+            }
+        }
+        for dot in UInt8(1)...9 {
+            let c = at(dot)
+            let lit = showTrace && isLit(dot, trace)
+            if lit {
+                pattern_pad_ring(c.x, c.y, layout.ringRadius, 2, colour)
+                pattern_pad_fill_circle(c.x, c.y, layout.litRadius, colour)
+            } else {
+                // With the trail hidden a wrong drawing turns every dot red: the error shows, the pattern not.
+                let plain = red && !session.settings.trailVisible ? Self.error : Self.dot
+                pattern_pad_fill_circle(c.x, c.y, layout.dotRadius, plain)
+            }
+        }
+
+        var y = layout.messageY
+        let status = statusText(session, now: now)
+        if !status.isEmpty {
+            y = drawWrapped(status, y: y, size: layout.textSize, colour: red ? Self.error : Self.text, layout: layout)
+        }
+        y = drawWrapped(
+            localized("Draw your pattern, or type your password and press Enter."), y: y, size: layout.textSize,
+            colour: Self.dim, layout: layout)
+        drawField(session, y: y + layout.lineHeight / 2, layout: layout)
+
+        let local = (x: pointer.x &- origins[index].x, y: pointer.y &- origins[index].y)
+        if local.x >= 0 && local.y >= 0 && local.x < layout.width && local.y < layout.height {
+            // The locker hides the real pointer: this one shows where a press would start.
+            pattern_pad_ring(local.x, local.y, 7, 2, Self.text)
+            pattern_pad_fill_circle(local.x, local.y, 2, Self.text)
+        }
+        pattern_pad_frame_end()
+    }
+
+    private func isLit(_ dot: UInt8, _ trace: PadTrace) -> Bool {
+        for i in 0..<trace.count where trace.dot(at: i) == dot { return true }
+        return false
+    }
+
+    /// The trail's free end on monitor `index`: the pointer itself on the monitor being drawn on, the same offset
+    /// from the grid (scaled) on the others.
+    private func loose(
+        end pointer: (x: Int32, y: Int32), session: PadSession, _ layouts: [PadLayout],
+        _ origins: [(x: Int32, y: Int32)], _ index: Int
+    ) -> (x: Int32, y: Int32)? {
+        let source = session.traceMonitor
+        guard source >= 0 && source < layouts.count else { return nil }
+        let from = layouts[source].grid
+        let dx = Int64(pointer.x &- origins[source].x) - Int64(from.centerX)
+        let dy = Int64(pointer.y &- origins[source].y) - Int64(from.centerY)
+        let to = layouts[index].grid
+        let scale = Int64(to.spacing)
+        let base = Int64(max(1, from.spacing))
+        let x = Int64(to.centerX) + dx * scale / base
+        let y = Int64(to.centerY) + dy * scale / base
+        guard abs(x) < 100_000 && abs(y) < 100_000 else { return nil }
+        return (Int32(x), Int32(y))
+    }
+
+    /// A short drawing shakes sideways, fading out.
+    private func shakeOffset(_ session: PadSession, layout: PadLayout, now: Int64) -> Int32 {
+        guard session.shakeUntil > now else { return 0 }
+        let t = now - session.shakeStart
+        let amplitude = Int64(layout.spacing / 6) * (PadSession.shakeMs - t) / PadSession.shakeMs
+        let phase = (t / 40) % 4
+        let sign: Int64 = phase == 0 ? 1 : (phase == 2 ? -1 : 0)
+        return Int32(clamping: amplitude * sign)
+    }
+
+    func statusText(_ session: PadSession, now: Int64) -> [UInt8] {
+        if session.shakeUntil > now {
+            let n = Int64(session.settings.minimumLength)
+            return localizedPlural(
+                "Too short: connect at least %s dot.", "Too short: connect at least %s dots.", n, PadText.number(n))
+        }
+        if session.queued == .pattern || session.awaiting != .nothing { return localized("Checking…") }
+        guard let message = session.message else { return [] }
+        switch message {
+        case .wrong(let left):
+            guard let left else { return localized("Wrong pattern.") }
+            return localizedPlural(
+                "Wrong pattern. %s try left before a wait.", "Wrong pattern. %s tries left before a wait.", left,
+                PadText.number(left))
+        case .wait(let seconds, _):
+            let left = seconds - (now - session.messageAt) / 1000
+            if left <= 0 { return localized("You can draw your pattern again.") }
+            return localized(
+                "Too many wrong patterns: try again in %s. Your password still works.", PadText.duration(left))
+        case .disabled:
+            return localized(
+                "Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works."
+            )
+        case .other(let text):
+            return text
+        }
+    }
+
+    /// The password field: shown while PAM asks for something else than the pattern, or once a key was typed.
+    private func drawField(_ session: PadSession, y: Int32, layout: PadLayout) {
+        var label: [UInt8] = []
+        var echo = false
+        switch session.prompt {
+        case .secret(let text)?: label = text
+        case .text(let text)?:
+            label = text
+            echo = true
+        default:
+            if session.typedCount == 0 { return }
+        }
+        var line = y
+        if !label.isEmpty {
+            _ = drawLine(label, y: line, size: layout.textSize, colour: Self.text, layout: layout)
+            line += layout.lineHeight / 2
+        }
+        let boxWidth = min(layout.textWidth, layout.spacing * 3)
+        let boxHeight = layout.textSize * 2
+        pattern_pad_rect(layout.width / 2 - boxWidth / 2, line, boxWidth, boxHeight, 2, Self.border)
+        let count = session.typedCount
+        guard count > 0 else { return }
+        let baseline = line + boxHeight / 2 + layout.textSize / 3
+        if echo {
+            // An echo-on answer is not a secret (PAM asked for it to be shown).
+            let shown = UnsafeBufferPointer(start: PadSecret.typed, count: count)
+            _ = pattern_pad_text(shown.baseAddress, count, layout.width / 2, baseline, layout.textSize, Self.text)
+            return
+        }
+        let characters = min(32, PadText.characterCount(UnsafeBufferPointer(start: PadSecret.typed, count: count)))
+        var bullets: [UInt8] = []
+        for _ in 0..<characters { bullets += [0xE2, 0x80, 0xA2] }  // U+2022
+        _ = pattern_pad_text(bullets, bullets.count, layout.width / 2, baseline, layout.textSize, Self.text)
+    }
+
+    /// One centred line; returns the next baseline.
+    private func drawLine(_ text: [UInt8], y: Int32, size: Int32, colour: UInt32, layout: PadLayout) -> Int32 {
+        _ = pattern_pad_text(text, text.count, layout.width / 2, y, size, colour)
+        return y + layout.lineHeight
+    }
+
+    /// Centred lines no wider than the layout allows; returns the baseline after them.
+    private mutating func drawWrapped(_ text: [UInt8], y: Int32, size: Int32, colour: UInt32, layout: PadLayout)
+        -> Int32
+    {
+        var next = y
+        for line in lines(of: text, width: layout.textWidth, size: size) {
+            next = drawLine(line, y: next, size: size, colour: colour, layout: layout)
+        }
+        return next
+    }
+
+    private mutating func lines(of text: [UInt8], width: Int32, size: Int32) -> [[UInt8]] {
+        for entry in wrapped where entry.width == width && entry.size == size && entry.key == text {
+            return entry.lines
+        }
+        var result: [[UInt8]] = []
+        var rest = text[...]
+        while !rest.isEmpty && result.count < 6 {
+            let whole = Array(rest)
+            if measure(whole, size) <= width {
+                result.append(whole)
+                break
+            }
+            // The longest prefix that fits, cut at a space, else at a character boundary.
+            var cut = rest.startIndex
+            var spaceCut = rest.startIndex
+            var index = rest.startIndex + 1
+            while index <= rest.endIndex {
+                let boundary = index == rest.endIndex || rest[index] & 0xC0 != 0x80
+                if boundary {
+                    if measure(Array(rest[rest.startIndex..<index]), size) > width { break }
+                    cut = index
+                    if index < rest.endIndex && rest[index] == 0x20 { spaceCut = index }
+                }
+                index += 1
+            }
+            let end = spaceCut > rest.startIndex ? spaceCut : max(cut, rest.startIndex + 1)
+            result.append(Array(rest[rest.startIndex..<end]))
+            rest = rest[end...]
+            while rest.first == 0x20 { rest = rest.dropFirst() }
+        }
+        if wrapped.count >= 8 { wrapped.removeFirst() }
+        wrapped.append((text, width, size, result))
+        return result
+    }
+
+    private func measure(_ text: [UInt8], _ size: Int32) -> Int32 { pattern_pad_text_width(text, text.count, size) }
+}
