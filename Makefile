@@ -17,6 +17,8 @@ HELPER       := /usr/sbin/pam_pattern_helper
 # ThrottleStore.defaultDirectory); made root-only on install so a first pattern finds them.
 STOREDIR     := /etc/security/pam_pattern
 STATEDIR     := /var/lib/pam_pattern
+# xsecurelock wants its auth module named by an absolute path (XSECURELOCK_AUTH); the man page and README name this one.
+PAD          := /usr/libexec/pam-pattern/auth_pattern
 PAMCONFIGDIR ?= /usr/share/pam-configs
 # bash-completion loads completions on demand from here (also under /usr/local/share).
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions

@@ -17,7 +17,7 @@ import pathlib
 import re
 import sys
 
-SOURCES = ["Sources/PamPattern", "Sources/patternctl", "Sources/PatternCore"]
+SOURCES = ["Sources/PamPattern", "Sources/patternctl", "Sources/PatternCore", "Sources/PatternPad"]
 LITERAL = r'"((?:[^"\\\n]|\\.)*)"'
 # """ on its own line, the lines, then the closing """ whose indentation every line drops.
 MULTILINE = r'"""\n((?:.|\n)*?)\n([ \t]*)"""'

@@ -39,6 +39,9 @@ static int randr_event_base = -1;
 static struct monitor monitors[MAX_MONITORS];
 static int monitor_count;
 static int current = -1;
+static unsigned char caption[2048];
+static size_t caption_length;
+static void name_windows(void);
 static struct {
     int size;
     XftFont *font;
@@ -96,8 +99,11 @@ static void make_monitors(void) {
                                         (unsigned)m->height, 0, 0, 0);
         m->buffer = XCreatePixmap(display, m->window, (unsigned)m->width, (unsigned)m->height, (unsigned)depth);
         m->text = XftDrawCreate(display, m->buffer, visual, colormap);
+        XClassHint class_hint = {.res_name = "auth_pattern", .res_class = "auth_pattern"};
+        XSetClassHint(display, m->window, &class_hint);
         XMapRaised(display, m->window);
     }
+    if (caption_length > 0) name_windows();
 }
 
 int pattern_pad_x11_open(void) {
@@ -181,6 +187,21 @@ int pattern_pad_pointer(int32_t *x, int32_t *y, int32_t *pressed) {
     *y = ry;
     *pressed = (mask & Button1Mask) != 0;
     return 0;
+}
+
+static void name_windows(void) {
+    Atom name = XInternAtom(display, "_NET_WM_NAME", False);
+    Atom utf8 = XInternAtom(display, "UTF8_STRING", False);
+    for (int i = 0; i < monitor_count; i++)
+        XChangeProperty(display, monitors[i].window, name, utf8, 8, PropModeReplace, caption, (int)caption_length);
+}
+
+void pattern_pad_set_caption(const unsigned char *utf8, size_t length) {
+    if (display == NULL) return;
+    if (length > sizeof caption) length = sizeof caption;
+    memcpy(caption, utf8, length);
+    caption_length = length;
+    name_windows();
 }
 
 int pattern_pad_wait(const int *fds, int count, int timeout_ms) {

@@ -17,12 +17,39 @@ struct PadRenderer {
 
     init(userName: [UInt8]) { self.userName = userName }
 
+    private var caption: [UInt8] = []
+
     mutating func draw(
         _ session: PadSession, layouts: [PadLayout], origins: [(x: Int32, y: Int32)],
         pointer: (x: Int32, y: Int32), now: Int64
     ) {
         for index in 0..<layouts.count {
             drawMonitor(index, session, layouts, origins, pointer: pointer, now: now)
+        }
+        let words = captionText(session, now: now)
+        if words != caption {
+            caption = words
+            pattern_pad_set_caption(words, words.count)
+        }
+    }
+
+    /// The words on screen, one line each (the windows' name).
+    func captionText(_ session: PadSession, now: Int64) -> [UInt8] {
+        var words = userName
+        let status = statusText(session, now: now)
+        if !status.isEmpty { words += [0x0A] + status }
+        words += [0x0A] + Self.hint
+        if let label = fieldLabel(session) { words += [0x0A] + label }
+        return words
+    }
+
+    static var hint: [UInt8] { localized("Draw your pattern, or type your password and press Enter.") }
+
+    /// The password field's label, nil when no field is shown.
+    func fieldLabel(_ session: PadSession) -> [UInt8]? {
+        switch session.prompt {
+        case .secret(let text)?, .text(let text)?: return text
+        default: return session.typedCount == 0 ? nil : []
         }
     }
 
@@ -73,9 +100,7 @@ struct PadRenderer {
         if !status.isEmpty {
             y = drawWrapped(status, y: y, size: layout.textSize, colour: red ? Self.error : Self.text, layout: layout)
         }
-        y = drawWrapped(
-            localized("Draw your pattern, or type your password and press Enter."), y: y, size: layout.textSize,
-            colour: Self.dim, layout: layout)
+        y = drawWrapped(Self.hint, y: y, size: layout.textSize, colour: Self.dim, layout: layout)
         drawField(session, y: y + layout.lineHeight / 2, layout: layout)
 
         let local = (x: pointer.x &- origins[index].x, y: pointer.y &- origins[index].y)

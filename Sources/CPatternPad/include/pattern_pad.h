@@ -89,6 +89,10 @@ void pattern_pad_monitor(int i, int32_t *x, int32_t *y, int32_t *width, int32_t 
 /* The pointer in root coordinates and whether button 1 is down. 0, or -1. */
 int pattern_pad_pointer(int32_t *x, int32_t *y, int32_t *pressed);
 
+/* Names every monitor window (_NET_WM_NAME, UTF-8) with the words on
+ * screen, one line each: what a screen reader (or a test) can read. */
+void pattern_pad_set_caption(const unsigned char *utf8, size_t length);
+
 /* Drawing on monitor i's back buffer, in the monitor's own coordinates;
  * colours are 0xRRGGBB. end() shows the frame and flushes. */
 void pattern_pad_frame_begin(int monitor, uint32_t background);

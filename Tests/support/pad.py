@@ -1,0 +1,404 @@
+"""The pattern pad at a real lock screen: xsecurelock under Xvfb, run by a throwaway user, with auth_pattern at its
+installed path and the setuid helper at its own (support.helper's namespace), driven by xdotool.
+
+PadNamespace adds to helper.Namespace: an overlay on /usr/libexec holding the built auth_pattern at
+/usr/libexec/pam-pattern/auth_pattern; copies of /etc/pam.d, /usr/share/pam-configs and /var/lib/pam bind-mounted
+over the real ones, in which `pam-auth-update --enable pattern` turns the shipped profile on (pattern, then
+password, in common-auth, the built module named by its path); /dev/log captured (a private /dev with the few
+device nodes the programs need); with chinese=True the zh_CN catalogue mounted over /usr/share/locale/zh_CN.
+
+A session (PadSession.run) is one JSON job for DRIVER, which runs in the namespace as root: Xvfb -displayfd,
+xsecurelock as the user, then the steps. Every screenshot is an xwd file in the sandbox, read by support.screen.
+"""
+
+import json
+import os
+import shlex
+import shutil
+import tempfile
+
+from support import helper, screen
+from support.paths import BUILD, MODULE, ROOT, require_built, require_tools
+
+PAD = os.path.join(BUILD, "auth_pattern")
+INSTALLED_PAD = "/usr/libexec/pam-pattern/auth_pattern"
+CATALOGUE = os.path.join(BUILD, "locale", "zh_CN", "LC_MESSAGES", "pam_pattern.mo")
+SCREEN = (1024, 768)
+# XSECURELOCK_PATTERN_SIZE in every session: the dots' places follow from it (PadLayout: the grid centred
+# across, a third of the spacing above the middle).
+SPACING = 100
+CENTRE = (SCREEN[0] // 2, SCREEN[1] // 2 - SPACING // 3)
+
+
+def dot_centre(dot):
+    """Root coordinates of dot 1..9 (1 2 3 on top)."""
+    return CENTRE[0] + ((dot - 1) % 3 - 1) * SPACING, CENTRE[1] + ((dot - 1) // 3 - 1) * SPACING
+
+
+def grid_box(margin=SPACING // 2):
+    """(x0, y0, x1, y1) around the nine dots."""
+    (x0, y0), (x1, y1) = dot_centre(1), dot_centre(9)
+    return x0 - margin, y0 - margin, x1 + margin, y1 + margin
+
+
+def require_pad():
+    require_built(PAD, MODULE)
+    require_tools("Xvfb", "xsecurelock", "xdotool", "xwd", "xprop", "xwininfo", "pam-auth-update")
+    if not os.path.exists("/usr/libexec/xsecurelock/authproto_pam"):
+        raise AssertionError("xsecurelock's authproto_pam is missing (make deps)")
+
+
+# Stands in for authproto_pam where a test must see exactly what the pad sends: asks "Pattern: " up to three
+# times, writes each reply's type and bytes to its log (a test's own throwaway digits), exits 1 (stays locked).
+RECORDER = r"""#!/usr/bin/python3
+import os, sys
+log = open(os.environ["PAD_RECORDER_LOG"], "a")
+def send(kind, text):
+    data = text.encode()
+    sys.stdout.buffer.write(b"%s %d\n%s\n" % (kind.encode(), len(data), data))
+    sys.stdout.flush()
+def read():
+    kind = sys.stdin.buffer.read(1)
+    if not kind:
+        return None, None
+    sys.stdin.buffer.read(1)
+    n = b""
+    while True:
+        c = sys.stdin.buffer.read(1)
+        if c in (b"\n", b""):
+            break
+        n += c
+    data = sys.stdin.buffer.read(int(n))
+    sys.stdin.buffer.read(1)
+    return kind.decode(), data.decode()
+for _ in range(3):
+    send("P", "Pattern: ")
+    kind, data = read()
+    log.write("%s %s\n" % (kind, data))
+    log.flush()
+    if kind != "p":
+        sys.exit(1)
+    send("e", "Wrong pattern.")
+sys.exit(1)
+"""
+
+# Runs in the namespace as root with the job (JSON) on argv[1]; prints the results (JSON).
+DRIVER = r'''
+import json, os, re, signal, socket, subprocess, sys, time
+job = json.loads(sys.argv[1])
+W = job["root"]
+out = {"steps": [], "log": []}
+log = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+log.bind("/dev/log")
+log.setblocking(False)
+os.chmod("/dev/log", 0o666)
+rfd, wfd = os.pipe()
+xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-nolisten", "tcp", "-ac", "-screen", "0", "%dx%dx24" % tuple(job["screen"])],
+                        pass_fds=[wfd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+os.close(wfd)
+number = b""
+while not number.endswith(b"\n"):
+    chunk = os.read(rfd, 16)
+    if not chunk:
+        break
+    number += chunk
+display = ":" + number.decode().strip()
+env = dict(os.environ, DISPLAY=display)
+def x(*argv):
+    subprocess.run(list(argv), env=env, check=True, timeout=30)
+user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
+            "DISPLAY": display, "XSECURELOCK_AUTH": job["pad"], "XSECURELOCK_PATTERN_SIZE": str(job["spacing"])}
+user_env.update(job["env"])
+locker_log = open(os.path.join(W, "xsecurelock.log"), "wb")
+locker = subprocess.Popen(job["setpriv"] + ["xsecurelock"], env=user_env, stdout=locker_log, stderr=subprocess.STDOUT,
+                          start_new_session=True)
+def children(pid):
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+def descendants(pid):
+    found = []
+    for child in children(pid):
+        found.append(child)
+        found.extend(descendants(child))
+    return found
+def name(pid):
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+def find(comm):
+    for pid in descendants(locker.pid):
+        if name(pid) == comm:
+            return pid
+    return None
+def wait_for(predicate, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    return None
+def caption():
+    # The pad names its windows with the words on screen; they sit in $XSCREENSAVER_WINDOW (under xsecurelock's
+    # composite overlay, so not in the root's tree).
+    pad = find("auth_pattern")
+    try:
+        with open("/proc/%d/environ" % pad, "rb") as f:
+            variables = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+    except (OSError, TypeError):
+        return None
+    parent = variables.get(b"XSCREENSAVER_WINDOW")
+    if not parent:
+        return None
+    tree = subprocess.run(["xwininfo", "-id", parent.decode(), "-children"], env=env, capture_output=True, text=True).stdout
+    for wid in re.findall(r"^\s+(0x[0-9a-f]+) ", tree, re.M):
+        got = subprocess.run(["xprop", "-id", wid, "-notype", "WM_CLASS", "_NET_WM_NAME"], env=env, capture_output=True).stdout
+        text = got.decode("utf-8", "replace")
+        if '"auth_pattern"' not in text or "_NET_WM_NAME = " not in text:
+            continue
+        value = text.split("_NET_WM_NAME = ", 1)[1].strip()
+        if value.startswith('"') and value.endswith('"'):
+            value = value[1:-1]
+        return value.replace("\\n", "\n").replace('\\"', '"')
+    return None
+def move(point):
+    x("xdotool", "mousemove", str(point[0]), str(point[1]))
+def centre(dot):
+    c = job["centre"]; s = job["spacing"]
+    return c[0] + ((dot - 1) % 3 - 1) * s, c[1] + ((dot - 1) // 3 - 1) * s
+time.sleep(0.3)
+for step in job["steps"]:
+    op = step["op"]
+    result = {"op": op}
+    if op == "wake":
+        move((job["screen"][0] - 40, job["screen"][1] - 40))
+        time.sleep(0.2)
+        x("xdotool", "mousemove_relative", "1", "0")
+        pad = wait_for(lambda: find("auth_pattern"), 15)
+        result["pad"] = pad
+        ready = pad and wait_for(lambda: find(step.get("proto", "authproto_pam")) and caption(), 15)
+        result["ready"] = bool(ready)
+        time.sleep(0.4)
+    elif op == "drag":
+        # Each dot (or [x, y] point) in turn, `steps` pointer samples between neighbours, `pause` s each.
+        points = [centre(p) if isinstance(p, int) else tuple(p) for p in step["path"]]
+        move(points[0]); time.sleep(0.15)
+        x("xdotool", "mousedown", "1"); time.sleep(0.08)
+        last = points[0]
+        for point in points[1:]:
+            n = step.get("steps", 4)
+            for i in range(1, n + 1):
+                move((last[0] + (point[0] - last[0]) * i // n, last[1] + (point[1] - last[1]) * i // n))
+                time.sleep(step.get("pause", 0.03))
+            last = point
+        time.sleep(0.1)
+        for i, shot in enumerate(step.get("shots_before_release", [])):
+            subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, shot)], check=True)
+        if step.get("release", True):
+            x("xdotool", "mouseup", "1")
+        result["released_at"] = time.monotonic()
+    elif op == "shots":
+        # `count` screenshots `every` s apart, starting now (names NAME-0.xwd ...).
+        for i in range(step["count"]):
+            subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, "%s-%d.xwd" % (step["name"], i))], check=True)
+            time.sleep(step.get("every", 0.1))
+    elif op == "caption":
+        result["text"] = caption()
+    elif op == "type":
+        x("xdotool", "type", "--delay", "30", step["text"])
+    elif op == "key":
+        x("xdotool", "key", step["name"])
+    elif op == "sleep":
+        time.sleep(step["seconds"])
+    elif op == "signal":
+        pad = find("auth_pattern")
+        result["pad"] = pad
+        if pad:
+            os.kill(pad, getattr(signal, step["name"]))
+            wait_for(lambda: find("auth_pattern") != pad, 10)
+    elif op == "pad_gone":
+        result["gone"] = bool(wait_for(lambda: find("auth_pattern") is None, step["timeout"]))
+    elif op == "processes":
+        # argv and environment of every process of the user, and the pad's locked memory.
+        seen = []
+        for pid in [locker.pid] + descendants(locker.pid):
+            entry = {"pid": pid, "comm": name(pid)}
+            for what in ("cmdline", "environ"):
+                try:
+                    with open("/proc/%d/%s" % (pid, what), "rb") as f:
+                        entry[what] = f.read().decode("latin-1")
+                except OSError:
+                    entry[what] = ""
+            try:
+                with open("/proc/%d/status" % pid) as f:
+                    entry["status"] = f.read()
+            except OSError:
+                entry["status"] = ""
+            seen.append(entry)
+        result["processes"] = seen
+    elif op == "wait":
+        try:
+            status = locker.wait(timeout=step["timeout"])
+            result["unlocked"] = status == 0
+            result["status"] = status
+        except subprocess.TimeoutExpired:
+            result["unlocked"] = False
+            result["status"] = None
+    out["steps"].append(result)
+    if locker.poll() is not None and op != "wait":
+        out["steps"].append({"op": "ended", "status": locker.returncode})
+        break
+out["locked_at_end"] = locker.poll() is None
+if locker.poll() is None:
+    os.killpg(locker.pid, signal.SIGTERM)
+    try:
+        locker.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(locker.pid, signal.SIGKILL)
+        locker.wait()
+xvfb.terminate()
+xvfb.wait()
+while True:
+    try:
+        out["log"].append(log.recv(65536).decode("latin-1"))
+    except BlockingIOError:
+        break
+print(json.dumps(out))
+'''
+
+
+class PadNamespace(helper.Namespace):
+    """helper.Namespace plus auth_pattern at its installed path, the profile enabled in common-auth, /dev/log
+    captured, and (chinese=True) the zh_CN catalogue; see the module docstring."""
+
+    def __init__(self, test, profile=True, chinese=False):
+        helper.Namespace.__init__(self, test)
+        self.profile = profile
+        self.chinese = chinese
+        self.overlays["/usr/libexec"] = "usr_libexec"
+        for layer in ("up", "work"):
+            os.makedirs(os.path.join(self.root, "overlay", "usr_libexec", layer), exist_ok=True)
+        pad_dir = os.path.join(self.root, "overlay", "usr_libexec", "up", "pam-pattern")
+        os.makedirs(pad_dir)
+        shutil.copyfile(PAD, os.path.join(pad_dir, "auth_pattern"))
+        os.chmod(os.path.join(pad_dir, "auth_pattern"), 0o755)
+        os.chmod(pad_dir, 0o755)
+        self.recorder = os.path.join(self.root, "authproto_recorder")
+        with open(self.recorder, "w") as f:
+            f.write(RECORDER)
+        os.chmod(self.recorder, 0o755)
+        self.recorder_log = os.path.join(self.root, "recorder.log")
+
+    def setup_script(self):
+        q = shlex.quote
+        w = q(self.root)
+        lines = [helper.Namespace.setup_script(self), "set -e"]
+        # A private /dev whose /dev/log the driver binds (the real machine has no syslog to read).
+        lines += [
+            "mkdir -p %s/realdev && mount --bind /dev %s/realdev" % (w, w),
+            "mount -t tmpfs -o mode=0755 tmpfs /dev",
+            "for n in null zero full random urandom tty ptmx; do touch /dev/$n; mount --bind %s/realdev/$n /dev/$n; done"
+            % w,
+            "mkdir /dev/pts /dev/shm && mount --bind %s/realdev/pts /dev/pts && mount -t tmpfs -o mode=1777 tmpfs /dev/shm"
+            % w,
+        ]
+        if self.profile:
+            configs = os.path.join(self.root, "configs")
+            lines += [
+                "cp -a /etc/pam.d %s/pam.d-copy && mount --bind %s/pam.d-copy /etc/pam.d" % (w, w),
+                "cp -a /usr/share/pam-configs %s && mount --bind %s /usr/share/pam-configs" % (q(configs), q(configs)),
+                "sed 's|pam_pattern.so|%s|' %s > %s/pattern"
+                % (MODULE, q(os.path.join(ROOT, "pam-configs", "pattern")), q(configs)),
+                "cp -a /var/lib/pam %s/varlibpam && mount --bind %s/varlibpam /var/lib/pam" % (w, w),
+                "DEBIAN_FRONTEND=noninteractive pam-auth-update --package --enable pattern",
+            ]
+        if self.chinese:
+            messages = os.path.join(self.root, "messages")
+            os.makedirs(messages, exist_ok=True)
+            shutil.copy(CATALOGUE, messages)
+            os.chmod(messages, 0o755)
+            lines.append("mount --bind %s /usr/share/locale/zh_CN/LC_MESSAGES" % q(messages))
+        return "\n".join(lines) + "\n"
+
+
+class PadCase(helper.HelperCase):
+    """A throwaway USER with PASSWORD and helper.PATTERN, and a PadNamespace (PROFILE: common-auth with the
+    pattern profile enabled)."""
+
+    PASSWORD = "Pad-test-pw-42"
+    PROFILE = True
+    CHINESE = False
+
+    def namespace(self):
+        return PadNamespace(self, profile=self.PROFILE, chinese=self.CHINESE)
+
+    def session(self, steps, env=None, recorder=False, timeout=180):
+        """Runs the steps at the lock screen; returns the driver's report (steps, log, locked_at_end)."""
+        environment = dict(env or {})
+        if recorder:
+            environment["XSECURELOCK_AUTHPROTO"] = self.sandbox.recorder
+            environment["PAD_RECORDER_LOG"] = self.sandbox.recorder_log
+            for step in steps:
+                if step["op"] == "wake":
+                    step["proto"] = "authproto_recor"  # comm is cut at 15 bytes
+        job = {
+            "root": self.sandbox.root,
+            "screen": list(SCREEN),
+            "spacing": SPACING,
+            "centre": list(CENTRE),
+            "user": self.user.name,
+            "home": "/home/" + self.user.name,
+            "pad": INSTALLED_PAD,
+            "setpriv": helper.setpriv_argv(self.user),
+            "env": environment,
+            "steps": steps,
+        }
+        path = os.path.join(self.sandbox.root, "pad_driver.py")
+        with open(path, "w") as f:
+            f.write(DRIVER)
+        done = self.sandbox.run("exec python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=timeout)
+        if done.returncode != 0:
+            raise AssertionError("pad driver failed (%d): %s" % (done.returncode, done.stderr.decode(errors="replace")))
+        report = json.loads(done.stdout)
+        report["locker_log"] = self.read("xsecurelock.log")
+        return report
+
+    def read(self, name):
+        try:
+            with open(os.path.join(self.sandbox.root, name), "rb") as f:
+                return f.read()
+        except FileNotFoundError:
+            return b""
+
+    def shot(self, name):
+        """A screenshot the session took, as a support.screen.Image."""
+        return screen.parse_xwd(self.read(name))
+
+    def recorded(self):
+        """What the recorder got: [(type, bytes)]."""
+        return [tuple(line.split(" ", 1)) for line in self.read("recorder.log").decode().splitlines()]
+
+    def step(self, report, op, index=0):
+        found = [s for s in report["steps"] if s["op"] == op]
+        self.assertGreater(len(found), index, "no %s step in %r" % (op, report["steps"]))
+        return found[index]
+
+    def assertWoke(self, report):
+        wake = self.step(report, "wake")
+        self.assertTrue(wake["pad"] and wake["ready"], "the pad did not come up: %r\n%s" % (report, report["locker_log"]))
+
+
+def keep(path, image):
+    """Writes image as PNG at path (the README's screenshot)."""
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    temp = tempfile.NamedTemporaryFile(dir=directory, delete=False)
+    with temp:
+        temp.write(image.png())
+    os.replace(temp.name, path)
+
