@@ -78,7 +78,10 @@ struct PadLoop {
             if samplePointer(now: now) { dirty = true }
             if readKeys(now: now) { dirty = true }
             if let status = session.finished { return status }
-            let visible = (session.errorUntil > now, session.shakeUntil > now, session.awaiting != .nothing)
+            let visible = (
+                session.errorUntil > now, session.shakeUntil > now || session.tooShortUntil > now,
+                session.awaiting != .nothing
+            )
             if visible != lastVisible || session.shakeUntil > now {
                 dirty = true
                 lastVisible = visible

@@ -148,7 +148,7 @@ struct PadRenderer {
     }
 
     func statusText(_ session: PadSession, now: Int64) -> [UInt8] {
-        if session.shakeUntil > now {
+        if session.tooShortUntil > now {
             let n = Int64(session.settings.minimumLength)
             return localizedPlural(
                 "Too short: connect at least %s dot.", "Too short: connect at least %s dots.", n, PadText.number(n))

@@ -33,6 +33,8 @@ struct PadSession {
     /// A drawing shorter than minlen shakes until then.
     var shakeUntil: Int64 = 0
     var shakeStart: Int64 = 0
+    /// "Too short" stays under the grid until then (or the next press).
+    var tooShortUntil: Int64 = 0
     var message: ModuleMessage? = nil
     var messageAt: Int64 = 0
     var typedCount = 0
@@ -45,6 +47,7 @@ struct PadSession {
 
     static let errorMs: Int64 = 1000
     static let shakeMs: Int64 = 500
+    static let tooShortMs: Int64 = 3000
 
     init(settings: PadSettings, now: Int64) {
         self.settings = settings
@@ -240,6 +243,7 @@ struct PadSession {
         }
         errorUntil = 0
         shakeUntil = 0
+        tooShortUntil = 0
         drawing = true
         traceMonitor = monitor
         PadSecret.trace.pointee.begin(at: from.x, from.y, on: grid)
@@ -263,6 +267,7 @@ struct PadSession {
             // Shaken off: never sent, never counted.
             shakeStart = now
             shakeUntil = now + Self.shakeMs
+            tooShortUntil = now + Self.tooShortMs
             return
         }
         queued = .pattern

@@ -343,6 +343,9 @@ class PadCase(helper.HelperCase):
         if recorder:
             environment["XSECURELOCK_AUTHPROTO"] = self.sandbox.recorder
             environment["PAD_RECORDER_LOG"] = self.sandbox.recorder_log
+            with open(self.sandbox.recorder_log, "w"):
+                pass
+            os.chown(self.sandbox.recorder_log, self.user.uid, -1)  # the recorder runs as the user
             for step in steps:
                 if step["op"] == "wake":
                     step["proto"] = "authproto_recor"  # comm is cut at 15 bytes

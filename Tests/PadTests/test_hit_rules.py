@@ -1,0 +1,66 @@
+"""What the pad sends for a drawing, seen by a recording stand-in for authproto_pam at the real xsecurelock: a
+fast diagonal swipe takes the dot it crosses, a drawing shorter than minlen is shaken off and never sent (and,
+with the real PAM stack, never counted). Root only (make deps)."""
+
+import unittest
+
+from support import helper, pad
+from support.helper import PATTERN
+
+
+def setUpModule():
+    pad.require_pad()
+    helper.take_run_lock()
+
+
+def tearDownModule():
+    helper.release_run_lock()
+
+
+class HitRulesTest(pad.PadCase):
+    USER = "pphpad3"
+
+    def test_a_fast_diagonal_swipe_takes_the_middle_dot(self):
+        # 1 -> 9 in one pointer jump (no sample near dot 5), then 6 and 3.
+        report = self.session(
+            [{"op": "wake"}, {"op": "drag", "path": [1, 9, 6, 3], "steps": 1}, {"op": "sleep", "seconds": 1}],
+            recorder=True,
+        )
+        self.assertWoke(report)
+        self.assertEqual(self.recorded(), [("p", "15963")])
+
+    def test_a_three_dot_drawing_is_not_sent(self):
+        report = self.session(
+            [
+                {"op": "wake"},
+                {"op": "drag", "path": [1, 2, 3]},
+                {"op": "caption"},
+                {"op": "sleep", "seconds": 1.5},
+                {"op": "drag", "path": [7, 8, 9, 6]},
+                {"op": "sleep", "seconds": 1},
+            ],
+            recorder=True,
+        )
+        self.assertWoke(report)
+        self.assertIn("Too short: connect at least 4 dots.", self.step(report, "caption")["text"])
+        # Only the second drawing reached the prompt that was waiting all along.
+        self.assertEqual(self.recorded(), [("p", "7896")])
+
+    def test_a_three_dot_drawing_is_not_counted(self):
+        report = self.session(
+            [
+                {"op": "wake"},
+                {"op": "drag", "path": [1, 2, 3]},
+                {"op": "wait", "timeout": 2},
+                {"op": "drag", "path": [int(d) for d in PATTERN]},
+                {"op": "wait", "timeout": 20},
+            ]
+        )
+        self.assertWoke(report)
+        self.assertFalse(self.step(report, "wait", 0)["unlocked"])
+        self.assertTrue(self.step(report, "wait", 1)["unlocked"], report)
+        self.assertNotIn("wrong pattern", " ".join(report["log"]))
+
+
+if __name__ == "__main__":
+    unittest.main()
