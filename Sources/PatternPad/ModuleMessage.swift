@@ -22,12 +22,15 @@ enum ModuleMessage: Equatable {
             rest = text[(wrongPrefix.count + 1)...]
         }
         let body = Array(rest)
-        if afterWrong, let n = number(in: body, before: " try left before a wait.")
-            ?? number(in: body, before: " tries left before a wait.")
+        if afterWrong,
+            let n = number(in: body, before: " try left before a wait.")
+                ?? number(in: body, before: " tries left before a wait.")
         {
             return .wrong(triesLeft: n)
         }
-        for prefix in ["Too many wrong patterns: try again in ", "Too many wrong patterns: the next try is possible in "]
+        for prefix in [
+            "Too many wrong patterns: try again in ", "Too many wrong patterns: the next try is possible in ",
+        ]
         where PadText.has(body, Array(prefix.utf8), at: 0) {
             let suffix = Array(". Your password still works.".utf8)
             let start = prefix.utf8.count

@@ -217,7 +217,9 @@ struct PadRenderer {
     }
 
     /// Centred lines no wider than the layout allows; returns the baseline after them.
-    private mutating func drawWrapped(_ text: [UInt8], y: Int32, size: Int32, colour: UInt32, layout: PadLayout)
+    private mutating func drawWrapped(
+        _ text: [UInt8], y: Int32, size: Int32, colour: UInt32, layout: PadLayout
+    )
         -> Int32
     {
         var next = y

@@ -21,7 +21,7 @@ struct PadSettings {
     static func load() -> PadSettings {
         var settings = PadSettings()
         // A conf file the module refuses leaves the pad at the defaults: the module says what is wrong.
-        if let loaded = try? ModuleOptions.load(arguments: []) {
+        if let loaded = try? PatternSettings.load(arguments: []) {
             settings.minimumLength = loaded.options.minimumLength
             settings.layout = loaded.options.layout
         }

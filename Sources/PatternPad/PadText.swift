@@ -9,7 +9,9 @@ func localized(_ msgid: StaticString, _ arguments: [UInt8]...) -> [UInt8] {
 }
 
 /// `localized` with a count: the singular or plural form the language uses for `count`.
-func localizedPlural(_ singular: StaticString, _ plural: StaticString, _ count: Int64, _ arguments: [UInt8]...)
+func localizedPlural(
+    _ singular: StaticString, _ plural: StaticString, _ count: Int64, _ arguments: [UInt8]...
+)
     -> [UInt8]
 {
     let n = UInt(clamping: count < 0 ? 0 : count)

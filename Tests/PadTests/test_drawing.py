@@ -123,7 +123,8 @@ class DrawingTest(pad.PadCase):
             1 for y in range(shot.height) for a, b in zip(shot.rows[y], committed.rows[y]) if abs(a - b) > 48
         )
         self.assertLess(
-            different, shot.width * shot.height * 3 // 100,
+            different,
+            shot.width * shot.height * 3 // 100,
             "docs/lock-screen-pad.png no longer shows what the pad draws (PAM_PATTERN_UPDATE_SCREENSHOT=1 remakes it)",
         )
 

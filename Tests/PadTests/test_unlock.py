@@ -48,7 +48,12 @@ class UnlockTest(pad.PadCase):
 
     def test_typed_digits_and_enter_unlock(self):
         report = self.session(
-            [{"op": "wake"}, {"op": "type", "text": PATTERN}, {"op": "key", "name": "Return"}, {"op": "wait", "timeout": 20}]
+            [
+                {"op": "wake"},
+                {"op": "type", "text": PATTERN},
+                {"op": "key", "name": "Return"},
+                {"op": "wait", "timeout": 20},
+            ]
         )
         self.assertWoke(report)
         self.assertTrue(self.step(report, "wait")["unlocked"], report)

@@ -364,7 +364,9 @@ class PadCase(helper.HelperCase):
         path = os.path.join(self.sandbox.root, "pad_driver.py")
         with open(path, "w") as f:
             f.write(DRIVER)
-        done = self.sandbox.run("exec python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=timeout)
+        done = self.sandbox.run(
+            "exec python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=timeout
+        )
         if done.returncode != 0:
             raise AssertionError("pad driver failed (%d): %s" % (done.returncode, done.stderr.decode(errors="replace")))
         report = json.loads(done.stdout)
@@ -393,7 +395,9 @@ class PadCase(helper.HelperCase):
 
     def assertWoke(self, report):
         wake = self.step(report, "wake")
-        self.assertTrue(wake["pad"] and wake["ready"], "the pad did not come up: %r\n%s" % (report, report["locker_log"]))
+        self.assertTrue(
+            wake["pad"] and wake["ready"], "the pad did not come up: %r\n%s" % (report, report["locker_log"])
+        )
 
 
 def keep(path, image):
@@ -404,4 +408,3 @@ def keep(path, image):
     with temp:
         temp.write(image.png())
     os.replace(temp.name, path)
-

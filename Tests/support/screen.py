@@ -38,7 +38,9 @@ class Image:
 
         raw = b"".join(b"\0" + bytes(row) for row in self.rows)
         header = struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0)
-        return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+        return (
+            b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+        )
 
     def crop(self, x0, y0, x1, y1):
         return Image(x1 - x0, y1 - y0, [bytearray(row[3 * x0 : 3 * x1]) for row in self.rows[y0:y1]])
