@@ -69,9 +69,16 @@ def entry(page, start):
     return page[at : end if end >= 0 else len(page)]
 
 
+def entry_block(page, heading):
+    """The text of a .SH section."""
+    at = page.index(heading)
+    end = page.find("\n.SH ", at + 1)
+    return page[at : end if end >= 0 else len(page)]
+
+
 class ManPageTests(unittest.TestCase):
     def test_render_without_warnings(self):
-        for page in ("pam_pattern.8", "patternctl.8", "pam_pattern_helper.8", "pam_pattern.conf.5"):
+        for page in ("pam_pattern.8", "patternctl.8", "pam_pattern_helper.8", "auth_pattern.8", "pam_pattern.conf.5"):
             r = subprocess.run(
                 ["groff", "-man", "-ww", "-z", os.path.join(ROOT, "man", page)], capture_output=True, text=True
             )
@@ -94,6 +101,14 @@ class ManPageTests(unittest.TestCase):
             named = set(re.findall(r"[a-z_]+", text.replace("\\-", "-")))
             with self.subTest(place):
                 self.assertLessEqual(ARGUMENT_ONLY - {"conf"}, named, "%s: the list misses some" % place)
+
+    def test_every_variable_the_pad_reads_is_documented(self):
+        source = read("Sources", "PatternPad", "PadSettings.swift")
+        variables = set(re.findall(r'variable\("(XSECURELOCK_\w+)"\)', source))
+        self.assertGreaterEqual(len(variables), 4, variables)
+        man = read("man", "auth_pattern.8").replace("\\-", "-")
+        documented = set(re.findall(r"^\.B (XSECURELOCK_\w+)$", entry_block(man, ".SH OPTIONS"), re.M))
+        self.assertEqual(variables, documented)
 
     def test_every_module_option_is_documented(self):
         rows = option_table()
