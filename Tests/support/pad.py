@@ -407,4 +407,5 @@ def keep(path, image):
     temp = tempfile.NamedTemporaryFile(dir=directory, delete=False)
     with temp:
         temp.write(image.png())
+    os.chmod(temp.name, 0o644)
     os.replace(temp.name, path)
