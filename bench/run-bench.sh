@@ -168,6 +168,62 @@ if [ -x "$build/pam_pattern_helper" ]; then
     helper_row="| authentication through pam_pattern_helper (run as the user) vs in-process (root), same store and cost | $(ms "$h_us") | in-process: $(ms "$i_us") | $h_ratio | <= 1.10 ($(verdict "$h_ratio" 1.10)) |"
 fi
 
+# The lock-screen pad (auth_pattern) on Xvfb, waiting at a pattern prompt (a stand-in authproto that asks and
+# then waits), beside xsecurelock's own auth_x11 in the same state: CPU share of one core while idle and while
+# the pointer moves at 100 Hz, from /proc/PID/stat; and the time from a pointer warp to the first frame that
+# shows the pad's pointer there (bench/pad_probe.c reads the screen back), while drawing (button held) and
+# with the button up.
+pad_rows=""
+auth_x11=/usr/libexec/xsecurelock/auth_x11
+if [ -x "$build/auth_pattern" ] && command -v Xvfb >/dev/null && command -v xdotool >/dev/null \
+    && gcc -O2 -o "$work/pad_probe" "$(dirname "$0")/pad_probe.c" -lX11 2>/dev/null; then
+    printf '#!/bin/sh\nprintf "P 9\\nPattern: \\n"\nexec cat >/dev/null\n' >"$work/proto"
+    chmod 0755 "$work/proto"
+    Xvfb -displayfd 8 -nolisten tcp -screen 0 1024x768x24 8>"$work/display" >/dev/null 2>&1 &
+    xvfb_pid=$!
+    for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
+    export DISPLAY=":$(cat "$work/display")"
+    "$work/pad_probe" window 100000 0 0 >"$work/window" &
+    window_pid=$!
+    for _ in $(seq 100); do [ -s "$work/window" ] && break; sleep 0.1; done
+    export XSCREENSAVER_WINDOW="$(cat "$work/window")"
+    ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+    share() { awk -v t="$1" -v s="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.2f", 100 * t / hz / s}'; }
+    # The key pipe stays open, as xsecurelock's does (auth_x11 ends at its end): a FIFO held open here.
+    mkfifo "$work/keys"
+    exec 9<>"$work/keys"
+    # cpu PROGRAM: "idle% moving%" of PROGRAM at the stand-in's prompt.
+    cpu() {
+        XSECURELOCK_AUTHPROTO="$work/proto" "$1" <"$work/keys" >/dev/null 2>&1 &
+        local pid=$! a b c
+        sleep 2; a=$(ticks "$pid"); sleep 10; b=$(ticks "$pid")
+        "$work/pad_probe" move 5 150 600; c=$(ticks "$pid")
+        kill "$pid"; wait "$pid" 2>/dev/null || true
+        echo "$(share $((b - a)) 10) $(share $((c - b)) 5)"
+    }
+    XSECURELOCK_AUTHPROTO="$work/proto" "$build/auth_pattern" <"$work/keys" >/dev/null 2>&1 &
+    pad_pid=$!
+    sleep 2
+    read -r up_med up_p95 _ < <("$work/pad_probe" latency 60 150 600)
+    xdotool mousemove 300 300 mousedown 1; sleep 0.3
+    draw_cpu_a=$(ticks "$pad_pid"); "$work/pad_probe" move 5 150 600; draw_cpu_b=$(ticks "$pad_pid")
+    read -r down_med down_p95 _ < <("$work/pad_probe" latency 60 150 600)
+    xdotool mouseup 1
+    kill "$pad_pid"; wait "$pad_pid" 2>/dev/null || true
+    # auth_x11 last: it shrinks the window it is given to its own box.
+    read -r pad_idle pad_moving < <(cpu "$build/auth_pattern")
+    ref_idle=n/a ref_moving=n/a
+    if [ -x "$auth_x11" ]; then read -r ref_idle ref_moving < <(cpu "$auth_x11"); fi
+    kill "$window_pid" "$xvfb_pid" 2>/dev/null || true
+    wait "$xvfb_pid" 2>/dev/null || true
+    exec 9>&-
+    pad_drawing=$(share $((draw_cpu_b - draw_cpu_a)) 5)
+    pad_rows="| pad CPU, idle at the pattern prompt (10 s), % of one core | $pad_idle % | auth_x11: $ref_idle % | | < 1 % ($(verdict "$pad_idle" 1)) |
+| pad CPU, pointer moving at 100 Hz (5 s), button up / held | $pad_moving % / $pad_drawing % | auth_x11: $ref_moving % | | |
+| pointer move to the frame showing it, drawing (median / p95 of 60) | $(ms "$down_med") / $(ms "$down_p95") | | | < 16 ms ($(verdict "$down_p95" 16000)) |
+| pointer move to the frame showing it, button up (median / p95 of 60) | $(ms "$up_med") / $(ms "$up_p95") | | | < 16 ms ($(verdict "$up_p95" 16000)) |"
+fi
+
 auth_ratio=$(ratio "$p_us" "$u_us")
 echo "pam_pattern benchmark: $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -r), yescrypt cost $cost, median of $iterations (auth) / $loads (load)"
 echo
@@ -180,3 +236,4 @@ echo "| stripped module size | $((size / 1024)) KB | $((usize / 1024)) KB | $(ra
 echo "| lookup, 100,000-user store (no hash) | $(ms "$big_us") | 1-user store: $(ms "$small_us") | | < 5 ms ($(verdict "$big_us" 5000)) |"
 [ -z "$helper_row" ] || echo "$helper_row"
 [ -z "$tpm_rows" ] || echo "$tpm_rows"
+[ -z "$pad_rows" ] || echo "$pad_rows"
