@@ -103,7 +103,7 @@ while not number.endswith(b"\n"):
         break
     number += chunk
 display = ":" + number.decode().strip()
-env = dict(os.environ, DISPLAY=display)
+env = dict(os.environ, DISPLAY=display, LANG="C.UTF-8")  # xprop prints the caption as UTF-8
 def x(*argv):
     subprocess.run(list(argv), env=env, check=True, timeout=30)
 user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],

@@ -1,0 +1,75 @@
+"""The pad speaks the person's language: under LANG=zh_CN.UTF-8 (compiled with localedef into the sandbox,
+LOCPATH) and the built catalogue mounted over /usr/share/locale/zh_CN, the hint, the module's "wrong pattern,
+N tries left" (which authproto_pam delivers in English: it sets only LC_CTYPE) and the countdown are Chinese
+under the grid. Root only (make deps; the locales package)."""
+
+import os
+import re
+import subprocess
+import time
+import unittest
+
+from support import formats, helper, pad
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def setUpModule():
+    pad.require_pad()
+    if not (os.path.exists("/usr/share/i18n/locales/zh_CN") and os.path.isdir("/usr/share/locale/zh_CN/LC_MESSAGES")):
+        raise unittest.SkipTest("no zh_CN locale source (Debian package locales; make deps)")
+    helper.take_run_lock()
+
+
+def tearDownModule():
+    helper.release_run_lock()
+
+
+class ChineseTest(pad.PadCase):
+    USER = "pphpad6"
+    CHINESE = True
+
+    def setUp(self):
+        super().setUp()
+        self.locales = os.path.join(self.sandbox.root, "locales")
+        os.mkdir(self.locales, 0o755)
+        made = subprocess.run(
+            ["localedef", "--no-archive", "-i", "zh_CN", "-f", "UTF-8", os.path.join(self.locales, "zh_CN.utf8")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=120,
+        )
+        if not os.path.isdir(os.path.join(self.locales, "zh_CN.utf8")):
+            raise AssertionError("localedef zh_CN failed: %s" % made.stdout.decode(errors="replace"))
+        self.env = {"LANG": "zh_CN.UTF-8", "LOCPATH": self.locales}
+
+    def test_a_wrong_drawing_is_told_in_chinese(self):
+        report = self.session(
+            [
+                {"op": "wake"},
+                {"op": "drag", "path": [int(d) for d in helper.WRONG_PATTERN]},
+                {"op": "sleep", "seconds": 1.5},
+                {"op": "caption"},
+            ],
+            env=self.env,
+        )
+        self.assertWoke(report)
+        lines = self.step(report, "caption")["text"].splitlines()
+        self.assertEqual(lines[0], self.USER)
+        self.assertIn("图案错误。还可再试 4 次，之后需要等待。", lines)
+        self.assertIn("请绘制图案，或输入密码后按回车键。", lines)
+        self.assertIn("密码：", lines)
+        for line in lines[1:]:
+            self.assertRegex(line, CJK, "a line left in English under zh_CN")
+
+    def test_the_countdown_is_in_chinese(self):
+        formats.write_state(self.sandbox.state_dir, self.USER, 5, int(time.time()))
+        report = self.session([{"op": "wake"}, {"op": "caption"}], env=self.env)
+        self.assertWoke(report)
+        text = self.step(report, "caption")["text"]
+        self.assertRegex(text, r"\d+ 秒", text)
+        self.assertNotIn("Too many", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
