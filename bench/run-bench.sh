@@ -187,7 +187,8 @@ if [ -x "$build/auth_pattern" ] && command -v Xvfb >/dev/null && command -v xdot
     window_pid=$!
     for _ in $(seq 100); do [ -s "$work/window" ] && break; sleep 0.1; done
     export XSCREENSAVER_WINDOW="$(cat "$work/window")"
-    ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+    # A program that ended early reads as 0 ticks (its row then shows 0), never an exit that leaves Xvfb behind.
+    ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
     share() { awk -v t="$1" -v s="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.2f", 100 * t / hz / s}'; }
     # The key pipe stays open, as xsecurelock's does (auth_x11 ends at its end): a FIFO held open here.
     mkfifo "$work/keys"

@@ -42,6 +42,10 @@ def grey(r, g, b):
     return abs(r - 0x80) < 24 and abs(g - 0x86) < 24 and abs(b - 0x8B) < 24
 
 
+def white(r, g, b):
+    return r > 0xD0 and g > 0xD0 and b > 0xD0
+
+
 def lit(image, dot):
     # Beside the centre: the pad's own pointer may sit on it; a lit dot is wider than a plain one.
     x, y = pad.dot_centre(dot)
@@ -80,6 +84,9 @@ class DrawingTest(pad.PadCase):
         # The line between two taken dots that are not neighbours of anything else there: 9 -> 4 (a knight move).
         self.assertTrue(near(image, midpoint(9, 4), screen.is_accent), "no trail between 9 and 4")
         self.assertFalse(near(image, midpoint(7, 8), screen.is_accent), "a trail where none was drawn")
+        # The pad's own pointer (xsecurelock hides the real one) on the last dot: a light ring around it.
+        x, y = pad.dot_centre(8)
+        self.assertGreater(image.count(white, (x - 9, y - 9, x + 10, y + 10)), 12, "no pointer drawn")
         self.keep_readme_shot(image)
 
     def test_with_the_trail_hidden_nothing_of_the_drawing_shows(self):

@@ -28,6 +28,24 @@ class HitRulesTest(pad.PadCase):
         )
         self.assertWoke(report)
         self.assertEqual(self.recorded(), [("p", "15963")])
+        self.assertTrue(report["locked_at_end"], "unlocked although authproto did not exit 0")
+
+    def test_a_press_from_before_the_pad_started_is_not_a_drawing(self):
+        # The button is already down when the pad comes up (the press woke the locker): dragging on through
+        # five dots is ignored until a fresh press.
+        report = self.session(
+            [
+                {"op": "press"},
+                {"op": "wake", "in_place": True},
+                {"op": "drag", "path": [1, 2, 3, 6, 9], "press": False},
+                {"op": "sleep", "seconds": 1},
+                {"op": "drag", "path": [7, 8, 9, 6]},
+                {"op": "sleep", "seconds": 1},
+            ],
+            recorder=True,
+        )
+        self.assertWoke(report)
+        self.assertEqual(self.recorded(), [("p", "7896")])
 
     def test_a_three_dot_drawing_is_not_sent(self):
         report = self.session(

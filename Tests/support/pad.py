@@ -176,8 +176,9 @@ for step in job["steps"]:
     op = step["op"]
     result = {"op": op}
     if op == "wake":
-        move((job["screen"][0] - 40, job["screen"][1] - 40))
-        time.sleep(0.2)
+        if not step.get("in_place"):
+            move((job["screen"][0] - 40, job["screen"][1] - 40))
+            time.sleep(0.2)
         x("xdotool", "mousemove_relative", "1", "0")
         pad = wait_for(lambda: find("auth_pattern"), 15)
         result["pad"] = pad
@@ -188,7 +189,8 @@ for step in job["steps"]:
         # Each dot (or [x, y] point) in turn, `steps` pointer samples between neighbours, `pause` s each.
         points = [centre(p) if isinstance(p, int) else tuple(p) for p in step["path"]]
         move(points[0]); time.sleep(0.15)
-        x("xdotool", "mousedown", "1"); time.sleep(0.08)
+        if step.get("press", True):
+            x("xdotool", "mousedown", "1"); time.sleep(0.08)
         last = points[0]
         for point in points[1:]:
             n = step.get("steps", 4)
@@ -207,6 +209,9 @@ for step in job["steps"]:
         for i in range(step["count"]):
             subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, "%s-%d.xwd" % (step["name"], i))], check=True)
             time.sleep(step.get("every", 0.1))
+    elif op == "press":
+        # The button goes down (and stays down) before the pad is woken.
+        x("xdotool", "mousedown", "1")
     elif op == "caption":
         result["text"] = caption()
     elif op == "type":
