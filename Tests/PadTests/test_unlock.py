@@ -6,6 +6,7 @@ import unittest
 
 from support import helper, pad
 from support.helper import PATTERN, WRONG_PATTERN
+from support.paths import MODULE
 
 
 def setUpModule():
@@ -57,6 +58,34 @@ class UnlockTest(pad.PadCase):
         )
         self.assertWoke(report)
         self.assertTrue(self.step(report, "wait")["unlocked"], report)
+
+
+class PatternOnlyServiceTest(pad.PadCase):
+    """A service with the pattern alone (XSECURELOCK_PAM_SERVICE): after a wrong drawing authproto_pam's next try
+    asks for the pattern again in the same run, and the next drawing goes there."""
+
+    USER = "pphpad7"
+    SERVICES = {"pattern-only": ["auth required %s" % MODULE, "account required pam_permit.so"]}
+
+    def test_a_wrong_drawing_then_the_right_one_unlocks_in_the_same_run(self):
+        report = self.session(
+            [
+                {"op": "wake"},
+                {"op": "drag", "path": dots(WRONG_PATTERN)},
+                {"op": "wait", "timeout": 1.5},
+                {"op": "caption"},
+                {"op": "drag", "path": dots(PATTERN)},
+                {"op": "wait", "timeout": 20},
+            ],
+            env={"XSECURELOCK_PAM_SERVICE": "pattern-only"},
+        )
+        self.assertWoke(report)
+        self.assertFalse(self.step(report, "wait", 0)["unlocked"])
+        caption = self.step(report, "caption")["text"]
+        self.assertIn("Wrong pattern. 4 tries left before a wait.", caption)
+        self.assertNotIn("Password", caption)  # no password prompt in this stack
+        self.assertTrue(self.step(report, "wait", 1)["unlocked"], report)
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
 
 
 if __name__ == "__main__":

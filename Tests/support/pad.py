@@ -281,9 +281,10 @@ class PadNamespace(helper.Namespace):
     """helper.Namespace plus auth_pattern at its installed path, the profile enabled in common-auth, /dev/log
     captured, and (chinese=True) the zh_CN catalogue; see the module docstring."""
 
-    def __init__(self, test, profile=True, chinese=False):
+    def __init__(self, test, profile=True, chinese=False, services=None):
         helper.Namespace.__init__(self, test)
         self.profile = profile
+        self.services = services or {}
         self.chinese = chinese
         self.overlays["/usr/libexec"] = "usr_libexec"
         for layer in ("up", "work"):
@@ -322,6 +323,12 @@ class PadNamespace(helper.Namespace):
                 "cp -a /var/lib/pam %s/varlibpam && mount --bind %s/varlibpam /var/lib/pam" % (w, w),
                 "DEBIAN_FRONTEND=noninteractive pam-auth-update --package --enable pattern",
             ]
+            for name, pam_lines in self.services.items():
+                path = os.path.join(self.root, "service-" + name)
+                with open(path, "w") as f:
+                    f.write("".join(line + "\n" for line in pam_lines))
+                os.chmod(path, 0o644)
+                lines.append("cp %s %s/pam.d-copy/%s" % (q(path), w, q(name)))
         if self.chinese:
             messages = os.path.join(self.root, "messages")
             os.makedirs(messages, exist_ok=True)
@@ -338,9 +345,11 @@ class PadCase(helper.HelperCase):
     PASSWORD = "Pad-test-pw-42"
     PROFILE = True
     CHINESE = False
+    # Extra PAM services in the namespace's /etc/pam.d: {name: [lines]}.
+    SERVICES = None
 
     def namespace(self):
-        return PadNamespace(self, profile=self.PROFILE, chinese=self.CHINESE)
+        return PadNamespace(self, profile=self.PROFILE, chinese=self.CHINESE, services=self.SERVICES)
 
     def session(self, steps, env=None, recorder=False, timeout=180):
         """Runs the steps at the lock screen; returns the driver's report (steps, log, locked_at_end)."""
