@@ -37,6 +37,8 @@ struct PadSession {
     var tooShortUntil: Int64 = 0
     var message: ModuleMessage? = nil
     var messageAt: Int64 = 0
+    /// When the last reply was written.
+    var sentAt: Int64 = 0
     var typedCount = 0
     var lastActivity: Int64
     /// Set when the pad must end: 0 only after authproto exited 0.
@@ -135,9 +137,14 @@ struct PadSession {
         }
     }
 
-    /// The last reply was refused: red for a second (the drawing stays lit in red, then the grid is clean).
+    /// The last reply was refused: red for a second (the drawing stays lit in red, then the grid is clean). A typed
+    /// answer that PAM refused without a word (pam_unix says nothing) is told as a wrong password.
     private mutating func notAccepted(now: Int64) {
         if awaiting == .pattern { errorUntil = now + Self.errorMs }
+        if awaiting == .typed && messageAt < sentAt {
+            message = .other(localized("Wrong password."))
+            messageAt = now
+        }
         awaiting = .nothing
     }
 
@@ -210,6 +217,7 @@ struct PadSession {
     private mutating func send(_ type: UInt8, _ count: Int) {
         defer { PadSecret.wipeReply() }
         prompt = nil
+        sentAt = pattern_pad_now_ms()
         guard var current = run else { return }
         if !current.reply(type, PadSecret.reply, count) { pattern_pad_log("cannot write to authproto") }
         run = current

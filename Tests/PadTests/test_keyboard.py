@@ -74,6 +74,21 @@ class KeyboardTest(pad.PadCase):
         self.assertTrue(self.step(report, "wait")["unlocked"], report)
         self.assertEqual(self.sandbox.failures(self.USER), 0)
 
+    def test_a_wrong_password_is_told_and_the_pattern_not_counted(self):
+        report = self.session(
+            [
+                {"op": "wake"},
+                {"op": "type", "text": "not-the-password"},
+                {"op": "key", "name": "Return"},
+                {"op": "sleep", "seconds": 4},
+                {"op": "caption"},
+            ]
+        )
+        self.assertWoke(report)
+        self.assertIn("Wrong password.", self.step(report, "caption")["text"])
+        self.assertTrue(report["locked_at_end"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
     def test_escape_cancels_without_counting(self):
         report = self.session(
             [
