@@ -223,7 +223,7 @@ uninstall:
 	  esac; \
 	  rm -f "$(DESTDIR)$$dst"; \
 	done
-	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(dir $(PAD)) 2>/dev/null
 	@echo "removed; the patterns in $(STOREDIR) and the state in $(STATEDIR) are kept (delete them by hand)."
 
 # The installed files (README, "Files"; the install tests compare against it); the directories apart.

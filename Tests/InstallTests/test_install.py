@@ -116,6 +116,8 @@ class InstallTests(unittest.TestCase):
         hold_run_lock(self)
         etc_before = digest("/etc/pam.d") + digest("/etc/security")
         passwd_before = digest("/etc/passwd")
+        # A directory that holds only pam_pattern's files and did not exist before goes with them.
+        own_directories = [d for d in ("/usr/libexec/pam-pattern",) if not os.path.exists(d)]
         work = tempfile.mkdtemp(prefix="pp-install.")
         try:
             r = make("install")
@@ -151,6 +153,8 @@ class InstallTests(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         for path in self.installed_files():
             self.assertFalse(os.path.exists(path), f"uninstall left {path}")
+        for directory in own_directories:
+            self.assertFalse(os.path.exists(directory), f"uninstall left the directory {directory}")
         self.assertEqual(digest("/etc/pam.d") + digest("/etc/security"), etc_before)
         self.assertEqual(digest("/etc/passwd"), passwd_before)
 
