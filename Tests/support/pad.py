@@ -257,6 +257,10 @@ for step in job["steps"]:
     out["steps"].append(result)
     if locker.poll() is not None and op != "wait":
         out["steps"].append({"op": "ended", "status": locker.returncode})
+        # Ended before the steps that would have waited for it (a fast unlock): they get its status.
+        for later in job["steps"][job["steps"].index(step) + 1 :]:
+            if later["op"] == "wait":
+                out["steps"].append({"op": "wait", "unlocked": locker.returncode == 0, "status": locker.returncode})
         break
 out["locked_at_end"] = locker.poll() is None
 if locker.poll() is None:
