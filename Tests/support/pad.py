@@ -172,7 +172,7 @@ def centre(dot):
     c = job["centre"]; s = job["spacing"]
     return c[0] + ((dot - 1) % 3 - 1) * s, c[1] + ((dot - 1) // 3 - 1) * s
 time.sleep(0.3)
-for step in job["steps"]:
+for position, step in enumerate(job["steps"]):
     op = step["op"]
     result = {"op": op}
     if op == "wake":
@@ -258,7 +258,7 @@ for step in job["steps"]:
     if locker.poll() is not None and op != "wait":
         out["steps"].append({"op": "ended", "status": locker.returncode})
         # Ended before the steps that would have waited for it (a fast unlock): they get its status.
-        for later in job["steps"][job["steps"].index(step) + 1 :]:
+        for later in job["steps"][position + 1 :]:
             if later["op"] == "wait":
                 out["steps"].append({"op": "wait", "unlocked": locker.returncode == 0, "status": locker.returncode})
         break
