@@ -51,21 +51,22 @@ enum PadText {
 
     static func number(_ n: Int64) -> [UInt8] { TextCodec.signedDecimal(n) }
 
-    /// A wait as the module spells it ("4 minutes", "1 minute 5 seconds"), in the person's language.
+    /// A wait as the module spells it ("4 minutes", "1 minute 5 seconds"; the core's DurationWords), in the
+    /// person's language.
     static func duration(_ seconds: Int64) -> [UInt8] {
-        let s = seconds < 1 ? 1 : seconds
-        if s < 60 { return secondsText(s) }
-        if s < 3600 {
-            let rest = s % 60
-            return rest == 0 ? minutesText(s / 60) : both(minutesText(s / 60), secondsText(rest))
-        }
-        let minutes = (s % 3600) / 60
-        return minutes == 0 ? hoursText(s / 3600) : both(hoursText(s / 3600), minutesText(minutes))
+        let words = DurationWords(seconds: seconds)
+        let larger = count(words.unit, words.count)
+        return words.rest == 0 ? larger : both(larger, count(words.restUnit, words.rest))
     }
 
-    static func secondsText(_ n: Int64) -> [UInt8] { localizedPlural("%s second", "%s seconds", n, number(n)) }
-    static func minutesText(_ n: Int64) -> [UInt8] { localizedPlural("%s minute", "%s minutes", n, number(n)) }
-    static func hoursText(_ n: Int64) -> [UInt8] { localizedPlural("%s hour", "%s hours", n, number(n)) }
+    static func count(_ unit: DurationWords.Unit, _ n: Int64) -> [UInt8] {
+        switch unit {
+        case .second: return localizedPlural("%s second", "%s seconds", n, number(n))
+        case .minute: return localizedPlural("%s minute", "%s minutes", n, number(n))
+        case .hour: return localizedPlural("%s hour", "%s hours", n, number(n))
+        }
+    }
+
     static func both(_ larger: [UInt8], _ smaller: [UInt8]) -> [UInt8] { localized("%1$s %2$s", larger, smaller) }
 
     /// Whether `bytes` starts with `prefix` at `index`.
