@@ -1,11 +1,11 @@
 """The pattern pad at a real lock screen: xsecurelock under Xvfb, run by a throwaway user, with auth_pattern at its
 installed path and the setuid helper at its own (support.helper's namespace), driven by xdotool.
 
-PadNamespace adds to helper.Namespace: an overlay on /usr/libexec holding the built auth_pattern at
-/usr/libexec/pam-pattern/auth_pattern; copies of /etc/pam.d, /usr/share/pam-configs and /var/lib/pam bind-mounted
-over the real ones, in which `pam-auth-update --enable pattern` turns the shipped profile on (pattern, then
-password, in common-auth, the built module named by its path); /dev/log captured (a private /dev with the few
-device nodes the programs need); with chinese=True the zh_CN catalogue mounted over /usr/share/locale/zh_CN.
+PadNamespace adds to helper.Namespace (which, with profile=True, enables the shipped pam-auth-update profile in
+overlays of /etc/pam.d and its books: pattern, then password, in common-auth, the built module named by its
+path): an overlay on /usr/libexec holding the built auth_pattern at /usr/libexec/pam-pattern/auth_pattern;
+/dev/log captured (a private /dev with the few device nodes the programs need); with chinese=True the zh_CN
+catalogue mounted over /usr/share/locale/zh_CN.
 
 A session (PadSession.run) is one JSON job for DRIVER, which runs in the namespace as root: Xvfb -displayfd,
 xsecurelock as the user, then the steps. Every screenshot is an xwd file in the sandbox, read by support.screen.
@@ -18,7 +18,7 @@ import shutil
 import tempfile
 
 from support import helper, screen
-from support.paths import BUILD, MODULE, ROOT, require_built, require_tools
+from support.paths import BUILD, MODULE, require_built, require_tools
 
 PAD = os.path.join(BUILD, "auth_pattern")
 INSTALLED_PAD = "/usr/libexec/pam-pattern/auth_pattern"
@@ -286,9 +286,9 @@ class PadNamespace(helper.Namespace):
     captured, and (chinese=True) the zh_CN catalogue; see the module docstring."""
 
     def __init__(self, test, profile=True, chinese=False, services=None):
-        helper.Namespace.__init__(self, test)
-        self.profile = profile
-        self.services = services or {}
+        # helper.Namespace puts /etc/pam.d, pam-configs and debconf's cache under overlays for the profile and
+        # the extra services, so pam-auth-update writes nothing real.
+        helper.Namespace.__init__(self, test, pam_d=services or {}, profile=profile)
         self.chinese = chinese
         self.overlays["/usr/libexec"] = "usr_libexec"
         for layer in ("up", "work"):
@@ -317,22 +317,6 @@ class PadNamespace(helper.Namespace):
             "mkdir /dev/pts /dev/shm && mount --bind %s/realdev/pts /dev/pts && mount -t tmpfs -o mode=1777 tmpfs /dev/shm"
             % w,
         ]
-        if self.profile:
-            configs = os.path.join(self.root, "configs")
-            lines += [
-                "cp -a /etc/pam.d %s/pam.d-copy && mount --bind %s/pam.d-copy /etc/pam.d" % (w, w),
-                "cp -a /usr/share/pam-configs %s && mount --bind %s /usr/share/pam-configs" % (q(configs), q(configs)),
-                "sed 's|pam_pattern.so|%s|' %s > %s/pattern"
-                % (MODULE, q(os.path.join(ROOT, "pam-configs", "pattern")), q(configs)),
-                "cp -a /var/lib/pam %s/varlibpam && mount --bind %s/varlibpam /var/lib/pam" % (w, w),
-                "DEBIAN_FRONTEND=noninteractive pam-auth-update --package --enable pattern",
-            ]
-            for name, pam_lines in self.services.items():
-                path = os.path.join(self.root, "service-" + name)
-                with open(path, "w") as f:
-                    f.write("".join(line + "\n" for line in pam_lines))
-                os.chmod(path, 0o644)
-                lines.append("cp %s %s/pam.d-copy/%s" % (q(path), w, q(name)))
         if self.chinese:
             messages = os.path.join(self.root, "messages")
             os.makedirs(messages, exist_ok=True)
