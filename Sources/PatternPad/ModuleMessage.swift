@@ -28,15 +28,12 @@ enum ModuleMessage: Equatable {
         {
             return .wrong(triesLeft: n)
         }
-        for prefix in [
-            "Too many wrong patterns: try again in ", "Too many wrong patterns: the next try is possible in ",
-        ]
-        where PadText.has(body, Array(prefix.utf8), at: 0) {
-            let suffix = Array(". Your password still works.".utf8)
-            let start = prefix.utf8.count
-            guard body.count >= start + suffix.count, PadText.has(body, suffix, at: body.count - suffix.count),
-                let seconds = durationSeconds(Array(body[start..<(body.count - suffix.count)]))
-            else { break }
+        let waitPrefix = PadText.bytes("Too many wrong patterns: try again in ")
+        let waitSuffix = PadText.bytes(". Your password still works.")
+        if PadText.has(body, waitPrefix, at: 0), body.count >= waitPrefix.count + waitSuffix.count,
+            PadText.has(body, waitSuffix, at: body.count - waitSuffix.count),
+            let seconds = durationSeconds(Array(body[waitPrefix.count..<(body.count - waitSuffix.count)]))
+        {
             return .wait(seconds: seconds, afterWrong: afterWrong)
         }
         if PadText.has(body, PadText.bytes("Your pattern is disabled"), at: 0)

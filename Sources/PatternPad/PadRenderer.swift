@@ -161,9 +161,14 @@ struct PadRenderer {
             return localizedPlural(
                 "Wrong pattern. %s try left before a wait.", "Wrong pattern. %s tries left before a wait.", left,
                 PadText.number(left))
-        case .wait(let seconds, _):
+        case .wait(let seconds, let afterWrong):
             let left = seconds - (now - session.messageAt) / 1000
             if left <= 0 { return localized("You can draw your pattern again.") }
+            if afterWrong {
+                return localized(
+                    "Wrong pattern. Too many wrong patterns: try again in %s. Your password still works.",
+                    PadText.duration(left))
+            }
             return localized(
                 "Too many wrong patterns: try again in %s. Your password still works.", PadText.duration(left))
         case .disabled:

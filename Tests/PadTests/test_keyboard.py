@@ -56,6 +56,25 @@ class KeyboardTest(pad.PadCase):
         self.assertTrue(self.step(report, "wait")["unlocked"], report)
         self.assertEqual(self.sandbox.failures(self.USER), 5)
 
+    def test_the_wrong_drawing_that_starts_a_wait_counts_it_down(self):
+        formats.write_state(self.sandbox.state_dir, self.USER, 4, int(time.time()) - 5)
+        report = self.session(
+            [
+                {"op": "wake"},
+                {"op": "drag", "path": [int(d) for d in WRONG_PATTERN]},
+                {"op": "sleep", "seconds": 1.5},
+                {"op": "caption"},
+                {"op": "sleep", "seconds": 2.2},
+                {"op": "caption"},
+            ]
+        )
+        self.assertWoke(report)
+        first, second = self.step(report, "caption", 0)["text"], self.step(report, "caption", 1)["text"]
+        self.assertIn("Wrong pattern. Too many wrong patterns: try again in", first)
+        a, b = seconds_left(first), seconds_left(second)
+        self.assertTrue(a and b and 1 <= a - b <= 4, "no live countdown: %r then %r" % (first, second))
+        self.assertEqual(self.sandbox.failures(self.USER), 5)
+
     def test_backspace_and_ctrl_u_edit_the_field(self):
         report = self.session(
             [
