@@ -13,11 +13,14 @@ import re
 import unittest
 
 from support.cli import GOOD, USER_A, run
+from support.guesses import wrong_patterns
 from support.pam import PAM_SUCCESS, Conversation, authenticate, code_name
 from support.paths import PATTERNCTL, require_built
 from support.sandbox import FixtureCase
 
 WRONG = "1236987"
+# Counted failures need different wrong patterns: the same one typed again is not counted.
+WRONGS = wrong_patterns(3, avoid=(GOOD,))
 
 
 class ModuleAgreesTests(FixtureCase):
@@ -92,8 +95,8 @@ class ModuleAgreesTests(FixtureCase):
         self.assertEqual(made.code, 0, made)
         throttle = "deny=3 unlock_time=3600 lock_after=6"
         service = self.fixture.service(throttle)
-        for _ in range(3):
-            wrong = self.attempt(service, WRONG)
+        for wrong_pattern in WRONGS:
+            wrong = self.attempt(service, wrong_pattern)
             self.assertNotEqual(wrong.code, PAM_SUCCESS, wrong)
         # Locked: the module refuses even the right pattern, without prompting.
         locked = self.attempt(service, GOOD)
@@ -115,8 +118,8 @@ class ModuleAgreesTests(FixtureCase):
         made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
         self.assertEqual(made.code, 0, made)
         service = self.fixture.service("deny=2 unlock_time=1 lock_after=2")
-        for _ in range(2):
-            self.assertNotEqual(self.attempt(service, WRONG).code, PAM_SUCCESS)
+        for wrong_pattern in WRONGS[:2]:
+            self.assertNotEqual(self.attempt(service, wrong_pattern).code, PAM_SUCCESS)
         self.assertEqual(self.status("--deny", "2", "--unlock-time", "1", "--lock-after", "2")["locked"], "disabled")
         self.assertNotEqual(self.attempt(service, GOOD).code, PAM_SUCCESS)
         self.assertEqual(self.ctl("reset", USER_A).code, 0)
@@ -130,11 +133,11 @@ class ModuleAgreesTests(FixtureCase):
         made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
         self.assertEqual(made.code, 0, made)
         service = self.fixture.service("conf=%s" % conf)
-        first = self.attempt(service, WRONG)
+        first = self.attempt(service, WRONGS[0])
         self.assertNotEqual(first.code, PAM_SUCCESS)
         # One failure of deny=2: the module still asks, and status says not locked.
         self.assertEqual(self.status("--conf", conf)["locked"], "no")
-        self.assertNotEqual(self.attempt(service, WRONG).code, PAM_SUCCESS)
+        self.assertNotEqual(self.attempt(service, WRONGS[1]).code, PAM_SUCCESS)
         locked = self.attempt(service, GOOD)
         self.assertEqual(locked.conversation.prompts, [], "the module is locked: %r" % locked)
         self.assertIn(b"2 minutes", locked.conversation.text)
