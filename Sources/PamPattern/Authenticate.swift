@@ -38,8 +38,9 @@ struct Authenticator {
             return .remoteRefused
         }
 
-        // Root reads the store itself; anyone else (a screen locker) asks pam_pattern_helper.
-        let service = GuessService.forCurrentProcess(options: options)
+        // Root reads the store itself; anyone else (a screen locker) asks pam_pattern_helper, and so does root
+        // for a pattern held by the TPM (decided where the record is read: GuessService.enrollment).
+        var service = GuessService.forCurrentProcess(options: options)
 
         // 3. Enrolled? A store we cannot trust is never "not enrolled".
         // 4. Locked: no prompt at all.

@@ -41,21 +41,32 @@ enum GuessService {
         case helper(HelperFailure)
     }
 
-    func enrollment(user: [UInt8], now: Int64) throws(Failure) -> Enrollment {
+    /// The one place the module decides where a user's guess is judged: reading the record in process (root),
+    /// a pattern held by the TPM sends this service to the helper from here on, for the check and the guess
+    /// alike (only the helper links the TPM stack: sudo and login never map libtss2).
+    mutating func enrollment(user: [UInt8], now: Int64) throws(Failure) -> Enrollment {
         switch self {
         case .inProcess(let store, let gate):
             do throws(StoreError) {
-                guard try store.boundRecord(for: user) != nil else { return .notEnrolled }
-                return .enrolled(try gate.check(user: user, now: now))
+                guard let record = try store.boundRecord(for: user) else { return .notEnrolled }
+                if record.tpmRecord == nil { return .enrolled(try gate.check(user: user, now: now)) }
             } catch { throw .store(error) }
+            let client = HelperClient(deadlineMilliseconds: HelperClient.moduleDeadlineMilliseconds)
+            self = .helper(client)
+            return try GuessService.enrollment(user: user, through: client)
         case .helper(let client):
-            switch client.call(.check, user: user, fields: []) {
-            case .failure(let failure): throw .helper(failure)
-            case .success(.notEnrolled): return .notEnrolled
-            case .success(.allowed(let left)): return .enrolled(.allowed(freeAttemptsLeft: left))
-            case .success(.locked(let verdict)): return .enrolled(verdict)
-            case .success(let other): throw .helper(.unexpectedAnswer(exitStatus: other.exit.rawValue))
-            }
+            return try GuessService.enrollment(user: user, through: client)
+        }
+    }
+
+    /// The helper's `check`.
+    static func enrollment(user: [UInt8], through client: HelperClient) throws(Failure) -> Enrollment {
+        switch client.call(.check, user: user, fields: []) {
+        case .failure(let failure): throw .helper(failure)
+        case .success(.notEnrolled): return .notEnrolled
+        case .success(.allowed(let left)): return .enrolled(.allowed(freeAttemptsLeft: left))
+        case .success(.locked(let verdict)): return .enrolled(verdict)
+        case .success(let other): throw .helper(.unexpectedAnswer(exitStatus: other.exit.rawValue))
         }
     }
 
@@ -73,17 +84,7 @@ enum GuessService {
                     try gate.attempt(
                         user: user, pattern: pattern, now: now, origin: origin,
                         markSeen: markSeen, unseen: &unseen))
-            } catch {
-                // A pattern held by the TPM: only the setuid helper links the TPM stack (sudo and login never
-                // map libtss2), so root asks it too. Nothing was counted here.
-                guard error == .tpmUnavailable(code: 0) else { throw .store(error) }
-                return try GuessService.helper(
-                    HelperClient(deadlineMilliseconds: HelperClient.moduleDeadlineMilliseconds)
-                )
-                .attempt(
-                    user: user, pattern: pattern, now: now, origin: origin, markSeen: markSeen,
-                    unseen: &unseen)
-            }
+            } catch { throw .store(error) }
         case .helper(let client):
             var digits = pattern.digits
             defer { digits.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }

@@ -38,7 +38,8 @@ public struct GuessGate {
     /// nil: no dummy hash (callers that did not prompt).
     public var dummyHashCost: Int? = PatternHash.defaultCost
     /// Judges a pattern against a TPM record. Only the setuid helper sets it (it alone links the TPM stack);
-    /// where it is nil, a TPM record answers StoreError.tpmUnavailable(code: 0) before anything is counted.
+    /// where it is nil (the module, which hands TPM records to the helper where it reads them), a TPM record
+    /// answers StoreError.heldByTPM before anything is counted.
     public var tpmCheck: ((TPMRecord, [UInt8], Pattern) -> TPMGuessResult)? = nil
 
     public init(store: PatternStore, throttle: ThrottleStore, settings: ThrottleSettings) {
@@ -87,7 +88,7 @@ public struct GuessGate {
             defer { locked.close() }
             guard let current = try store.boundRecord(for: user) else { return .notEnrolled }
             record = current
-            if record.tpmRecord != nil && tpmCheck == nil { throw .tpmUnavailable(code: 0) }
+            if record.tpmRecord != nil && tpmCheck == nil { throw .heldByTPM }
             let state = try locked.read(normalisedAt: now)
             let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
             guard case .allowed = verdict else { return .refused(verdict) }

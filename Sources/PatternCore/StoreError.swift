@@ -57,9 +57,12 @@ public enum StoreError: Error, Equatable, Sendable {
     /// keeping its count: refused before anything is counted.
     case cpuTimeLimit(secondsLeft: Int64)
     /// The user's pattern is held by the TPM, and the TPM cannot judge it now (no TPM here, a cleared TPM, a
-    /// missing or different index, or a process that cannot reach the TPM, like the module: only the setuid
-    /// helper talks to it). Not a guess: nothing was counted.
+    /// missing or different index; the TPM's response code shown). Not a guess: nothing was counted.
     case tpmUnavailable(code: UInt32)
+    /// The user's pattern is held by the TPM and this process does not talk to a TPM: only the setuid helper
+    /// does. The module sends such a record to the helper where it reads it; it meets this only when the record
+    /// became a TPM record between that read and the guess. Not a guess: nothing was counted.
+    case heldByTPM
 
     /// A sentence for the administrator. Never contains a user name, a hash or a pattern.
     public var message: String {
@@ -99,10 +102,8 @@ public enum StoreError: Error, Equatable, Sendable {
             return "the file-size limit (ulimit -f) is below the \(bytes) bytes to write; nothing was written"
         case .cpuTimeLimit(let seconds):
             return "the CPU time limit (ulimit -t) leaves \(seconds) s, less than a check may take; nothing was counted"
-        case .tpmUnavailable(let code):
-            return code == 0
-                ? "the pattern is held by the TPM: only pam_pattern_helper can check it"
-                : "the TPM cannot check the pattern now (TPM result \(code))"
+        case .tpmUnavailable(let code): return "the TPM cannot check the pattern now (TPM result \(code))"
+        case .heldByTPM: return "the pattern is held by the TPM: only pam_pattern_helper can check it"
         }
     }
 }

@@ -30,11 +30,11 @@ import Testing
         return gate
     }
 
-    @Test func withoutATPMCheckARecordIsUnavailableAndNothingIsCounted() throws {
+    @Test func withoutATPMCheckARecordIsHeldByTPMAndNothingIsCounted() throws {
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir, ThrottleSettings(), tpm: nil)
-        #expect(throws: StoreError.tpmUnavailable(code: 0)) {
+        #expect(throws: StoreError.heldByTPM) {
             try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t)
         }
         #expect(try gate.throttle.state(for: alice) == .zero)
