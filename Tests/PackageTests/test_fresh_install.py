@@ -149,6 +149,8 @@ class FreshInstallTests(unittest.TestCase):
         # Nothing was set before: whatever the host has, the namespace has no store and no state.
         ns.sh("rm -rf %s %s" % (STORE_DIR, STATE_DIR))
         ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.deb], timeout=300)
+        # The new user's home: /home is not one of the overlays, so a private one, gone with the namespace.
+        ns.sh("mount -t tmpfs -o mode=0755 tmpfs /home")
         ns.run(["useradd", "--create-home", "--shell", "/bin/bash", USER])
         ns.run(["chpasswd"], input="%s:%s\n" % (USER, PASSWORD))
 
