@@ -63,8 +63,9 @@ import Testing
         #expect(!dir.names().contains("state"))
     }
 
-    @Test func failureIsOnDiskBeforeTheHashRuns() throws {
-        // A hash that makes crypt fail still leaves the failure recorded: the count does not depend on the hash finishing.
+    @Test func aHashThatCannotBeComputedIsNoGuess() throws {
+        // The failure is counted before the hash runs (a SIGKILL mid-hash leaves it: FaultTests, test_kills); but
+        // when crypt itself fails nothing was compared, so the count is taken back and the error is never "wrong".
         let dir = TempDirectory()
         defer { dir.remove() }
         let store = PatternStore(path: dir.pathBytes("patterns"))
@@ -76,7 +77,7 @@ import Testing
         #expect(throws: StoreError.hash(.failed(errno: EINVAL))) {
             try gate.attempt(user: ascii("alice"), pattern: storePattern("1236"), now: 5)
         }
-        #expect(try gate.throttle.state(for: ascii("alice")).failures == 1)
+        #expect(try gate.throttle.state(for: ascii("alice")).failures == 0)
     }
 
     @Test func aLockHeldByAStoppedProcessIsWaitedForAtMostTheBound() throws {
