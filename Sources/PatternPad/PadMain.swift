@@ -18,11 +18,11 @@ func patternPadRun() -> Int32 {
 }
 
 /// Polls the pointer (xsecurelock's grab keeps every pointer event from us), reads keys and authproto, and draws
-/// a frame when something visible changed. Polling rates: 100 Hz while the button is down (a drag), 60 Hz for
+/// a frame when something visible changed. Polling rates: 100 Hz while the button is down (a drag) and for
 /// half a second after the pointer moved (the drawn pointer follows), 10 Hz when nothing moves.
 struct PadLoop {
     static let drawingIntervalMs: Int32 = 10
-    static let movingIntervalMs: Int32 = 16
+    static let movingIntervalMs: Int32 = 10
     static let idleIntervalMs: Int32 = 100
 
     var session: PadSession
