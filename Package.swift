@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
-// pam_pattern: Android-style unlock patterns for Linux PAM.
+// pam_pattern: Android-style unlock patterns for Linux PAM. ARCHITECTURE.md says which process runs each target.
 //
-// The pure core (Sources/PatternCore) is compiled twice: as normal Swift for
-// patternctl and the tests, and as Embedded Swift (Sources/PatternCoreEmbedded,
-// a symlink to the same files) for the PAM module, which must carry no Swift
-// runtime inside sudo/login/su. See README.md, "Building".
+// The core (Sources/PatternCore, one subfolder per component: pattern language, store, throttle, settings,
+// helper protocol, system calls, text, hashing, TPM records, the pad's hit rules) is compiled twice: as normal
+// Swift for patternctl and the tests, and as Embedded Swift (Sources/PatternCoreEmbedded, a symlink to the same
+// files) for the module, the setuid helper and the pad, which must carry no Swift runtime inside sudo, login, su,
+// a setuid process or the process that holds a lock screen's secret.
 import PackageDescription
 
 let embedded: [SwiftSetting] = [
@@ -28,7 +29,8 @@ let package = Package(
             name: "CPatternSystem",
             linkerSettings: [.linkedLibrary("crypt")]
         ),
-        // The pure core: patterns, store, throttle. Normal Swift.
+        // The core, normal Swift: the pattern rules and the policies are functions of their inputs, the files and
+        // system calls (store, throttle state, flock, rlimits, passwd lookups, the helper's spawn) have one home each.
         .target(
             name: "PatternCore",
             dependencies: ["CPatternSystem"]

@@ -1,4 +1,4 @@
-"""Nothing waits for pam_pattern_helper for ever (PatternCore/HelperClient.swift, CPatternSystem/helper_spawn.c):
+"""Nothing waits for pam_pattern_helper for ever (PatternCore/HelperProtocol/HelperClient.swift, CPatternSystem/helper_spawn.c):
 the module kills a helper that has not answered after 5 s and returns PAM_AUTHINFO_UNAVAIL, so real su goes on
 to the password; patternctl kills it after 30 s and says so. An honest slow check (cost 9) still fits.
 

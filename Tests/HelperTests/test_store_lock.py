@@ -1,5 +1,5 @@
 """A user who stops their own `set` (the setuid helper) while it holds the store-wide lock
-(PatternCore/PatternStore.swift): every other write of the store (root's patternctl, other users' own set,
+(PatternCore/Store/PatternStore.swift): every other write of the store (root's patternctl, other users' own set,
 remove, enroll) waits for that lock, 5 s at most and then fails, for as long as the stopped helper lives.
 The helper therefore holds the lock as real uid root, which its caller cannot signal; a login of another
 user never waits for the store lock at all (reads take none).
