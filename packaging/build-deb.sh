@@ -59,10 +59,19 @@ printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" > 
 shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "${elves[@]}" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 depends="$shlibs, libpam-runtime (>= 1.0.1-6)"
+# Recommends: the tpm2-tss libraries the helper dlopens for TPM mode (pattern_tss.c), by the packages
+# that hold those sonames here.
+recommends=""
+for soname in libtss2-esys.so.0 libtss2-sys.so.1 libtss2-rc.so.0; do
+    file=$(realpath "$(gcc -print-file-name="$soname")")
+    owner=$(dpkg -S "$file" 2>/dev/null || dpkg -S "${file/\/usr\/lib\//\/lib\/}" 2>/dev/null) ||
+        { echo "build-deb.sh: no package holds $soname" >&2; exit 1; }
+    recommends="${recommends:+$recommends, }${owner%%:*}"
+done
 
 size=$(du -s -k --apparent-size --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@INSTALLED_SIZE@|$size|" \
-    -e "s|@DEPENDS@|$depends|" "$meta/control" > "$stage/DEBIAN/control"
+    -e "s|@DEPENDS@|$depends|" -e "s|@RECOMMENDS@|$recommends|" "$meta/control" > "$stage/DEBIAN/control"
 
 find "$stage" -type d -exec chmod 0755 {} +
 # The directories make install made with a mode of their own (the root-only store and state),

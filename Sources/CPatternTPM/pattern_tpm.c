@@ -7,11 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <tss2/tss2_esys.h>
-#include <tss2/tss2_rc.h>
-#include <tss2/tss2_sys.h>
-
 #include "pattern_tcti.h"
+#include "pattern_tss.h"
 
 static int has_prefix(const char *s, const char *prefix) {
     return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -56,6 +53,8 @@ uint32_t pattern_tpm_open(const char *tcti, uint32_t deadline_ms, pattern_tpm **
     // tpm2-tss reads these on its first log line; a setuid caller's TSS2_LOGFILE would be opened as root.
     unsetenv("TSS2_LOGFILE");
     setenv("TSS2_LOG", "all+none", 1);
+    // Only now, for a TPM record: a check of a hash never maps tpm2-tss nor libcrypto.
+    if (pattern_tss_load() != 0) return PATTERN_TPM_RC_NO_LIBRARY;
     pattern_tpm *tpm = calloc(1, sizeof *tpm);
     if (tpm == NULL) return PATTERN_TPM_RC_NO_MEMORY;
     TSS2_RC rc = pattern_tcti_open(tcti, deadline_ms, &tpm->tcti);
@@ -493,6 +492,8 @@ const char *pattern_tpm_describe(uint32_t rc) {
     case PATTERN_TPM_RC_NO_SESSION: return "pattern_tpm: the salted session could not be started";
     case PATTERN_TPM_RC_BUSY: return "pattern_tpm: another process held the TPM past the wait";
     case PATTERN_TPM_RC_LOCK_UNUSABLE: return "pattern_tpm: the TPM conversation lock could not be taken";
-    default: return Tss2_RC_Decode(rc);
+    case PATTERN_TPM_RC_NO_LIBRARY: return "pattern_tpm: tpm2-tss (libtss2-esys.so.0) could not be loaded";
+    // tpm2-tss's decoder when it is loaded (every TPM result comes from a conversation, which loaded it).
+    default: return pattern_tss_loaded() ? Tss2_RC_Decode(rc) : "pattern_tpm: a TPM result";
     }
 }

@@ -337,6 +337,20 @@ class PackageTests(unittest.TestCase):
         self.assertEqual(depends, linked | {"libpam-runtime"})
         self.assertTrue({"libc6", "libpam0g", "libcrypt1"} <= depends)
 
+    def test_recommends_the_tpm2_tss_libraries_the_helper_loads(self):
+        """The helper dlopens tpm2-tss for TPM mode (it links none of it): the package recommends the packages
+        holding those sonames instead of depending on them."""
+        recommends = [re.split(r"[ (]", r.strip())[0] for r in self.field("Recommends").split(",")]
+        for soname, prefix in (
+            ("libtss2-esys.so.0", "libtss2-esys"),
+            ("libtss2-sys.so.1", "libtss2-sys"),
+            ("libtss2-rc.so.0", "libtss2-rc"),
+        ):
+            with self.subTest(soname=soname):
+                self.assertEqual(len([r for r in recommends if r.startswith(prefix)]), 1, recommends)
+        depends = self.field("Depends")
+        self.assertNotIn("libtss2", depends)
+
     def test_lintian_reports_nothing_beyond_the_documented_overrides(self):
         copy = tempfile.mkdtemp(prefix="pp-lintian.")
         self.addCleanup(shutil.rmtree, copy, ignore_errors=True)

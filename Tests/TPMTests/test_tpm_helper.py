@@ -174,6 +174,30 @@ class TPMThroughHelperTest(unittest.TestCase):
         self.assertEqual(parts[9], "")
         self.assertEqual(helper.parse_call(parts[10].encode()), ("not-enrolled", helper.NOT_ENROLLED))
 
+    def test_the_helper_loads_tpm2_tss_only_for_a_tpm_record(self):
+        """tpm2-tss (and the libcrypto it pulls in) is dlopened by the first TPM conversation: the helper checking
+        a yescrypt hash never opens it; checking the TPM record it does."""
+        hashed = TestUser("pptpm3")
+        self.addCleanup(hashed.remove)
+        self.sandbox.enrol(hashed.name, helper.PATTERN)
+        traces = {}
+        steps = []
+        for user in (hashed.name, self.USER):
+            traces[user] = os.path.join(self.sandbox.root, "%s.trace" % user)
+            steps.append(
+                "printf '%%s\\0' %s | strace -f -qq -e trace=openat -o %s %s verify %s; echo \"rc=$?\""
+                % (helper.PATTERN, traces[user], helper.HELPER_PATH, user)
+            )
+        parts = self.script(steps)
+        for part in parts:
+            self.assertEqual(helper.parse_call(part.encode()), ("accepted", helper.SUCCESS), part)
+        opened = {}
+        for user, path in traces.items():
+            with open(path) as f:
+                opened[user] = [line for line in f if "libtss2" in line or "libcrypto" in line]
+        self.assertEqual(opened[hashed.name], [], "a hash check mapped tpm2-tss or libcrypto")
+        self.assertTrue(any("libtss2-esys.so.0" in line for line in opened[self.USER]), opened[self.USER])
+
     def test_root_module_checks_the_pattern_through_the_helper_and_the_tpm(self):
         confdir = os.path.join(self.sandbox.root, "pam.d")
         os.mkdir(confdir, 0o755)

@@ -259,9 +259,26 @@ class TPMLayerTest(unittest.TestCase):
         self.assertEqual(run.returncode, 0)
         record = run.stdout.strip()
         self.driver_traced(trace + ".check", "check", self.tpm.tcti, "alice", Z, record, check=True)
+        # The check as the helper makes it: its session bound to the session key beside the store.
+        keys = os.path.join(self.tpm.directory, "keys")
+        os.mkdir(keys, 0o700)
+        self.assertEqual(driver("session-key", self.tpm.tcti, os.path.join(keys, "patterns"))[0], 0)
+        bound = self.driver_traced(
+            trace + ".bound",
+            "check",
+            self.tpm.tcti,
+            "alice",
+            Z,
+            record,
+            "commands",
+            os.path.join(keys, "patterns"),
+            check=True,
+            text=True,
+        )
+        self.assertEqual(bound.stdout.strip(), "right 7")  # 5 light commands + the look for leftovers
         auth = expected_auth(parse_record(record)[2], "alice", Z)
         needle = "".join("\\x" + auth[i : i + 2] for i in range(0, len(auth), 2))
-        for path in (trace, trace + ".check"):
+        for path in (trace, trace + ".check", trace + ".bound"):
             with open(path) as f:
                 text = f.read()
             self.assertIn("\\x80\\x02", text)  # the trace does show TPM commands

@@ -5,7 +5,8 @@
 // function here is one TPM conversation; what it means (which result is "wrong", which handle to use,
 // how the auth value is derived) is decided in Swift (Sources/PatternTPM).
 //
-// Linked only into the setuid helper and its test driver, never into pam_pattern.so.
+// Linked only into the setuid helper and its test driver, never into pam_pattern.so; tpm2-tss itself is
+// loaded with dlopen by the first conversation (pattern_tss.c), so a helper that checks a hash never maps it.
 #ifndef PATTERN_TPM_H
 #define PATTERN_TPM_H
 
@@ -31,7 +32,11 @@ enum {
     PATTERN_TPM_RC_NO_SESSION = 0x7E000004u,    // a check's salted session could not be started
     PATTERN_TPM_RC_BUSY = 0x7E000005u,          // another conversation held the TPM past the wait
     PATTERN_TPM_RC_LOCK_UNUSABLE = 0x7E000006u, // the conversation lock's file could not be used
+    PATTERN_TPM_RC_NO_LIBRARY = 0x7E000007u,    // tpm2-tss could not be loaded (dlopen)
 };
+
+/// Whether tpm2-tss (and with it libcrypto) is loaded in this process: only a conversation loads it.
+int pattern_tpm_library_loaded(void);
 
 /// Opens a TPM. `tcti` must be "device:<path>" or "swtpm:path=<path>" (the layer's own TCTI,
 /// pattern_tcti.c; never taken from the environment). Every wait of the conversation, this open
