@@ -191,6 +191,12 @@ if job["mode"] == "many":
                 waiting.remove(p)
             elif at_the_tpm(p.pid):
                 os.kill(p.pid, signal.SIGSTOP)
+                while p.poll() is None and state(p.pid) != "T":
+                    time.sleep(0.001)
+                # Seen at the TPM just before it let go: stopped after, it holds nothing; let it finish.
+                if p.poll() is None and not at_the_tpm(p.pid):
+                    os.kill(p.pid, signal.SIGCONT)
+                    continue
                 stopped.append(p)
                 waiting.remove(p)
     result["stopped"] = len(stopped)

@@ -6,6 +6,7 @@ import shutil
 import tempfile
 import unittest
 
+from support import formats
 from support.tpm import SoftwareTPM, driver, require_swtpm
 
 Z = "1235789"
@@ -38,12 +39,12 @@ class TPMGuessTest(unittest.TestCase):
     def guess(self, digits, deny=100, lock_after=5, user="alice"):
         return driver("guess", self.tpm.tcti, self.store, self.state, user, digits, str(deny), str(lock_after))
 
-    def state_failures(self):
-        files = os.listdir(self.state)
-        names = [f for f in files if not f.startswith(".")]
-        if not names:
+    def state_failures(self, user="alice"):
+        """alice's recorded failures (None without a state file); the directory also holds other files."""
+        path = formats.state_file(self.state, user)
+        if not os.path.exists(path):
             return None
-        with open(os.path.join(self.state, names[0])) as f:
+        with open(path) as f:
             return int(f.read()[:10])
 
     def delete_state(self):
