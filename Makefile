@@ -1,4 +1,4 @@
-# pam_pattern - see README.md. `make demo` tries it, `make test` proves it.
+# pam_pattern - see README.md (docs/reference.md for everything else). `make demo` tries it, `make test` proves it.
 SHELL        := /bin/bash
 BUILD        := build
 SCRATCH      ?= .build
@@ -17,7 +17,7 @@ HELPER       := /usr/sbin/pam_pattern_helper
 # ThrottleStore.defaultDirectory); made root-only on install so a first pattern finds them.
 STOREDIR     := /etc/security/pam_pattern
 STATEDIR     := /var/lib/pam_pattern
-# xsecurelock wants its auth module named by an absolute path (XSECURELOCK_AUTH); the man page and README name this one.
+# xsecurelock wants its auth module named by an absolute path (XSECURELOCK_AUTH); the man page and docs/reference.md name this one.
 PAD          := /usr/libexec/pam-pattern/auth_pattern
 PAMCONFIGDIR ?= /usr/share/pam-configs
 # bash-completion loads completions on demand from here (also under /usr/local/share).
@@ -212,7 +212,7 @@ install:
 	  echo "install -D -m $$mode $$src $(DESTDIR)$$dst"; \
 	  install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst" || exit 1; \
 	done
-	@echo "installed; nothing is enabled. See README.md, 'Enabling it for sudo'."
+	@echo "installed; nothing is enabled. See docs/reference.md, 'Enabling it for sudo, safely'."
 
 uninstall:
 	@# configuration goes only while it is still the shipped default
@@ -226,7 +226,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(dir $(PAD)) 2>/dev/null
 	@echo "removed; the patterns in $(STOREDIR) and the state in $(STATEDIR) are kept (delete them by hand)."
 
-# The installed files (README, "Files"; the install tests compare against it); the directories apart.
+# The installed files (docs/reference.md, "Files"; the install tests compare against it); the directories apart.
 print-installed-files:
 	@$(FOR_EACH_ROW) [ "$$src" = - ] || echo "$$dst"; done
 
@@ -237,7 +237,7 @@ print-installed-directories:
 print-install-list:
 	@$(FOR_EACH_ROW) echo "$$src $$dst $$mode"; done
 
-# The Debian package, from the same build and the same file list (README, "Install the package").
+# The Debian package, from the same build and the same file list (docs/reference.md, "Install the package").
 DEB_STAGE   := $(BUILD)/deb-root
 DEB_VERSION ?=
 deb: deps build
@@ -248,7 +248,7 @@ deb: deps build
 	@rm -rf $(DEB_STAGE)
 	@$(GIVE_BACK)
 
-# Benchmarks against pam_unix in the same run (README, "Benchmarks").
+# Benchmarks against pam_unix in the same run (docs/reference.md, "Benchmarks").
 bench: deps build
 	@bench/run-bench.sh $(CURDIR)/$(BUILD)
 

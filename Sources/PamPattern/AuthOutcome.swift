@@ -2,7 +2,7 @@ import CPamShim
 import PatternCoreEmbedded
 
 /// Every way pam_sm_authenticate can end. `pamCode` below is the ONE place where
-/// an outcome becomes a PAM return code (README "RETURN VALUES" mirrors it).
+/// an outcome becomes a PAM return code (docs/reference.md, "Return values", mirrors it).
 enum AuthOutcome {
     /// The right pattern (in any spelling that parses to it).
     case accepted

@@ -71,10 +71,10 @@ class InstallTests(unittest.TestCase):
             mod = os.path.join(stage, self.installed_files()[0].lstrip("/"))
             self.assertTrue(mod.endswith("/security/pam_pattern.so"))
             self.assertEqual(os.stat(mod).st_mode & 0o7777, 0o644)
-            with open(os.path.join(ROOT, "README.md")) as f:
+            with open(os.path.join(ROOT, "docs", "reference.md")) as f:
                 readme = f.read()
             for path in self.installed_files():
-                self.assertIn(os.path.basename(path), readme, f"README does not document {path}")
+                self.assertIn(os.path.basename(path), readme, f"docs/reference.md does not document {path}")
             # The store's and the state's directories: root-only, there before any pattern is set.
             directories = [line.split() for line in make("print-installed-directories").stdout.splitlines()]
             self.assertEqual(sorted(d for d, _ in directories), ["/etc/security/pam_pattern", "/var/lib/pam_pattern"])

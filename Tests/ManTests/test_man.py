@@ -88,7 +88,9 @@ class ManPageTests(unittest.TestCase):
         # Each place that says which options the configuration file refuses lists them; conf= is not about
         # how a service talks to its user, so the lists that say so may leave it out.
         lists = {
-            "README.md": between(read("README.md"), "how one service talks to its user", "is on pam.d lines only"),
+            "docs/reference.md": between(
+                read("docs", "reference.md"), "how one service talks to its user", "is on pam.d lines only"
+            ),
             "pam_pattern(8)": between(read("man", "pam_pattern.8"), "The other options (", "belong on pam.d lines"),
             "pam_pattern.conf(5)": between(
                 read("man", "pam_pattern.conf.5"), "how one service talks to its user", "belong on pam.d lines"
@@ -114,10 +116,10 @@ class ManPageTests(unittest.TestCase):
         rows = option_table()
         arguments = {name for name, scope in rows.items() if scope != "conf"}
         self.assertEqual(arguments, EITHER_PLACE | ARGUMENT_ONLY)
-        man, readme = read("man", "pam_pattern.8"), read("README.md")
+        man, readme = read("man", "pam_pattern.8"), read("docs", "reference.md")
         for name in arguments:
             self.assertRegex(man, r"\.B[RI]? " + name + r"\b", f"pam_pattern(8) does not document {name}")
-            self.assertIn(f"`{name}", readme, f"README does not document {name}")
+            self.assertIn(f"`{name}", readme, f"docs/reference.md does not document {name}")
 
     def test_every_conf_key_is_documented_and_nothing_else(self):
         rows = option_table()
@@ -133,9 +135,9 @@ class ManPageTests(unittest.TestCase):
             keys,
             "the installed pam_pattern.conf shows every key with its default",
         )
-        readme = read("README.md")
+        readme = read("docs", "reference.md")
         for name in keys:
-            self.assertIn(f"`{name}", readme, f"README does not document {name}")
+            self.assertIn(f"`{name}", readme, f"docs/reference.md does not document {name}")
         # the module's page says which options are file-only
         for name in keys - {name for name, scope in rows.items() if scope == "both"}:
             self.assertIn(name, read("man", "pam_pattern.8"))
@@ -158,10 +160,10 @@ class ManPageTests(unittest.TestCase):
         source = read_source("AuthOutcome.swift")
         codes = set(re.findall(r"return (PAM_[A-Z_]+)", source))
         self.assertGreaterEqual(len(codes), 6, codes)
-        man, readme = read("man", "pam_pattern.8"), read("README.md")
+        man, readme = read("man", "pam_pattern.8"), read("docs", "reference.md")
         for code in codes:
             self.assertIn(code, man, f"pam_pattern(8) RETURN VALUES misses {code}")
-            self.assertIn(code, readme, f"README Return values misses {code}")
+            self.assertIn(code, readme, f"docs/reference.md, Return values, misses {code}")
 
     def test_helper_protocol_is_documented(self):
         """pam_pattern_helper(8) names every operation, verdict word and exit status the protocol code has."""

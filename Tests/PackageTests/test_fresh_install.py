@@ -1,7 +1,7 @@
 """The first day after `apt install ./build/pam-pattern_*.deb`, as a new person
 would live it: on a machine where pam_pattern never ran (no store directory,
 no state directory), a new user opens a login shell and types exactly the
-commands of the README's "Changing your pattern" section, answering each
+commands of the reference's (docs/reference.md) "Changing your pattern" section, answering each
 prompt its transcripts show; every line of each transcript must appear, in
 order, on their terminal.
 
@@ -27,7 +27,7 @@ from support.paths import ROOT
 from test_package import RUN_LOCK, STATE_DIR, STORE_DIR, Namespace, make
 
 USER, PASSWORD = "ppdeb-newcomer", "Newcomer-pw-2026"
-# The README's transcripts name alice; the test user stands in for her.
+# The reference's transcripts name alice; the test user stands in for her.
 README_USER = "alice"
 FIRST, SECOND = "2946138", "1596274"
 SHELL_PROMPT = "ppdeb-ready> "
@@ -37,7 +37,7 @@ TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
 def readme_transcripts():
     """[(command, [expected line, ...])] of every `$ patternctl ...` block in "Changing your pattern"."""
-    with open(os.path.join(ROOT, "README.md")) as f:
+    with open(os.path.join(ROOT, "docs", "reference.md")) as f:
         section = f.read().split("## Changing your pattern\n", 1)[1].split("\n## ", 1)[0]
     blocks, current = [], None
     for line in section.splitlines():
@@ -142,7 +142,7 @@ class FreshInstallTests(unittest.TestCase):
         self.assertEqual(
             [command for command, _ in transcripts],
             ["patternctl set", "patternctl status", "patternctl set", "patternctl remove"],
-            "the README's transcripts are the first pattern, status, change, remove",
+            "the reference's transcripts are the first pattern, status, change, remove",
         )
         ns = Namespace()
         self.addCleanup(ns.close)
@@ -168,7 +168,7 @@ class FreshInstallTests(unittest.TestCase):
             for want in expected:
                 want = normalized(want)
                 self.assertIn(
-                    want, lines[position:], "%s: the README's line is not on the terminal:\n%s" % (command, shown)
+                    want, lines[position:], "%s: the reference's line is not on the terminal:\n%s" % (command, shown)
                 )
                 position = lines.index(want, position) + 1
             if command == "patternctl set":

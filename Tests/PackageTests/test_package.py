@@ -3,7 +3,7 @@ system: apt install, pam-auth-update, real sudo, reinstall, upgrade, remove,
 purge.
 
 Every expectation comes from packaging/install.list (through
-`make print-install-list LAYOUT=debian`) or from the README, so a new
+`make print-install-list LAYOUT=debian`) or from docs/reference.md, so a new
 installed file is one new line there.
 
 Where it installs: a private mount namespace (a holder process made with
@@ -119,8 +119,8 @@ def packaged_path(dst):
 
 
 def readme_package_files():
-    """The file list in the README's "Install the package" section, for this machine's multiarch."""
-    with open(os.path.join(ROOT, "README.md")) as f:
+    """The file list in the reference's "Install the package" section, for this machine's multiarch."""
+    with open(os.path.join(ROOT, "docs", "reference.md")) as f:
         section = f.read().split("## Install the package", 1)[1].split("\n## ", 1)[0]
     multiarch = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True).stdout.strip()
     return sorted(
@@ -433,7 +433,7 @@ class PackageTests(unittest.TestCase):
             for p in ns.run(["dpkg", "-L", PACKAGE]).stdout.split()
             if os.path.isfile(ns.path(p)) and not os.path.islink(ns.path(p))
         ]
-        self.assertEqual(sorted(installed), readme_package_files(), "dpkg -L and the README disagree")
+        self.assertEqual(sorted(installed), readme_package_files(), "dpkg -L and docs/reference.md disagree")
         for src, dst, mode in self.rows:
             st = os.stat(ns.path(packaged_path(dst)))
             self.assertEqual((st.st_mode & 0o7777, st.st_uid, st.st_gid), (mode, 0, 0), dst)

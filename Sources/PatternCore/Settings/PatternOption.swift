@@ -9,7 +9,7 @@
 /// A new option: a case of `OptionKey` and its row here; a property of `PatternSettings` and its case in
 /// `apply` and `value(of:)` (both switches are exhaustive: the build names what is missing); its entry in
 /// man/pam_pattern.8 (an argument) or man/pam_pattern.conf.5 and security/pam_pattern.conf (a conf key), and in
-/// the README, with its name in Tests/ManTests' lists by scope (that suite fails until all agree); a
+/// docs/reference.md, with its name in Tests/ManTests' lists by scope (that suite fails until all agree); a
 /// patternctl flag, if it needs one, is a row of `GlobalOptions.tableOptions`.
 public struct PatternOption: Sendable {
     /// Which setting the option changes.
