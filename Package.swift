@@ -15,6 +15,20 @@ let embedded: [SwiftSetting] = [
 
 let packageDir = Context.packageDirectory
 
+// How an Embedded Swift program with a C main is linked (the setuid helper, the pad): no Swift runtime, every
+// symbol resolved at link time, unused sections dropped, relocations read-only, position-independent.
+let embeddedExecutable: [LinkerSetting] = [
+    .unsafeFlags([
+        "-enable-experimental-feature", "Embedded",
+        "-use-ld=lld",
+        "-Xlinker", "-z", "-Xlinker", "defs",
+        "-Xlinker", "--gc-sections",
+        "-Xlinker", "-z", "-Xlinker", "now",
+        "-Xlinker", "-z", "-Xlinker", "relro",
+        "-Xlinker", "-pie",
+    ])
+]
+
 let package = Package(
     name: "pam_pattern",
     products: [
@@ -105,17 +119,7 @@ let package = Package(
         .executableTarget(
             name: "pam_pattern_helper",
             dependencies: ["PatternHelper", "CPatternHelper"],
-            linkerSettings: [
-                .unsafeFlags([
-                    "-enable-experimental-feature", "Embedded",
-                    "-use-ld=lld",
-                    "-Xlinker", "-z", "-Xlinker", "defs",
-                    "-Xlinker", "--gc-sections",
-                    "-Xlinker", "-z", "-Xlinker", "now",
-                    "-Xlinker", "-z", "-Xlinker", "relro",
-                    "-Xlinker", "-pie",
-                ])
-            ]
+            linkerSettings: embeddedExecutable
         ),
         // Xlib, XRandR and Xft drawing, the authproto child, the locked secret page and gettext for the pad.
         .target(
@@ -134,17 +138,7 @@ let package = Package(
         .executableTarget(
             name: "auth_pattern",
             dependencies: ["PatternPad", "CPatternPad"],
-            linkerSettings: [
-                .unsafeFlags([
-                    "-enable-experimental-feature", "Embedded",
-                    "-use-ld=lld",
-                    "-Xlinker", "-z", "-Xlinker", "defs",
-                    "-Xlinker", "--gc-sections",
-                    "-Xlinker", "-z", "-Xlinker", "now",
-                    "-Xlinker", "-z", "-Xlinker", "relro",
-                    "-Xlinker", "-pie",
-                ])
-            ]
+            linkerSettings: embeddedExecutable
         ),
         // libbsd's readpassphrase(3) for patternctl's prompts; never a dependency of the module.
         .systemLibrary(name: "CReadPassphrase", path: "Sources/CReadPassphrase"),
