@@ -95,11 +95,12 @@ def caught(sig):
             return p
     return None
 
-def victims_su():
+def victims_su(as_user=None):
     # The victim's own `su VICTIM` on a pty (su's real uid is the victim's, as for any su the victim runs: the
-    # helper then checks the victim's own pattern); the victim's pattern typed at the prompt.
+    # helper then checks the victim's own pattern); the victim's pattern typed at the prompt. With `as_user`,
+    # another user's `su VICTIM` (su's real uid is theirs, its effective uid root).
     master, slave = pty.openpty()
-    p = subprocess.Popen(job["as_victim"] + ["su", job["victim"], "-c", "echo SWITCHED-$(id -un)"],
+    p = subprocess.Popen((as_user or job["as_victim"]) + ["su", job["victim"], "-c", "echo SWITCHED-$(id -un)"],
                          stdin=slave, stdout=slave, stderr=slave, env={"PATH": "/usr/bin:/bin"},
                          start_new_session=True)
     os.close(slave)
@@ -223,6 +224,9 @@ elif job["mode"] == "rlimit":
         cpu.append([burn, done.returncode, done.stdout.decode(errors="replace").strip()])
     result["cpu"] = cpu
     result["victim"] = victim_verify()
+elif job["mode"] == "other_su":
+    result["caught"] = True
+    result["su"] = victims_su(job["as_attacker"])
 elif job["mode"] == "stop":
     stopped = caught(signal.SIGSTOP)
     result["caught"] = stopped is not None
@@ -330,6 +334,14 @@ class TPMConversationAttackTest(unittest.TestCase):
         self.assertTrue(su["switched"], su["output"])  # the stopped helper held the TPM only for a while
         self.assertEqual(root["status"], 0, root["output"])
         self.assertLessEqual(root["seconds"], TPM_BOUND + SLACK, root["output"])
+        self.assert_victim_untouched()
+
+    def test_another_users_su_reaches_the_victims_tpm_pattern(self):
+        # su run by someone else: the module hands the $tpm2$ record to the helper, which must see a root caller
+        # (su's effective uid), not su's real uid asking about another user (then "unavailable", the password).
+        su = self.attack("other_su")["su"]
+        self.assertTrue(su["switched"], su["output"])
+        self.assertNotIn("assword", su["output"].split("Pattern", 1)[-1], su["output"])
         self.assert_victim_untouched()
 
     def test_eight_killed_helpers_leave_the_other_users_pattern_working(self):
