@@ -56,6 +56,10 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
 # user's next build of the tree fails ("invalid access"). In the scratch path they go back with it (GIVE_BACK).
 SWIFT_TMP      = $(abspath $(SCRATCH))/tmp
 IN_SWIFT_TMP   = mkdir -p $(SWIFT_TMP) && TMPDIR=$(SWIFT_TMP)
+# SwiftPM runs `git status` in the tree, which rewrites a stale .git/index: under `sudo make` that left the
+# person's index owned by root. Optional locks off, git only reads it.
+export GIT_OPTIONAL_LOCKS := 0
+
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(IN_SWIFT_TMP) $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
 

@@ -29,6 +29,8 @@ SCRIPT = textwrap.dedent(
     """\
     set -euo pipefail
     work=$1 root=$2 user=$3 uid=$4
+    # The tree, theirs, copied before /tmp is replaced: the tree itself may live under /tmp (a clone there).
+    cp -a "$root/." "$work/tree" && chown -R "$uid:$uid" "$work/tree"
     mount -t tmpfs -o mode=1777 tmpfs /tmp
     mkdir -p /run/sudo && mount -t tmpfs -o mode=0711 tmpfs /run/sudo
     # The account, only in here; sudo may run anything for it without a password.
@@ -41,9 +43,9 @@ SCRIPT = textwrap.dedent(
     echo "$user ALL=(root) NOPASSWD: ALL" > "$work/sudoers.d/ppbuild" && chmod 0440 "$work/sudoers.d/ppbuild"
     visudo -cf "$work/sudoers.d/ppbuild" >/dev/null
     mount --bind "$work/sudoers.d" /etc/sudoers.d
-    # The tree, theirs, where it was built.
-    cp -a "$root/." "$work/tree" && chown -R "$uid:$uid" "$work/tree"
     mkdir -m 0700 "$work/home" && chown "$uid:$uid" "$work/home"
+    # Where it was built (a mount point made in the private /tmp when the tree was under /tmp).
+    mkdir -p "$root"
     mount --bind "$work/tree" "$root"
     as_user() {
         setpriv --reuid="$uid" --regid="$uid" --init-groups \\
