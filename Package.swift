@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "PatternCoreTests",
             dependencies: ["PatternCore"],
-            exclude: ["Golden"]
+            exclude: ["Pattern/Golden"]
         ),
     ]
 )

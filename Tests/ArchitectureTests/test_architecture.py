@@ -109,5 +109,37 @@ class ArchitectureMapTests(unittest.TestCase):
         self.assertEqual(sorted(p for p in set(files) if files.count(p) > 1), [])
 
 
+class UnitTestsMirrorSourcesTests(unittest.TestCase):
+    """A unit test sits in the folder its source has: Tests/PatternCoreTests/Store/StoreRecordTests.swift tests
+    Sources/PatternCore/Store/StoreRecord.swift (a name may go on, as GuessGateTPMTests for GuessGate's TPM path)."""
+
+    TESTS = os.path.join(ROOT, "Tests", "PatternCoreTests")
+    SOURCES = os.path.join(ROOT, "Sources", "PatternCore")
+    # Shared by every test file, tests no one source.
+    SUPPORT = {"TestSupport.swift"}
+
+    def test_every_test_file_is_beside_its_source(self):
+        strays = []
+        checked = 0
+        for directory, _, files in os.walk(self.TESTS):
+            folder = os.path.relpath(directory, self.TESTS)
+            for name in files:
+                if not name.endswith(".swift") or (folder == "." and name in self.SUPPORT):
+                    continue
+                sources = os.path.join(self.SOURCES, folder)
+                # The top folder holds no sources, only the subfolders: a test file there is a stray.
+                present = folder != "." and os.path.isdir(sources)
+                stems = [f[: -len(".swift")] for f in os.listdir(sources) if f.endswith(".swift")] if present else []
+                if name.endswith("Tests.swift"):
+                    checked += 1
+                    if not any(name[: -len("Tests.swift")].startswith(stem) for stem in stems):
+                        strays.append(os.path.join(folder, name))
+                # A test's helper (PatternDrawingDecoder) is named after the source it reads.
+                elif not any(name.startswith(stem) for stem in stems):
+                    strays.append(os.path.join(folder, name))
+        self.assertGreater(checked, 30, "the walk found the unit tests")
+        self.assertEqual(strays, [], "move these to the Tests/PatternCoreTests subfolder their source has")
+
+
 if __name__ == "__main__":
     unittest.main()

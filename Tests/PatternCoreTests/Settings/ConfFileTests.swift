@@ -20,7 +20,8 @@ private func failure(_ text: String) -> String? {
 
 /// The repository's commented default file.
 private let shippedPath =
-    String(#filePath.dropLast("Tests/PatternCoreTests/ConfFileTests.swift".count)) + "security/pam_pattern.conf"
+    String(#filePath.dropLast("Tests/PatternCoreTests/Settings/ConfFileTests.swift".count))
+    + "security/pam_pattern.conf"
 
 @Suite struct ConfFileParseTests {
     @Test func keysValuesCommentsAndBlankLines() throws {

@@ -1,0 +1,1 @@
+../../../Tools/drawing-roundtrip/PatternDrawingDecoder.swift

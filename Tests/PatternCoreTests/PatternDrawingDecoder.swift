@@ -1,1 +1,0 @@
-../../Tools/drawing-roundtrip/PatternDrawingDecoder.swift
