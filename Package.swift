@@ -106,8 +106,8 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]
         ),
         // What the setuid helper needs from C (hardening, syslog, passwd lookup).
-        // libpam only for enroll's password check (the "patternctl" service), as chsh/chfn use it.
-        .target(name: "CPatternHelper", linkerSettings: [.linkedLibrary("pam")]),
+        // libpam is dlopened for enroll's password check only (the "patternctl" service, as chsh/chfn use it).
+        .target(name: "CPatternHelper", linkerSettings: [.linkedLibrary("dl")]),
         // The setuid helper's logic: Embedded Swift like the module, so no Swift runtime runs setuid.
         .target(
             name: "PatternHelper",

@@ -8,6 +8,7 @@ Root only (setuid, users, namespaces). See Tests/support/helper.py for the names
 
 import os
 import random
+import re
 import shlex
 import subprocess
 import unittest
@@ -329,6 +330,36 @@ class HelperAttackTest(helper.HelperCase):
         self.assertLess(report["seconds"], 3.0, report)
         # Both guesses counted: the stopped one before its hash, the second one too.
         self.assertEqual(report["failures_while_stopped"], 2)
+
+    def test_a_check_or_a_guess_maps_only_libc_and_libcrypt(self):
+        # Every library the loader maps is code the caller's call runs setuid, and its mapping is most of an
+        # exec's cost (two per authentication through the helper). libpam (and its libaudit and libcap-ng) is
+        # dlopened for enroll's password check only, tpm2-tss for a TPM record only.
+        traces = [os.path.join(self.sandbox.root, "%s.trace" % name) for name in ("check", "verify", "enroll")]
+        helper_path = shlex.quote(helper.HELPER_PATH)
+        steps = [
+            "strace -f -qq -e trace=openat -o %s %s check %s </dev/null" % (traces[0], helper_path, self.USER),
+            "printf '%%s\\0' %s | strace -f -qq -e trace=openat -o %s %s verify %s"
+            % (PATTERN, traces[1], helper_path, self.USER),
+            "printf '%%s\\0%%s\\0' not-the-password %s | strace -f -qq -e trace=openat -o %s %s enroll %s"
+            % (NEW_PATTERN, traces[2], helper_path, self.OTHER),
+        ]
+        other = TestUser(self.OTHER)
+        self.addCleanup(other.remove)
+        # Each step's own status is the helper's verdict (enroll's is "wrong"); what counts here is the trace.
+        done = self.sandbox.run("".join("%s || true\n" % step for step in steps))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        libraries = []
+        for path in traces:
+            with open(path) as f:
+                opened = [os.path.basename(line.split('"')[1]) for line in f if '"' in line and "= -1" not in line]
+            libraries.append(sorted({name for name in opened if re.fullmatch(r"lib.*\.so(\.[0-9]+)*", name)}))
+        check, verify, enroll = libraries
+        self.assertEqual(check, ["libc.so.6", "libcrypt.so.1"], check)
+        self.assertEqual(verify, ["libc.so.6", "libcrypt.so.1"], verify)
+        # The password check does run PAM: the library is found and loaded when it is needed.
+        self.assertIn("libpam.so.0", enroll, enroll)
+        self.assertFalse([name for name in enroll if "libtss2" in name or "libcrypto" in name], enroll)
 
     def test_files_the_helper_writes_are_root_root(self):
         # The caller's group must not own what the helper writes for them: one chmod g+r by an admin or a

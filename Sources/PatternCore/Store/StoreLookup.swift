@@ -15,8 +15,8 @@ import CPatternSystem
 /// this equal to `StoreRecord.parseStore`. Result: a 100,000-user store is looked up in a few milliseconds
 /// (bench/), not 90 ms.
 enum StoreLookup {
-    /// Bytes read at a time. A valid line is at most `maximumLineBytes` + 1, so a window this size without a
-    /// newline holds a line that is malformed anyway.
+    /// Bytes read at a time, at most. A valid line is at most `maximumLineBytes` + 1, so a window of at least
+    /// `maximumLineBytes` + 2 without a newline holds a line that is malformed anyway.
     static let windowBytes = 65536
 
     /// The longest valid line without its newline: user, uid (10 digits), hash, time (19 digits), 3 ':'.
@@ -27,7 +27,9 @@ enum StoreLookup {
     /// `limit` bytes.
     static func find(_ user: [UInt8], readingFrom fd: Int32, limit: Int64) throws(StoreError) -> StoreRecord? {
         var scan = Scan(user: user)
-        var window = [UInt8](repeating: 0, count: windowBytes)
+        // A small store gets a window its own size (see SystemCall.bufferBytes); any window holds a valid line.
+        let size = SystemCall.bufferBytes(fd, from: 0, atLeast: maximumLineBytes + 2, atMost: windowBytes)
+        var window = [UInt8](repeating: 0, count: size)
         var filled = 0
         var total: Int64 = 0
         while true {

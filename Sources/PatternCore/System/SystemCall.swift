@@ -83,13 +83,27 @@ public enum SystemCall {
     /// more than `limit` bytes arrive (the file grew past the cap).
     static func readAll(_ fd: Int32, limit: Int, at offset: Int64? = nil) throws(Errno) -> [UInt8]? {
         var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: limit < 65536 ? limit + 1 : 65536)
+        let size = bufferBytes(fd, from: offset ?? 0, atLeast: 512, atMost: limit < 65536 ? limit + 1 : 65536)
+        var chunk = [UInt8](repeating: 0, count: size)
         while true {
             let count = try read(fd, into: &chunk, from: 0, at: offset.map { $0 + Int64(result.count) })
             if count == 0 { return result }
             if count > limit || result.count > limit - count { return nil }
             result.append(contentsOf: chunk[0..<count])
         }
+    }
+
+    /// A read buffer for the open file `fd` from `offset`: its size now plus one (so the read that follows
+    /// sees the end of file), within `atLeast...atMost`; `atMost` if the size cannot be known. Why: a buffer
+    /// is zero-filled, and every fresh page of it is a page fault, which is most of the cost of a short-lived
+    /// process such as the helper (a 64 KiB buffer for a 73-byte configuration file was 16 faults). A file
+    /// that grows meanwhile is still read whole, in more reads.
+    static func bufferBytes(_ fd: Int32, from offset: Int64, atLeast: Int, atMost: Int) -> Int {
+        guard let info = try? fstat(fd), offset >= 0 else { return atMost }
+        let size = Int64(info.st_size)
+        let left = size > offset ? size - offset : 0
+        let wanted = left < Int64(atMost) ? Int(left) + 1 : atMost
+        return min(atMost, max(atLeast, wanted))
     }
 
     /// Writes every byte to a file at the file offset, or at `offset` when given (pwrite). Under the caller's

@@ -1,4 +1,5 @@
 import CPatternSystem
+import Glibc
 import Testing
 
 @testable import PatternCore
@@ -146,5 +147,35 @@ struct StoreLookupTests {
             try StoreLookup.find(ascii("alice"), readingFrom: fd, limit: 1 << 24)
         }
         close(fd)
+    }
+
+    /// A small store is read through a window its own size: a one-line store holding the longest valid line is
+    /// found, and a store read from a pipe (no size known) through the smallest window still agrees with the
+    /// full parser line for line.
+    @Test func windowsSizedToTheStoreStillFindEveryLine() throws {
+        let longest = Array(repeating: UInt8(ascii: "u"), count: StoreRecord.maximumUserNameBytes)
+        let hash = ascii("$y$j75$salt$") + Array(repeating: UInt8(ascii: "a"), count: StoreRecord.maximumHashBytes - 12)
+        let line = longest + ascii(":4294967294:") + hash + ascii(":1234567890123456789\n")
+        #expect(line.count == StoreLookup.maximumLineBytes + 1)
+        let record = try find(String(decoding: longest, as: UTF8.self), in: line)
+        #expect(record?.uid == 4_294_967_294)
+
+        var store: [UInt8] = []
+        for i in 0..<3000 { store += self.line("user\(i)") }
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        // The writer runs beside the lookup: the store is larger than a pipe holds.
+        let writer = fork()
+        if writer == 0 {
+            close(ends[0])
+            _ = store.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+            _exit(0)
+        }
+        close(ends[1])
+        let found = try StoreLookup.find(ascii("user2999"), readingFrom: ends[0], limit: 1 << 24)
+        var status: Int32 = 0
+        waitpid(writer, &status, 0)
+        #expect(found?.user == ascii("user2999"))
     }
 }
