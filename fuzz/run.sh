@@ -1,7 +1,7 @@
 #!/bin/bash
 # Builds the libFuzzer targets with ASan and runs each for a set time (make fuzz, make test-fuzz).
 #
-#   fuzz/run.sh --seconds N [--scratch DIR] [--module build/pam_pattern.so] [--merge] [TARGET...]
+#   fuzz/run.sh --seconds N [--scratch DIR] [--module build/pam_pattern.so] [--merge] [--jobs J] [TARGET...]
 #
 # Targets: pattern store state options conf helper pad (fuzz/PatternFuzz, one binary, PATTERN_FUZZ_TARGET picks one)
 # and pam (fuzz/pam_fuzz.c: a whole pam_sm_authenticate through libpam). For each target it first
@@ -12,6 +12,8 @@
 # no instrumentation inside), then fuzzes a coverage- and ASan-instrumented build of the same module.
 # A crash, ASan report, leak, hang (> 10 s) or broken property stops with the input saved under
 # DIR/artifacts/<target>/ and the command that reproduces it. Ends with one table of the figures.
+# --jobs J runs J targets at a time (each fuzzer is one process on one core: on J free cores every target
+# still gets its N seconds of a whole core); a failing target's lane stops, the others finish.
 set -u
 # The whole script is one compound command, read before it runs: editing this file (a git pull) during
 # a long `make fuzz` cannot change what the running script does next.
@@ -21,6 +23,7 @@ SECONDS_EACH=300
 SCRATCH="$ROOT/.build-fuzz"
 MODULE="$ROOT/build/pam_pattern.so"
 MERGE=0
+JOBS=1
 TARGETS=()
 SWIFT="${SWIFT:-swift}"
 CLANG="${CLANG:-$(dirname "$(readlink -f "$(command -v "$SWIFT")")")/clang}"
@@ -30,7 +33,8 @@ while [ $# -gt 0 ]; do
         --scratch) SCRATCH="$2"; shift 2 ;;
         --module) MODULE="$2"; shift 2 ;;
         --merge) MERGE=1; shift ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        --jobs) JOBS="$2"; shift 2 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) TARGETS+=("$1"); shift ;;
     esac
 done
@@ -45,6 +49,7 @@ FUZZ_FLAGS=(-timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
 
 log() { printf '%s\n' "$*"; }
 fail() { log "fuzz: $*"; exit 1; }
+case "$JOBS" in '' | *[!0-9]* | 0) fail "--jobs wants a number of at least 1, not '$JOBS'" ;; esac
 
 # Runs a build, showing its output without progress lines and the sanitizer runtime's linker noise;
 # returns the build's own status.
@@ -83,7 +88,9 @@ build_pam() {
 }
 
 # --- running ----------------------------------------------------------------------------------
-SUMMARY=()
+# Each target's row of the final table, written by whichever lane ran it.
+SUMMARY_DIR="$SCRATCH/logs/summary"
+summary_row() { printf '%s\n' "$2" >"$SUMMARY_DIR/$1"; }
 stat_of() { grep -E "^stat::$1:" "$2" | tail -1 | awk '{print $2}'; }
 
 # The private directories the targets make (removed at exit, but not after a crash: ASan and abort
@@ -103,13 +110,10 @@ run_target() {
     local count
     count=$(find "$corpus" -type f | wc -l)
 
-    local before
-    before=$(private_dirs)
     log "== $name: replaying $count committed inputs"
     if ! PATTERN_FUZZ_TARGET="$name" PAM_PATTERN_MODULE="$replay_module" \
         "$binary" "${FUZZ_FLAGS[@]}" -runs=0 -artifact_prefix="$artifacts" "$corpus" >"$logs/$name.replay" 2>&1; then
         tail -40 "$logs/$name.replay"
-        remove_new_private_dirs "$before"
         fail "$name: the committed corpus fails (log: $logs/$name.replay)"
     fi
 
@@ -118,7 +122,6 @@ run_target() {
         "$binary" "${FUZZ_FLAGS[@]}" "${dict[@]}" -max_total_time="$SECONDS_EACH" \
         -artifact_prefix="$artifacts" "$work" "$corpus" >"$logs/$name.fuzz" 2>&1; then
         grep -v -E "^#[0-9]+" "$logs/$name.fuzz" | tail -60
-        remove_new_private_dirs "$before"
         local crash
         crash=$(ls -t "$artifacts" 2>/dev/null | head -1)
         log "fuzz: $name FAILED; input: $artifacts$crash"
@@ -138,7 +141,7 @@ run_target() {
     runs=$(stat_of number_of_executed_units "$logs/$name.fuzz")
     rate=$(stat_of average_exec_per_sec "$logs/$name.fuzz")
     added=$(stat_of new_units_added "$logs/$name.fuzz")
-    SUMMARY+=("$(printf '%-8s %8ss %12s %10s %9s %9s  ok' "$name" "$SECONDS_EACH" "$runs" "$rate" "$count" "$added")")
+    summary_row "$name" "$(printf '%-8s %8ss %12s %10s %9s %9s  ok' "$name" "$SECONDS_EACH" "$runs" "$rate" "$count" "$added")"
 }
 
 IS_ROOT=0
@@ -158,13 +161,14 @@ if [ $need_pam = 1 ]; then
     build_pam
 fi
 
-for t in "${TARGETS[@]}"; do
+run_one() {
+    local t="$1"
     case "$t" in
         store|state|pam)
             if [ $IS_ROOT != 1 ]; then
                 log "== $t: SKIPPED, needs root (the store and the module refuse files not owned by root)"
-                SUMMARY+=("$(printf '%-8s %9s %12s %10s %9s %9s  skipped (not root)' "$t" - - - - -)")
-                continue
+                summary_row "$t" "$(printf '%-8s %9s %12s %10s %9s %9s  skipped (not root)' "$t" - - - - -)"
+                return 0
             fi ;;
     esac
     if [ "$t" = pam ]; then
@@ -172,10 +176,28 @@ for t in "${TARGETS[@]}"; do
     else
         run_target "$t" "$SWIFT_FUZZ" "" ""
     fi
+}
+
+# The targets dealt round-robin to JOBS lanes; each lane (a subshell: fail ends only it) runs its own in turn.
+rm -rf "$SUMMARY_DIR" && mkdir -p "$SUMMARY_DIR"
+before=$(private_dirs)
+lanes=()
+for ((lane = 0; lane < JOBS && lane < ${#TARGETS[@]}; lane++)); do
+    (
+        for ((i = lane; i < ${#TARGETS[@]}; i += JOBS)); do run_one "${TARGETS[$i]}"; done
+    ) &
+    lanes+=($!)
 done
+failed=0
+for pid in "${lanes[@]}"; do wait "$pid" || failed=1; done
+if [ $failed = 1 ]; then
+    # Left by a crash (ASan and abort skip atexit), now that no target runs any more.
+    remove_new_private_dirs "$before"
+    exit 1
+fi
 
 log ""
 log "target     time        execs    execs/s   corpus  new units"
-for line in "${SUMMARY[@]}"; do log "$line"; done
+for t in "${TARGETS[@]}"; do cat "$SUMMARY_DIR/$t"; done
 exit 0
 }
