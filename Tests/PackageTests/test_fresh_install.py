@@ -24,7 +24,7 @@ import time
 import unittest
 
 from support.paths import ROOT
-from test_package import RUN_LOCK, STATE_DIR, STORE_DIR, Namespace, make
+from test_package import RUN_LOCK, STATE_DIR, STORE_DIR, Namespace, built_deb
 
 USER, PASSWORD = "ppdeb-newcomer", "Newcomer-pw-2026"
 # The reference's transcripts name alice; the test user stands in for her.
@@ -131,7 +131,7 @@ class FreshInstallTests(unittest.TestCase):
                 raise unittest.SkipTest("%s is not installed (make deps)" % tool)
         cls.lock = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         fcntl.flock(cls.lock, fcntl.LOCK_EX)
-        cls.deb = os.environ.get("PAM_PATTERN_DEB") or os.path.join(ROOT, make("deb").strip().splitlines()[-1])
+        cls.deb = os.environ.get("PAM_PATTERN_DEB") or built_deb()
 
     @classmethod
     def tearDownClass(cls):

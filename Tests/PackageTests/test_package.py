@@ -16,6 +16,7 @@ Root only; holds the real-client lock (test users, /etc). About 40 s.
 """
 
 import fcntl
+import functools
 import gzip
 import hashlib
 import os
@@ -74,6 +75,12 @@ def make(*args):
     if r.returncode != 0:
         raise AssertionError("make %s failed:\n%s%s" % (" ".join(args), r.stdout, r.stderr))
     return r.stdout
+
+
+@functools.cache
+def built_deb():
+    """The package of this tree (`make deb`), made once per run: every suite that installs it installs these bytes."""
+    return os.path.join(ROOT, make("deb").strip().splitlines()[-1])
 
 
 def sha256(path):
@@ -223,7 +230,7 @@ class PackageTests(unittest.TestCase):
                     raise AssertionError("another suite holds %s for 300 s" % RUN_LOCK)
                 time.sleep(1)
         cls.real_before = (tree("/etc/pam.d"), real_dpkg_knows_the_package())
-        cls.deb = os.path.join(ROOT, make("deb").strip().splitlines()[-1])
+        cls.deb = built_deb()
         # The same build as version+1: the upgrade path, and a second build to compare bytes with.
         version = subprocess.run(["dpkg-deb", "-f", cls.deb, "Version"], capture_output=True, text=True).stdout.strip()
         cls.newer = os.path.join(ROOT, make("deb", "DEB_VERSION=%s+1" % version).strip().splitlines()[-1])
