@@ -60,8 +60,12 @@ IN_SWIFT_TMP   = mkdir -p $(SWIFT_TMP) && TMPDIR=$(SWIFT_TMP)
 # person's index owned by root. Optional locks off, git only reads it.
 export GIT_OPTIONAL_LOCKS := 0
 
+# SwiftPM colours diagnostics only on a terminal, and the colour flag is part of every compile command: a build
+# from a terminal (`make demo` typed, or under expect) after one from a pipe, or the other way round, compiled
+# everything again. One setting whatever the output is, so only a changed input rebuilds.
+SWIFT_BUILD   = $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(SCRATCH)
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
-SWIFT_RELEASE := $(IN_SWIFT_TMP) $(SWIFT) build -c release --scratch-path $(SCRATCH) --disable-local-rpath
+SWIFT_RELEASE := $(SWIFT_BUILD) -c release --disable-local-rpath
 
 .PHONY: all build deps build-deps check-deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list deb bench fuzz clean
@@ -178,10 +182,16 @@ pot:
 
 test: deps build lint test-swift test-integration test-fuzz
 
+# The unit tests' product alone (PatternCore and its tests, debug): a bare `swift test` would first build every
+# target in debug too, minutes of compiling that `make build` already does in release.
+SWIFT_TESTS_PRODUCT := pam_patternPackageTests
+
 test-swift: toolchain build-owner
-	$(IN_SWIFT_TMP) $(SWIFT) test --scratch-path $(SCRATCH); status=$$?; $(GIVE_BACK); exit $$status
-	# every pattern's drawing read back; optimised (a debug build takes minutes)
-	$(SWIFT_RELEASE) --product drawing-roundtrip; status=$$?; $(GIVE_BACK); exit $$status
+	$(SWIFT_BUILD) --product $(SWIFT_TESTS_PRODUCT) \
+	  && $(IN_SWIFT_TMP) $(SWIFT) test --scratch-path $(SCRATCH) --skip-build; status=$$?; $(GIVE_BACK); exit $$status
+	# every pattern's drawing read back; optimised (a debug build takes minutes). With patternctl's flags, so the
+	# release PatternCore they share is not compiled again for one and then again for the other by the next build.
+	$(SWIFT_RELEASE) --product drawing-roundtrip --static-swift-stdlib; status=$$?; $(GIVE_BACK); exit $$status
 	$(SCRATCH)/release/drawing-roundtrip
 
 test-integration: build
@@ -256,18 +266,20 @@ deb: deps build
 bench: deps build
 	@bench/run-bench.sh $(CURDIR)/$(BUILD)
 
-# libFuzzer + ASan (fuzz/run.sh, fuzz/README.md), in their own scratch path: FUZZ_SECONDS per target.
+# libFuzzer + ASan (fuzz/run.sh, fuzz/README.md), in their own scratch path: FUZZ_SECONDS per target,
+# FUZZ_JOBS targets at a time (a fuzzer is one process: one per core, each target keeps a whole core).
 FUZZ_SECONDS      ?= 300
 FUZZ_TEST_SECONDS ?= 25
 FUZZ_SCRATCH      ?= .build-fuzz
+FUZZ_JOBS         ?= $(shell nproc 2>/dev/null || echo 1)
 
 fuzz: build
-	mkdir -p $(abspath $(FUZZ_SCRATCH))/tmp && TMPDIR=$(abspath $(FUZZ_SCRATCH))/tmp SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
+	mkdir -p $(abspath $(FUZZ_SCRATCH))/tmp && TMPDIR=$(abspath $(FUZZ_SCRATCH))/tmp SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
 	  status=$$?; $(GIVE_BACK); exit $$status
 
 # The bounded pass of `make test`: replays the committed corpus, then fuzzes each target briefly.
 test-fuzz: build
-	mkdir -p $(abspath $(FUZZ_SCRATCH))/tmp && TMPDIR=$(abspath $(FUZZ_SCRATCH))/tmp SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_TEST_SECONDS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
+	mkdir -p $(abspath $(FUZZ_SCRATCH))/tmp && TMPDIR=$(abspath $(FUZZ_SCRATCH))/tmp SWIFT=$(SWIFT) fuzz/run.sh --seconds $(FUZZ_TEST_SECONDS) --jobs $(FUZZ_JOBS) --scratch $(FUZZ_SCRATCH) --module $(CURDIR)/$(BUILD)/pam_pattern.so; \
 	  status=$$?; $(GIVE_BACK); exit $$status
 
 # Style of what the project writes, checked and applied the same way everywhere: swift format (ships with
