@@ -1,6 +1,7 @@
 """Nothing waits for pam_pattern_helper for ever (PatternCore/HelperProtocol/HelperClient.swift, CPatternSystem/helper_spawn.c):
 the module kills a helper that has not answered after 5 s and returns PAM_AUTHINFO_UNAVAIL, so real su goes on
-to the password; patternctl kills it after 30 s and says so. An honest slow check (cost 9) still fits.
+to the password; patternctl kills it after 30 s and says so. An honest slow check (cost 9) still fits. A helper
+that answers but never exits is killed at the same bound; without a pidfd to wait on, the wait still works.
 
 The stuck helper is a stand-in at /usr/sbin/pam_pattern_helper in the test's namespace that stops itself:
 what the caller sees of a helper waiting for something it will not get (a TPM that another user's stopped
@@ -31,6 +32,10 @@ SLACK = 5.0
 
 # Stops itself once started: SIGSTOP cannot be ignored, so only its caller's deadline can end the wait.
 STUCK_HELPER = "#!/bin/sh\nkill -STOP $$\necho accepted\n"
+
+# Answers, closes its stdout, then stops: the caller has its line but no exit, and waits for the exit (a pidfd,
+# or waitpid polling without one) only until the same deadline.
+ANSWER_THEN_STOP_HELPER = "#!/bin/sh\necho 'allowed 5'\nexec 1>&-\nkill -STOP $$\n"
 
 PASSWORD = "pp-deadline-Secret-1"
 
@@ -70,11 +75,11 @@ class HelperDeadlineTest(unittest.TestCase):
         self.caller = TestUser(self.CALLER)
         self.addCleanup(self.caller.remove)
 
-    def stuck_namespace(self, **kwargs):
+    def stuck_namespace(self, stand_in=STUCK_HELPER, **kwargs):
         """A namespace whose helper stops itself; any stand-in left (stopped) by a failing run is killed after."""
         sandbox = helper.Namespace(self, helper_mode=0o755, **kwargs)
         with open(sandbox.helper, "w") as f:
-            f.write(STUCK_HELPER)
+            f.write(stand_in)
         self.addCleanup(self.kill_stand_ins)
         return sandbox
 
@@ -156,6 +161,34 @@ class HelperDeadlineTest(unittest.TestCase):
         self.assertEqual(report["fds_after"], report["fds_before"])
         self.assertEqual(self.stand_ins(), [])
         self.assertEqual(sandbox.failures(self.CALLER), 0)
+
+    def test_a_helper_that_answers_but_never_exits_is_killed_at_the_bound(self):
+        sandbox = self.stuck_namespace(ANSWER_THEN_STOP_HELPER)
+        sandbox.enrol(self.CALLER)
+        started = time.monotonic()
+        report = helper.drive_module(sandbox, self.caller, [PATTERN], timeout=MODULE_DEADLINE + 3 * SLACK)
+        took = time.monotonic() - started
+        result = report["results"][0]
+        # An answer without an exit status is no answer: fail closed, nothing prompted or counted.
+        self.assertEqual(result["code"], "PAM_AUTHINFO_UNAVAIL", report)
+        self.assertNotIn("Pattern: ", " ".join(m for _, m in result["messages"]))
+        self.assertGreater(took, MODULE_DEADLINE - 1.0, "the exit was not waited for: %.1f s" % took)
+        self.assertLess(took, MODULE_DEADLINE + SLACK, took)
+        self.assertEqual(report["fds_after"], report["fds_before"], "the pidfd is closed again")
+        self.assertEqual(self.stand_ins(), [])
+        self.assertEqual(sandbox.failures(self.CALLER), 0)
+
+    def test_without_a_pidfd_the_helper_is_still_waited_for(self):
+        # pidfd_open refused (an old kernel, a seccomp filter, the fd limit): waitpid is polled instead, and the
+        # answer is the same. strace traces patternctl alone (no -f), so the helper it runs stays setuid.
+        sandbox = helper.Namespace(self)
+        sandbox.enrol(self.CALLER)
+        strace = "strace -qq -e trace=pidfd_open -e inject=pidfd_open:error=ENOSYS "  # its trace on stderr
+        done = sandbox.run(as_user(self.caller, strace + "%s status" % shlex.quote(PATTERNCTL)), timeout=60)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn(b"enrolled: yes", done.stdout)
+        refused = [line for line in done.stderr.decode().splitlines() if "pidfd_open(" in line and "INJECTED" in line]
+        self.assertTrue(refused, "patternctl never asked for a pidfd: the fallback was not what ran")
 
     def test_patternctl_on_a_stuck_helper_exits_within_its_bound(self):
         sandbox = self.stuck_namespace()
