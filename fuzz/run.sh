@@ -155,10 +155,29 @@ for t in "${TARGETS[@]}"; do
         *) fail "unknown target '$t' (pattern store state options conf helper pad pam)" ;;
     esac
 done
-[ $need_swift = 1 ] && build_swift
+builds=()
+[ $need_swift = 1 ] && builds+=(build_swift)
 if [ $need_pam = 1 ]; then
     [ -f "$MODULE" ] || fail "no module at $MODULE (run make build)"
-    build_pam
+    builds+=(build_pam)
+fi
+if [ "$JOBS" -gt 1 ] && [ ${#builds[@]} -gt 1 ]; then
+    # Two scratch paths, so the two builds can run at once; each is mostly one long compile after another (a
+    # chain of modules), so side by side they fill two cores. Their output is shown when both are done.
+    mkdir -p "$SCRATCH/logs"
+    pids=()
+    for b in "${builds[@]}"; do
+        "$b" >"$SCRATCH/logs/$b.out" 2>&1 &
+        pids+=($!)
+    done
+    failed=0
+    for i in "${!pids[@]}"; do
+        wait "${pids[$i]}" || failed=1
+        cat "$SCRATCH/logs/${builds[$i]}.out"
+    done
+    [ $failed = 0 ] || exit 1
+else
+    for b in "${builds[@]}"; do "$b"; done
 fi
 
 run_one() {
