@@ -123,14 +123,6 @@ void pam_pattern_bind_text_domain(void) {
     (void)bindtextdomain(PAM_PATTERN_TEXTDOMAIN, PAM_PATTERN_LOCALEDIR);
 }
 
-const char *pam_pattern_gettext(const char *msgid) {
-    return dgettext(PAM_PATTERN_TEXTDOMAIN, msgid);
-}
-
-const char *pam_pattern_ngettext(const char *msgid, const char *msgid_plural, unsigned long count) {
-    return dngettext(PAM_PATTERN_TEXTDOMAIN, msgid, msgid_plural, count);
-}
-
 int pam_pattern_format_time(long long seconds, char *out, int out_size) {
     time_t t = (time_t)seconds;
     struct tm tm;

@@ -62,12 +62,6 @@ const char *pattern_pad_user_name(void) {
 
 void pattern_pad_log(const char *message) { fprintf(stderr, "auth_pattern: %s\n", message); }
 
-const char *pattern_pad_gettext(const char *msgid) { return dgettext(TEXT_DOMAIN, msgid); }
-
-const char *pattern_pad_ngettext(const char *singular, const char *plural, unsigned long n) {
-    return dngettext(TEXT_DOMAIN, singular, plural, n);
-}
-
 pid_t pattern_pad_spawn(const char *path, int *to_child, int *from_child) {
     int down[2], up[2];
     if (pipe2(down, O_CLOEXEC) != 0) return -1;

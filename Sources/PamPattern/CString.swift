@@ -33,13 +33,6 @@ enum CString {
         }
     }
 
-    /// Calls `body` with a string literal as a C string: the compiler stores literals NUL-terminated (os_log
-    /// relies on the same). A StaticString without a pointer (a single scalar) gives [].
-    static func withStatic(_ text: StaticString, _ body: (UnsafePointer<CChar>) -> [UInt8]) -> [UInt8] {
-        guard text.hasPointerRepresentation else { return [] }
-        return text.utf8Start.withMemoryRebound(to: CChar.self, capacity: text.utf8CodeUnitCount + 1) { body($0) }
-    }
-
     /// At most `limit` bytes of a NUL-terminated string (cut, not refused, when longer); [] for NULL.
     static func prefix(_ pointer: UnsafePointer<CChar>?, limit: Int) -> [UInt8] {
         guard let pointer, limit > 0 else { return [] }

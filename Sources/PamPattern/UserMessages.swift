@@ -1,27 +1,8 @@
 import PatternCoreEmbedded
 
 /// What the person at the prompt is told. Plain sentences, no secrets, in the application's language
-/// (Localized.swift); every msgid here is in po/pam_pattern.pot.
+/// (MessageCatalogue, the core's gettext); every msgid here is in po/pam_pattern.pot.
 enum UserMessages {
-    /// "45 seconds", "1 minute", "2 minutes 5 seconds", "3 hours 2 minutes" (DurationWords; patternctl's
-    /// WaitText says waits the same way, from the same msgids).
-    static func duration(_ seconds: Int64) -> [UInt8] {
-        let words = DurationWords(seconds: seconds)
-        let larger = count(words.unit, words.count)
-        return words.rest == 0 ? larger : both(larger, count(words.restUnit, words.rest))
-    }
-
-    static func count(_ unit: DurationWords.Unit, _ n: Int64) -> [UInt8] {
-        switch unit {
-        case .second: return localizedPlural("%s second", "%s seconds", n, number(n))
-        case .minute: return localizedPlural("%s minute", "%s minutes", n, number(n))
-        case .hour: return localizedPlural("%s hour", "%s hours", n, number(n))
-        }
-    }
-
-    /// Two parts of one duration ("2 minutes 5 seconds").
-    static func both(_ larger: [UInt8], _ smaller: [UInt8]) -> [UInt8] { localized("%1$s %2$s", larger, smaller) }
-
     static func number(_ n: Int64) -> [UInt8] {
         if n <= 0 { return [0x30] }
         var digits: [UInt8] = []
@@ -44,7 +25,7 @@ enum UserMessages {
         case .wait(let secondsLeft):
             return localized(
                 "Too many wrong patterns: try again in %s. Your password still works.",
-                duration(secondsLeft))
+                DurationWords(seconds: secondsLeft).said)
         case .disabled:
             return localized(
                 "Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works."
@@ -73,7 +54,7 @@ enum UserMessages {
         case .wait(let secondsLeft):
             return localized(
                 "Wrong pattern. Too many wrong patterns: try again in %s. Your password still works.",
-                duration(secondsLeft))
+                DurationWords(seconds: secondsLeft).said)
         case .disabled:
             return localized(
                 "Wrong pattern. Your pattern is now disabled after too many wrong tries; an administrator can re-enable it. Your password still works."

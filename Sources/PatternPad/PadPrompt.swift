@@ -1,3 +1,5 @@
+import PatternCoreEmbedded
+
 /// What authproto is waiting for.
 enum PadPrompt: Equatable {
     /// pam_pattern's prompt; `takesPassword` for forward_pass's "Pattern or password: ".

@@ -167,10 +167,11 @@ struct PadRenderer {
             if afterWrong {
                 return localized(
                     "Wrong pattern. Too many wrong patterns: try again in %s. Your password still works.",
-                    PadText.duration(left))
+                    DurationWords(seconds: left).said)
             }
             return localized(
-                "Too many wrong patterns: try again in %s. Your password still works.", PadText.duration(left))
+                "Too many wrong patterns: try again in %s. Your password still works.",
+                DurationWords(seconds: left).said)
         case .disabled:
             return localized(
                 "Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works."

@@ -189,7 +189,7 @@ enum OwnPattern {
     private static func refused(_ verdict: HelperVerdict, secret: Secret) -> ExitStatus {
         switch verdict {
         case .wrong(let after):
-            var text =
+            var text: String =
                 secret == .pattern
                 ? localized("wrong pattern; nothing was changed") : localized("wrong password; nothing was changed")
             switch after {

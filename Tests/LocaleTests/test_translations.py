@@ -18,6 +18,12 @@ LANGUAGES = sorted(name[:-3] for name in os.listdir(PO) if name.endswith(".po"))
 DIRECTIVE = re.compile(r"%(?:%|[1-9]\$s|s)")
 
 
+def maximum_template_bytes():
+    """MessageFormat.maximumTemplateBytes: a longer translation is not read (MessageCatalogue gives [])."""
+    with open(os.path.join(ROOT, "Sources", "PatternCore", "Text", "MessageFormat.swift")) as f:
+        return int(re.search(r"maximumTemplateBytes = (\d+)", f.read()).group(1))
+
+
 def parse_po(path):
     """{(msgid, msgid_plural or None): [msgstr...]}, plus the set of fuzzy keys. Header excluded."""
     entries, fuzzy = {}, set()
@@ -67,6 +73,7 @@ class CatalogueTest(unittest.TestCase):
         self.assertIn("zh_CN", LANGUAGES)
         template, _ = parse_po(POT)
         self.assertGreater(len(template), 10)
+        limit = maximum_template_bytes()
         for language in LANGUAGES:
             with self.subTest(language=language):
                 translated, fuzzy = parse_po(os.path.join(PO, language + ".po"))
@@ -75,6 +82,9 @@ class CatalogueTest(unittest.TestCase):
                 self.assertEqual(sorted(fuzzy), [], "fuzzy")
                 for (msgid, plural), strings in translated.items():
                     self.assertTrue(strings and all(s.strip() for s in strings), msgid)
+                    # a message longer than a template may be would be shown as nothing
+                    for text in [msgid, plural or "", *strings]:
+                        self.assertLessEqual(len(text.encode()), limit, msgid)
                     for text in strings:
                         # the same arguments (in any order): a lost %s would drop a number or a name
                         self.assertEqual(

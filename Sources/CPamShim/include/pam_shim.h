@@ -61,12 +61,6 @@ void pam_pattern_fail_delay(pam_handle_t *pamh, unsigned int micros);
 /* Binds the module's text domain "pam_pattern" to the installed locale directory. */
 void pam_pattern_bind_text_domain(void);
 
-/* dgettext("pam_pattern", msgid): the translation for the application's LC_MESSAGES, or msgid. */
-const char *pam_pattern_gettext(const char *msgid);
-
-/* dngettext("pam_pattern", ...): the form for `count` in the application's language. */
-const char *pam_pattern_ngettext(const char *msgid, const char *msgid_plural, unsigned long count);
-
 /* Formats a time as "2026-11-30 14:25 UTC" in the host's time zone. Returns 0, or -1. */
 int pam_pattern_format_time(long long seconds, char *out, int out_size);
 

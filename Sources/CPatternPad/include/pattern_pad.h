@@ -43,10 +43,6 @@ const char *pattern_pad_user_name(void);
 /* One line to stderr, prefixed "auth_pattern: ". Never given a secret. */
 void pattern_pad_log(const char *message);
 
-/* gettext in the "pam_pattern" domain (static storage). */
-const char *pattern_pad_gettext(const char *msgid);
-const char *pattern_pad_ngettext(const char *singular, const char *plural, unsigned long n);
-
 /* ---- authproto (the PAM child) ----------------------------------------- */
 
 /* Starts `path` (absolute) with XSECURELOCK_NO_PAM_RHOST=1 added to a copy

@@ -30,7 +30,8 @@
 #include <signal.h>
 #include <crypt.h>
 #include <locale.h>
-/* gettext for patternctl (bindtextdomain, dgettext: Glibc's Swift module does not carry them). */
+/* gettext for the core's MessageCatalogue (dgettext, in both builds) and patternctl's bindtextdomain: Glibc's Swift
+ * module does not carry them. */
 #include <libintl.h>
 
 /* errno of the calling thread. */

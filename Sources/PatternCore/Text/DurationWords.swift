@@ -1,6 +1,6 @@
 /// A wait as a person is told it: its largest unit and, when that is not whole, the next smaller one
-/// ("45 seconds", "4 minutes 54 seconds", "3 hours 2 minutes"). The module and patternctl word every wait
-/// from this, each with its own gettext call (the msgids must stay literals at the call).
+/// ("45 seconds", "4 minutes 54 seconds", "3 hours 2 minutes"). The module, the pad and patternctl say every
+/// wait through `said`, so it reads the same from sudo, a lock screen and the CLI.
 public struct DurationWords: Equatable, Sendable {
     public enum Unit: Equatable, Sendable {
         case second, minute, hour
@@ -26,4 +26,23 @@ public struct DurationWords: Equatable, Sendable {
 
     /// The unit `rest` counts.
     public var restUnit: Unit { unit == .hour ? .minute : .second }
+}
+
+extension DurationWords {
+    /// The wait in the person's language (MessageCatalogue): "4 minutes 54 seconds", "1 minute".
+    public var said: [UInt8] {
+        let larger = Self.count(count, of: unit)
+        guard rest > 0 else { return larger }
+        return MessageCatalogue.localized("%1$s %2$s", larger, Self.count(rest, of: restUnit))
+    }
+
+    /// "1 minute", "54 seconds".
+    static func count(_ n: Int64, of unit: Unit) -> [UInt8] {
+        let digits = TextCodec.decimal(n)
+        switch unit {
+        case .second: return MessageCatalogue.localizedPlural("%s second", "%s seconds", n, digits)
+        case .minute: return MessageCatalogue.localizedPlural("%s minute", "%s minutes", n, digits)
+        case .hour: return MessageCatalogue.localizedPlural("%s hour", "%s hours", n, digits)
+        }
+    }
 }

@@ -31,4 +31,17 @@ struct DurationWordsTests {
         #expect(DurationWords(seconds: 120).restUnit == .second)
         #expect(DurationWords(seconds: 5).restUnit == .second)
     }
+
+    /// How each program says a wait (the module, the pad and patternctl all show `said`), in the C locale.
+    @Test func saidInEnglish() {
+        let said = { (seconds: Int64) in String(decoding: DurationWords(seconds: seconds).said, as: UTF8.self) }
+        #expect(said(0) == "1 second")
+        #expect(said(45) == "45 seconds")
+        #expect(said(60) == "1 minute")
+        #expect(said(61) == "1 minute 1 second")
+        #expect(said(294) == "4 minutes 54 seconds")
+        #expect(said(3600) == "1 hour")
+        #expect(said(3661) == "1 hour 1 minute")
+        #expect(said(10_920) == "3 hours 2 minutes")
+    }
 }
