@@ -147,36 +147,30 @@ class HelperDeadlineTest(unittest.TestCase):
         # Killed and reaped: nothing of it is left running or stopped.
         self.assertEqual(self.stand_ins(), [])
 
-    def test_a_stuck_helper_under_a_screen_locker_fails_closed_within_the_bound(self):
-        sandbox = self.stuck_namespace()
+    def assert_locker_fails_closed_at_the_bound(self, stand_in):
+        """A screen locker's authentication (the module as the user) with `stand_in` as the helper: the first
+        call (check, before the prompt) never completes, so PAM_AUTHINFO_UNAVAIL at the bound, with no prompt,
+        nothing counted, no fd left open and no stand-in left running."""
+        sandbox = self.stuck_namespace(stand_in)
         sandbox.enrol(self.CALLER)
         started = time.monotonic()
         report = helper.drive_module(sandbox, self.caller, [PATTERN], timeout=MODULE_DEADLINE + 3 * SLACK)
         took = time.monotonic() - started
         result = report["results"][0]
         self.assertEqual(result["code"], "PAM_AUTHINFO_UNAVAIL", report)
-        # The first call (check, before the prompt) stuck: no prompt at all.
         self.assertNotIn("Pattern: ", " ".join(m for _, m in result["messages"]))
+        self.assertGreater(took, MODULE_DEADLINE - 1.0, "the helper cannot have finished: %.1f s" % took)
         self.assertLess(took, MODULE_DEADLINE + SLACK, took)
         self.assertEqual(report["fds_after"], report["fds_before"])
         self.assertEqual(self.stand_ins(), [])
         self.assertEqual(sandbox.failures(self.CALLER), 0)
 
+    def test_a_stuck_helper_under_a_screen_locker_fails_closed_within_the_bound(self):
+        self.assert_locker_fails_closed_at_the_bound(STUCK_HELPER)
+
     def test_a_helper_that_answers_but_never_exits_is_killed_at_the_bound(self):
-        sandbox = self.stuck_namespace(ANSWER_THEN_STOP_HELPER)
-        sandbox.enrol(self.CALLER)
-        started = time.monotonic()
-        report = helper.drive_module(sandbox, self.caller, [PATTERN], timeout=MODULE_DEADLINE + 3 * SLACK)
-        took = time.monotonic() - started
-        result = report["results"][0]
-        # An answer without an exit status is no answer: fail closed, nothing prompted or counted.
-        self.assertEqual(result["code"], "PAM_AUTHINFO_UNAVAIL", report)
-        self.assertNotIn("Pattern: ", " ".join(m for _, m in result["messages"]))
-        self.assertGreater(took, MODULE_DEADLINE - 1.0, "the exit was not waited for: %.1f s" % took)
-        self.assertLess(took, MODULE_DEADLINE + SLACK, took)
-        self.assertEqual(report["fds_after"], report["fds_before"], "the pidfd is closed again")
-        self.assertEqual(self.stand_ins(), [])
-        self.assertEqual(sandbox.failures(self.CALLER), 0)
+        # An answer without an exit status is no answer (the pidfd wait, too, ends at the deadline).
+        self.assert_locker_fails_closed_at_the_bound(ANSWER_THEN_STOP_HELPER)
 
     def test_without_a_pidfd_the_helper_is_still_waited_for(self):
         # pidfd_open refused (an old kernel, a seccomp filter, the fd limit): waitpid is polled instead, and the
