@@ -18,43 +18,12 @@ import shlex
 import shutil
 import unittest
 
-from support import helper
+from support import helper, i3lock
 from support.formats import attempt_record_file
 from support.helper import PATTERN, WRONG_PATTERN
+from support.i3lock import STEP_TIMEOUT
 from support.paths import MODULE, ROOT
-from support.system import as_user
-
-STEP_TIMEOUT = 15  # seconds for a locker to unlock or report a failure (pam_faildelay in login: 3 s)
-
-# i3lock as the user under Xvfb; each typed step reports "step N unlocked rc=R", "step N locked" or "step N timeout".
-I3LOCK_SESSION = r"""
-set +e
-W=%(root)s
-Xvfb -displayfd 3 -nolisten tcp -ac 3>$W/display >/dev/null 2>&1 &
-xpid=$!
-for i in $(seq 200); do [ -s $W/display ] && break; sleep 0.05; done
-export DISPLAY=:$(cat $W/display)
-%(locker)s >$W/i3lock.log 2>&1 &
-lpid=$!
-for i in $(seq 200); do grep -q "Watching window" $W/i3lock.log && break; sleep 0.05; done
-sleep 0.2
-n=0
-for typed in %(steps)s; do
-  n=$((n+1))
-  failures=$(grep -c "Authentication failure" $W/i3lock.log)
-  xdotool type --delay 5 "$typed"; xdotool key Return
-  result=timeout
-  for i in $(seq %(ticks)d); do
-    if ! kill -0 $lpid 2>/dev/null; then wait $lpid; result="unlocked rc=$?"; break; fi
-    if [ "$(grep -c 'Authentication failure' $W/i3lock.log)" -gt "$failures" ]; then result=locked; break; fi
-    sleep 0.05
-  done
-  echo "step $n $result"
-  case "$result" in unlocked*) break;; esac
-done
-kill $lpid 2>/dev/null; wait $lpid 2>/dev/null
-kill $xpid; wait $xpid 2>/dev/null
-"""
+from support.system import as_user, as_user_at_display
 
 # xsecurelock as the user under Xvfb: wake it (pointer motion starts auth_x11), type one answer and Return, then
 # "unlocked rc=R" when it exits within the wait, else "locked" (its auth_x11 is then asking for the password).
@@ -108,32 +77,16 @@ class LockersWithProfileTest(helper.HelperCase):
             self, pam_d={"i3lock": shipped("i3lock"), "xscreensaver": shipped("xscreensaver")}, profile=True
         )
 
-    def run_script(self, script, timeout):
-        done = self.sandbox.run(script, timeout=timeout)
-        self.assertEqual(done.returncode, 0, done.stderr)
-        return done.stdout.decode().splitlines()
-
-    def i3lock(self, *steps):
-        locker = as_user(self.user, "exec i3lock -n --debug", env={"DISPLAY": "DISPLAY_VALUE"})
-        locker = locker.replace("DISPLAY=DISPLAY_VALUE", 'DISPLAY="$DISPLAY"')
-        script = I3LOCK_SESSION % {
-            "root": shlex.quote(self.sandbox.root),
-            "locker": locker,
-            "steps": " ".join(shlex.quote(s) for s in steps),
-            "ticks": STEP_TIMEOUT * 20,
-        }
-        return self.run_script(script, 60 + STEP_TIMEOUT * len(steps))
-
     def xsecurelock(self, typed, wait=STEP_TIMEOUT):
-        locker = as_user(self.user, "exec xsecurelock", env={"DISPLAY": "DISPLAY_VALUE"})
-        locker = locker.replace("DISPLAY=DISPLAY_VALUE", 'DISPLAY="$DISPLAY"')
         script = XSECURELOCK_SESSION % {
             "root": shlex.quote(self.sandbox.root),
-            "locker": locker,
+            "locker": as_user_at_display(self.user, "exec xsecurelock"),
             "typed": shlex.quote(typed),
             "ticks": wait * 20,
         }
-        return self.run_script(script, 60 + wait)
+        done = self.sandbox.run(script, timeout=60 + wait)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout.decode().splitlines()
 
     def test_the_profile_is_in_common_auth(self):
         done = self.sandbox.run("grep -v '^#' /etc/pam.d/common-auth")
@@ -148,13 +101,16 @@ class LockersWithProfileTest(helper.HelperCase):
         return [tuple(line.split(b" ")[1:3]) for line in lines if not line.startswith(b"repeat ")]
 
     def test_one_wrong_pattern_at_i3lock_counts_one(self):
-        self.assertEqual(self.i3lock(WRONG_PATTERN), ["step 1 locked"])
+        self.assertEqual(i3lock.session(self.sandbox, self.user, WRONG_PATTERN), ["step 1 locked"])
         self.assertEqual(self.sandbox.failures(self.USER), 1)
         # Named by the program the person used, through the helper: i3lock on its display.
         [(service, tty)] = self.recorded()
         self.assertEqual(service, b"i3lock")
         self.assertRegex(tty, rb"^:\d+$")
-        self.assertEqual(self.i3lock(WRONG_PATTERN + "9", PATTERN), ["step 1 locked", "step 2 unlocked rc=0"])
+        self.assertEqual(
+            i3lock.session(self.sandbox, self.user, WRONG_PATTERN + "9", PATTERN),
+            ["step 1 locked", "step 2 unlocked rc=0"],
+        )
         self.assertEqual(self.sandbox.failures(self.USER), 0)
 
     def test_one_wrong_pattern_through_xscreensavers_stack_counts_one(self):

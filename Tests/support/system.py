@@ -147,6 +147,13 @@ def as_user(user, command, env=None):
     )
 
 
+def as_user_at_display(user, command):
+    """as_user for an X client: DISPLAY is the calling script's $DISPLAY, set once Xvfb -displayfd has chosen
+    the display (so it is not known when this text is made)."""
+    text = as_user(user, command, env={"DISPLAY": "DISPLAY_VALUE"})
+    return text.replace("DISPLAY=DISPLAY_VALUE", 'DISPLAY="$DISPLAY"')
+
+
 def setpriv_argv(user):
     """argv prefix running the rest as the user (real and effective uid, no groups), environment untouched."""
     return ["setpriv", "--reuid=%d" % user.uid, "--regid=%d" % user.uid, "--clear-groups"]
