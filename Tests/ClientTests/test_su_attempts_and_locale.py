@@ -21,20 +21,19 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
 import tempfile
 import threading
 import unittest
 
 from support.guesses import wrong_patterns
-from support import clients
-from support.paths import BUILD, PATTERNCTL, run
+from support import clients, zh_cn
+from support.paths import PATTERNCTL, run
+from support.zh_cn import CATALOGUE, MESSAGES
 
 # unittest calls these around the module: the shared run flock (users, /etc).
 from support.system import release_run_lock as tearDownModule  # noqa: F401
 from support.system import take_run_lock as setUpModule  # noqa: F401
 
-CATALOGUE = os.path.join(BUILD, "locale", "zh_CN", "LC_MESSAGES", "pam_pattern.mo")
 CAPACITY = 16
 
 
@@ -105,28 +104,16 @@ class SuChineseTest(SuAttemptTest):
         super().setUpClass()
         if not os.path.exists(CATALOGUE):
             raise AssertionError("not built: %s (make build)" % CATALOGUE)
-        if not os.path.exists("/usr/share/i18n/locales/zh_CN"):
-            raise unittest.SkipTest("no zh_CN locale source (Debian package locales; make deps)")
+        zh_cn.require_source()
         cls.locale_root = tempfile.mkdtemp(prefix="pam-pattern-locale-")
         os.chmod(cls.locale_root, 0o755)
         # The machine's own locales, plus zh_CN.UTF-8 compiled here (never into the real /usr/lib/locale).
         cls.locales = os.path.join(cls.locale_root, "lib-locale")
         shutil.copytree("/usr/lib/locale", cls.locales, symlinks=True)
-        made = subprocess.run(
-            ["localedef", "--no-archive", "-i", "zh_CN", "-f", "UTF-8", os.path.join(cls.locales, "zh_CN.utf8")],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            timeout=120,
-        )
-        if not os.path.isfile(os.path.join(cls.locales, "zh_CN.utf8", "LC_MESSAGES", "SYS_LC_MESSAGES")):
-            raise AssertionError("localedef zh_CN failed: %s" % made.stdout.decode(errors="replace"))
+        zh_cn.compile_into(cls.locales)
         # The machine's Chinese catalogues (su's own, Linux-PAM's) plus the built pam_pattern.mo.
         cls.messages = os.path.join(cls.locale_root, "zh_CN-messages")
-        real = "/usr/share/locale/zh_CN/LC_MESSAGES"
-        if os.path.isdir(real):
-            shutil.copytree(real, cls.messages, symlinks=True)
-        else:
-            os.makedirs(cls.messages)
+        shutil.copytree(MESSAGES, cls.messages, symlinks=True)
         shutil.copy(CATALOGUE, os.path.join(cls.messages, "pam_pattern.mo"))
         for directory, dirs, files in os.walk(cls.locale_root):
             for name in dirs + files:
@@ -140,17 +127,12 @@ class SuChineseTest(SuAttemptTest):
             shutil.rmtree(cls.locale_root, ignore_errors=True)
         super().tearDownClass()
 
-    def setUp(self):
-        super().setUp()
-        if not os.path.isdir("/usr/share/locale/zh_CN/LC_MESSAGES"):
-            self.skipTest("no /usr/share/locale/zh_CN/LC_MESSAGES to mount over")
-
     def su_chinese(self, answer, prompt="图案：".encode()):
         return self.su(
             answer,
             prompt=prompt,
             environment="LANG=zh_CN.UTF-8 ",
-            extra_mounts=((self.locales, "/usr/lib/locale"), (self.messages, "/usr/share/locale/zh_CN/LC_MESSAGES")),
+            extra_mounts=((self.locales, "/usr/lib/locale"), (self.messages, MESSAGES)),
         )
 
     def test_wrong_then_right_pattern_in_chinese(self):
@@ -170,7 +152,7 @@ class SuChineseTest(SuAttemptTest):
         script = "mount --bind %s /usr/lib/locale && mount --bind %s %s && LANG=zh_CN.UTF-8 exec %s" % (
             shlex.quote(self.locales),
             shlex.quote(self.messages),
-            "/usr/share/locale/zh_CN/LC_MESSAGES",
+            MESSAGES,
             command,
         )
         return run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script])

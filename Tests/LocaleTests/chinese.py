@@ -9,10 +9,10 @@ import subprocess
 import tempfile
 import unittest
 
-from support.paths import BUILD, PATTERNCTL, require_built, require_root
+from support import zh_cn
+from support.paths import PATTERNCTL, require_built, require_root
+from support.zh_cn import CATALOGUE, MESSAGES
 
-CATALOGUE = os.path.join(BUILD, "locale", "zh_CN", "LC_MESSAGES", "pam_pattern.mo")
-MESSAGES = "/usr/share/locale/zh_CN/LC_MESSAGES"
 NOBODY = 65534
 
 
@@ -21,23 +21,13 @@ class ChineseLocaleCase(unittest.TestCase):
     def setUpClass(cls):
         require_built(PATTERNCTL, CATALOGUE)
         require_root("a private mount namespace")
-        if not (shutil.which("localedef") and os.path.exists("/usr/share/i18n/locales/zh_CN")):
-            raise unittest.SkipTest("no zh_CN locale source (Debian package locales; make deps)")
-        if not os.path.isdir(MESSAGES):
-            raise unittest.SkipTest("no %s to mount over" % MESSAGES)
+        zh_cn.require_source()
         cls.root = tempfile.mkdtemp(prefix="patternctl-locale-")
         cls.addClassCleanup(shutil.rmtree, cls.root, True)
         os.chmod(cls.root, 0o755)  # patternctl run as nobody reads the locale too
         cls.locales = os.path.join(cls.root, "locales")
         os.mkdir(cls.locales)
-        made = subprocess.run(
-            ["localedef", "--no-archive", "-i", "zh_CN", "-f", "UTF-8", os.path.join(cls.locales, "zh_CN.utf8")],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            timeout=120,
-        )
-        if not os.path.isdir(os.path.join(cls.locales, "zh_CN.utf8")):
-            raise AssertionError("localedef zh_CN failed: %s" % made.stdout.decode(errors="replace"))
+        zh_cn.compile_into(cls.locales)
         cls.messages = os.path.join(cls.root, "messages")
         os.mkdir(cls.messages)
         shutil.copy(CATALOGUE, cls.messages)

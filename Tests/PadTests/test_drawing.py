@@ -5,7 +5,7 @@ the clean grid after it, and the README's screenshot, made here so it stays true
 import os
 import unittest
 
-from support import helper, pad, screen
+from support import pad, screen
 from support.helper import PATTERN, WRONG_PATTERN
 from support.paths import ROOT
 
@@ -14,17 +14,7 @@ README_SHOT = os.path.join(ROOT, "docs", "lock-screen-pad.png")
 README_BOX = (pad.CENTRE[0] - 320, pad.CENTRE[1] - 260, pad.CENTRE[0] + 320, pad.CENTRE[1] + 260)
 
 
-def setUpModule():
-    pad.require_pad()
-    helper.take_run_lock()
-
-
-def tearDownModule():
-    helper.release_run_lock()
-
-
-def dots(digits):
-    return [int(d) for d in digits]
+setUpModule = pad.set_up_module
 
 
 def midpoint(a, b):
@@ -62,7 +52,7 @@ class DrawingTest(pad.PadCase):
 
     def drawing_session(self, env=None):
         # The right pattern, held down on its last dot while the screenshot is taken, then released.
-        path = dots(PATTERN)
+        path = pad.dots(PATTERN)
         report = self.session(
             [
                 {"op": "wake"},
@@ -99,7 +89,7 @@ class DrawingTest(pad.PadCase):
         report = self.session(
             [
                 {"op": "wake"},
-                {"op": "drag", "path": dots(WRONG_PATTERN)},
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "shots", "name": "error", "count": 8, "every": 0.1},
                 {"op": "sleep", "seconds": 2.5},
                 {"op": "shots", "name": "after", "count": 1},

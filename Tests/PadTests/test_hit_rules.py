@@ -4,17 +4,11 @@ with the real PAM stack, never counted). Root only (make deps)."""
 
 import unittest
 
-from support import helper, pad
+from support import pad
 from support.helper import PATTERN
 
 
-def setUpModule():
-    pad.require_pad()
-    helper.take_run_lock()
-
-
-def tearDownModule():
-    helper.release_run_lock()
+setUpModule = pad.set_up_module
 
 
 class HitRulesTest(pad.PadCase):
@@ -70,7 +64,7 @@ class HitRulesTest(pad.PadCase):
                 {"op": "wake"},
                 {"op": "drag", "path": [1, 2, 3]},
                 {"op": "wait", "timeout": 2},
-                {"op": "drag", "path": [int(d) for d in PATTERN]},
+                {"op": "drag", "path": pad.dots(PATTERN)},
                 {"op": "wait", "timeout": 20},
             ]
         )

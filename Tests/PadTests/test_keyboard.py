@@ -6,17 +6,11 @@ import re
 import time
 import unittest
 
-from support import formats, helper, pad
+from support import formats, pad
 from support.helper import WRONG_PATTERN
 
 
-def setUpModule():
-    pad.require_pad()
-    helper.take_run_lock()
-
-
-def tearDownModule():
-    helper.release_run_lock()
+setUpModule = pad.set_up_module
 
 
 def seconds_left(caption):
@@ -61,7 +55,7 @@ class KeyboardTest(pad.PadCase):
         report = self.session(
             [
                 {"op": "wake"},
-                {"op": "drag", "path": [int(d) for d in WRONG_PATTERN]},
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "sleep", "seconds": 1.5},
                 {"op": "caption"},
                 {"op": "sleep", "seconds": 2.2},

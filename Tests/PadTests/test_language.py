@@ -5,24 +5,17 @@ under the grid. Root only (make deps; the locales package)."""
 
 import os
 import re
-import subprocess
 import time
 import unittest
 
-from support import formats, helper, pad
+from support import formats, helper, pad, zh_cn
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def setUpModule():
-    pad.require_pad()
-    if not (os.path.exists("/usr/share/i18n/locales/zh_CN") and os.path.isdir("/usr/share/locale/zh_CN/LC_MESSAGES")):
-        raise unittest.SkipTest("no zh_CN locale source (Debian package locales; make deps)")
-    helper.take_run_lock()
-
-
-def tearDownModule():
-    helper.release_run_lock()
+    pad.set_up_module()
+    zh_cn.require_source()
 
 
 class ChineseTest(pad.PadCase):
@@ -33,21 +26,14 @@ class ChineseTest(pad.PadCase):
         super().setUp()
         self.locales = os.path.join(self.sandbox.root, "locales")
         os.mkdir(self.locales, 0o755)
-        made = subprocess.run(
-            ["localedef", "--no-archive", "-i", "zh_CN", "-f", "UTF-8", os.path.join(self.locales, "zh_CN.utf8")],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            timeout=120,
-        )
-        if not os.path.isdir(os.path.join(self.locales, "zh_CN.utf8")):
-            raise AssertionError("localedef zh_CN failed: %s" % made.stdout.decode(errors="replace"))
+        zh_cn.compile_into(self.locales)
         self.env = {"LANG": "zh_CN.UTF-8", "LOCPATH": self.locales}
 
     def test_a_wrong_drawing_is_told_in_chinese(self):
         report = self.session(
             [
                 {"op": "wake"},
-                {"op": "drag", "path": [int(d) for d in helper.WRONG_PATTERN]},
+                {"op": "drag", "path": pad.dots(helper.WRONG_PATTERN)},
                 {"op": "sleep", "seconds": 1.5},
                 {"op": "caption"},
             ],

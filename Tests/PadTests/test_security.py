@@ -6,21 +6,11 @@ and neither syslog (captured in the namespace) nor the pad's stderr has them. Ro
 import re
 import unittest
 
-from support import helper, pad
+from support import pad
 from support.helper import PATTERN, WRONG_PATTERN
 
 
-def setUpModule():
-    pad.require_pad()
-    helper.take_run_lock()
-
-
-def tearDownModule():
-    helper.release_run_lock()
-
-
-def dots(digits):
-    return [int(d) for d in digits]
+setUpModule = pad.set_up_module
 
 
 # What the pad sends for each drawing: the dots it takes (PATTERN's 4 -> 6 takes 5 on the way).
@@ -41,7 +31,7 @@ class SecurityTest(pad.PadCase):
                 {"op": "signal", "name": "SIGSEGV"},
                 {"op": "wait", "timeout": 1.5},
                 {"op": "wake"},
-                {"op": "drag", "path": dots(PATTERN)},
+                {"op": "drag", "path": pad.dots(PATTERN)},
                 {"op": "wait", "timeout": 20},
             ]
         )
@@ -59,10 +49,10 @@ class SecurityTest(pad.PadCase):
         report = self.session(
             [
                 {"op": "wake"},
-                {"op": "drag", "path": dots(WRONG_PATTERN)},
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "sleep", "seconds": 1.5},
                 {"op": "processes"},
-                {"op": "drag", "path": dots(PATTERN), "release": False},
+                {"op": "drag", "path": pad.dots(PATTERN), "release": False},
                 {"op": "processes"},
                 {"op": "key", "name": "Escape"},
                 {"op": "pad_gone", "timeout": 10},

@@ -4,29 +4,21 @@ through the installed setuid helper. Root only; needs Xvfb, xsecurelock, xdotool
 
 import unittest
 
-from support import helper, pad
+from support import pad
 from support.helper import PATTERN, WRONG_PATTERN
 from support.paths import MODULE
 
 
-def setUpModule():
-    pad.require_pad()
-    helper.take_run_lock()
-
-
-def tearDownModule():
-    helper.release_run_lock()
-
-
-def dots(digits):
-    return [int(d) for d in digits]
+setUpModule = pad.set_up_module
 
 
 class UnlockTest(pad.PadCase):
     USER = "pphpad1"
 
     def test_the_right_drawing_unlocks(self):
-        report = self.session([{"op": "wake"}, {"op": "drag", "path": dots(PATTERN)}, {"op": "wait", "timeout": 20}])
+        report = self.session(
+            [{"op": "wake"}, {"op": "drag", "path": pad.dots(PATTERN)}, {"op": "wait", "timeout": 20}]
+        )
         self.assertWoke(report)
         self.assertTrue(self.step(report, "wait")["unlocked"], report)
         self.assertEqual(self.sandbox.failures(self.USER), 0)
@@ -35,9 +27,9 @@ class UnlockTest(pad.PadCase):
         report = self.session(
             [
                 {"op": "wake"},
-                {"op": "drag", "path": dots(WRONG_PATTERN)},
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "wait", "timeout": 1.5},
-                {"op": "drag", "path": dots(PATTERN)},
+                {"op": "drag", "path": pad.dots(PATTERN)},
                 {"op": "wait", "timeout": 20},
             ]
         )
@@ -71,10 +63,10 @@ class PatternOnlyServiceTest(pad.PadCase):
         report = self.session(
             [
                 {"op": "wake"},
-                {"op": "drag", "path": dots(WRONG_PATTERN)},
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "wait", "timeout": 1.5},
                 {"op": "caption"},
-                {"op": "drag", "path": dots(PATTERN)},
+                {"op": "drag", "path": pad.dots(PATTERN)},
                 {"op": "wait", "timeout": 20},
             ],
             env={"XSECURELOCK_PAM_SERVICE": "pattern-only"},

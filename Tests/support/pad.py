@@ -16,13 +16,13 @@ import os
 import shlex
 import shutil
 import tempfile
+import unittest
 
-from support import helper, screen
+from support import helper, screen, zh_cn
 from support.paths import BUILD, MODULE, require_built, require_tools
 
 PAD = os.path.join(BUILD, "auth_pattern")
 INSTALLED_PAD = "/usr/libexec/pam-pattern/auth_pattern"
-CATALOGUE = os.path.join(BUILD, "locale", "zh_CN", "LC_MESSAGES", "pam_pattern.mo")
 SCREEN = (1024, 768)
 # XSECURELOCK_PATTERN_SIZE in every session: the dots' places follow from it (PadLayout: the grid centred
 # across, a third of the spacing above the middle).
@@ -46,6 +46,20 @@ def require_pad():
     require_tools("Xvfb", "xsecurelock", "xdotool", "xwd", "xprop", "xwininfo", "pam-auth-update")
     if not os.path.exists("/usr/libexec/xsecurelock/authproto_pam"):
         raise AssertionError("xsecurelock's authproto_pam is missing (make deps)")
+
+
+def set_up_module():
+    """Every pad suite's setUpModule: the pad and its tools (else it fails or skips), then the run lock the
+    helper suites share (throwaway users, the setuid helper), released when the module's tests are done, also
+    when a later check of the suite's own setUpModule skips."""
+    require_pad()
+    helper.take_run_lock()
+    unittest.addModuleCleanup(helper.release_run_lock)
+
+
+def dots(digits):
+    """A pattern written as digits ("2759148") as the dots a drag goes through."""
+    return [int(d) for d in digits]
 
 
 # Stands in for authproto_pam where a test must see exactly what the pad sends: asks "Pattern: " up to three
@@ -320,9 +334,9 @@ class PadNamespace(helper.Namespace):
         if self.chinese:
             messages = os.path.join(self.root, "messages")
             os.makedirs(messages, exist_ok=True)
-            shutil.copy(CATALOGUE, messages)
+            shutil.copy(zh_cn.CATALOGUE, messages)
             os.chmod(messages, 0o755)
-            lines.append("mount --bind %s /usr/share/locale/zh_CN/LC_MESSAGES" % q(messages))
+            lines.append("mount --bind %s %s" % (q(messages), zh_cn.MESSAGES))
         return "\n".join(lines) + "\n"
 
 
