@@ -2,12 +2,12 @@
 It must show the prompt, refuse a wrong pattern, accept the demo pattern, and
 leave /etc exactly as it was."""
 
-import fcntl
 import hashlib
 import os
 import subprocess
 import unittest
 
+from support import system
 from support.paths import ROOT
 
 
@@ -56,8 +56,12 @@ exit [lindex $result 3]
 """
 
 
-# Suites that add users or files under /etc hold this lock; holding it too keeps their changes out of the digest.
-RUN_LOCK = "/run/lock/pam_pattern-real-clients.lock"
+def setUpModule():
+    # Suites that add users or files under /etc hold this lock; holding it too keeps their changes out of the digest.
+    system.take_run_lock("make demo (the store is root-owned)")
+
+
+tearDownModule = system.release_run_lock
 
 
 def etc_digest():
@@ -73,22 +77,24 @@ def etc_digest():
     return digests
 
 
-@unittest.skipUnless(os.geteuid() == 0, "make demo needs root (the store is root-owned)")
 class DemoTests(unittest.TestCase):
-    def test_demo_prompts_refuses_wrong_accepts_right_and_leaves_etc_alone(self):
-        lock = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-        self.addCleanup(os.close, lock)
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        before = etc_digest()
-        tmp_before = set(os.listdir("/tmp"))
+    def demo(self, script):
+        """`make demo` in this tree, typed at by expect running `script`; fails unless it exits 0 (the script's
+        own exit codes say which prompt or verdict did not come)."""
         r = subprocess.run(
-            ["expect", "-c", EXPECT_SCRIPT],
+            ["expect", "-c", script],
             capture_output=True,
             text=True,
             timeout=400,
             env=dict(os.environ, PAM_PATTERN_ROOT=ROOT),
         )
         self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-2000:])
+        return r
+
+    def test_demo_prompts_refuses_wrong_accepts_right_and_leaves_etc_alone(self):
+        before = etc_digest()
+        tmp_before = set(os.listdir("/tmp"))
+        r = self.demo(EXPECT_SCRIPT)
         self.assertIn("You have 3 tries", r.stdout)
         self.assertIn("attempt 1 of 3: REFUSED", r.stdout)
         self.assertIn("attempt 2 of 3: ACCEPTED", r.stdout)
@@ -99,17 +105,7 @@ class DemoTests(unittest.TestCase):
         self.assertEqual(leftovers, [], "the demo's private store was not removed")
 
     def test_three_empty_answers_end_the_demo_with_a_sentence_not_a_make_error(self):
-        lock = os.open(RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
-        self.addCleanup(os.close, lock)
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        r = subprocess.run(
-            ["expect", "-c", EMPTY_ANSWERS_SCRIPT],
-            capture_output=True,
-            text=True,
-            timeout=400,
-            env=dict(os.environ, PAM_PATTERN_ROOT=ROOT),
-        )
-        self.assertEqual(r.returncode, 0, r.stdout[-3000:] + r.stderr[-2000:])
+        r = self.demo(EMPTY_ANSWERS_SCRIPT)
         for attempt in (1, 2, 3):
             self.assertIn("attempt %d of 3: REFUSED" % attempt, r.stdout)
         self.assertIn("None of the 3 tries was the demo pattern 2759148", r.stdout)
