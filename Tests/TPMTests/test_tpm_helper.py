@@ -76,15 +76,14 @@ class TPMRecordWithoutTPMTest(unittest.TestCase):
         self.assertEqual(sandbox.failures(self.USER), 0)
 
 
-class TPMThroughHelperTest(unittest.TestCase):
+class TPMThroughHelperTest(helper.HelperCase):
     USER = "pptpm2"
+    ENROL = False  # the TPM holds this user's pattern: enrolled below
     CONF = "/etc/security/pam_pattern.conf"
 
     def setUp(self):
         self.tpm = tpm_for_helper(self)
-        self.user = TestUser(self.USER)
-        self.addCleanup(self.user.remove)
-        self.sandbox = helper.Namespace(self)
+        super().setUp()
         status, self.record = driver("enroll", self.tpm.tcti, self.USER, helper.PATTERN, "3")
         self.assertEqual(status, 0, self.record)
         fd = os.open(self.sandbox.store, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

@@ -10,7 +10,7 @@ import unittest
 
 from support import helper
 from support.paths import INSTALLED_HELPER, PATTERNCTL, ROOT, run
-from support.system import TestUser, as_user
+from support.system import as_user
 from support.tpm import tpm_for_helper
 
 FIRST = helper.PATTERN  # 2946138
@@ -31,14 +31,13 @@ def tearDownModule():
     helper.release_run_lock()
 
 
-class PatternctlTPMTest(unittest.TestCase):
+class PatternctlTPMTest(helper.HelperCase):
     USER = "pptpm3"
+    ENROL = False  # each test sets its pattern through patternctl, in or out of the TPM
 
     def setUp(self):
         self.tpm = tpm_for_helper(self)
-        self.user = TestUser(self.USER)
-        self.addCleanup(self.user.remove)
-        self.sandbox = helper.Namespace(self)
+        super().setUp()
 
     # shell steps, run in one namespace by steps()
 
