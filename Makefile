@@ -66,8 +66,13 @@ export GIT_OPTIONAL_LOCKS := 0
 SWIFT_BUILD   = $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(SCRATCH)
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
 SWIFT_RELEASE := $(SWIFT_BUILD) -c release --disable-local-rpath
+# patternctl's normal-Swift chain (PatternCore, static stdlib) has a scratch path of its own inside $(SCRATCH), so
+# `make build` compiles it beside the Embedded chain (module, helper, pad, TPM driver): each chain is mostly one
+# long compile after another, and SwiftPM lets one build at a time into a scratch path.
+CLI_SCRATCH   := $(SCRATCH)/cli
+SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(CLI_SCRATCH) -c release --disable-local-rpath
 
-.PHONY: all build deps build-deps check-deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
+.PHONY: all build build-embedded build-cli deps build-deps check-deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list deb bench fuzz clean
 
 all: build
@@ -151,11 +156,7 @@ GIVE_BACK = if [ "$$(id -u)" = 0 ] && [ -n "$${SUDO_UID:-}" ] && [ "$$SUDO_UID" 
             fi
 
 build: check-deps toolchain build-owner
-	$(SWIFT_RELEASE) --product pam_pattern
-	$(SWIFT_RELEASE) --product pam_pattern_helper
-	$(SWIFT_RELEASE) --product auth_pattern
-	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
-	$(SWIFT_RELEASE) --product patternctl --static-swift-stdlib
+	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) -j2 build-embedded build-cli
 	@mkdir -p $(BUILD)
 	cp $(SCRATCH)/release/libpam_pattern.so $(BUILD)/pam_pattern.so
 	strip --strip-unneeded $(BUILD)/pam_pattern.so
@@ -163,11 +164,9 @@ build: check-deps toolchain build-owner
 	strip $(BUILD)/pam_pattern_helper
 	cp $(SCRATCH)/release/auth_pattern $(BUILD)/auth_pattern
 	strip $(BUILD)/auth_pattern
-	cp $(SCRATCH)/release/patternctl $(BUILD)/patternctl
+	cp $(CLI_SCRATCH)/release/patternctl $(BUILD)/patternctl
 	strip $(BUILD)/patternctl
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
-	# the TPM layer's test driver (Tests/TPMTests), never installed
-	$(SWIFT_RELEASE) --product tpm-driver
 	cp $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver
 	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
 	for po in $(wildcard po/*.po); do \
@@ -175,6 +174,18 @@ build: check-deps toolchain build-owner
 	  msgfmt -c -o $(BUILD)/locale/$$lang/LC_MESSAGES/pam_pattern.mo $$po || exit 1; \
 	done
 	@$(GIVE_BACK)
+
+# The two chains of `make build`, run side by side by it.
+build-embedded:
+	$(SWIFT_RELEASE) --product pam_pattern
+	$(SWIFT_RELEASE) --product pam_pattern_helper
+	$(SWIFT_RELEASE) --product auth_pattern
+	# the TPM layer's test driver (Tests/TPMTests), never installed
+	$(SWIFT_RELEASE) --product tpm-driver
+
+build-cli:
+	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
+	$(SWIFT_RELEASE_CLI) --product patternctl --static-swift-stdlib
 
 # Regenerates po/pam_pattern.pot from the sources (Tests/LocaleTests checks it is current).
 pot:
@@ -189,10 +200,10 @@ SWIFT_TESTS_PRODUCT := pam_patternPackageTests
 test-swift: toolchain build-owner
 	$(SWIFT_BUILD) --product $(SWIFT_TESTS_PRODUCT) \
 	  && $(IN_SWIFT_TMP) $(SWIFT) test --scratch-path $(SCRATCH) --skip-build; status=$$?; $(GIVE_BACK); exit $$status
-	# every pattern's drawing read back; optimised (a debug build takes minutes). With patternctl's flags, so the
-	# release PatternCore they share is not compiled again for one and then again for the other by the next build.
-	$(SWIFT_RELEASE) --product drawing-roundtrip --static-swift-stdlib; status=$$?; $(GIVE_BACK); exit $$status
-	$(SCRATCH)/release/drawing-roundtrip
+	# every pattern's drawing read back; optimised (a debug build takes minutes). Beside patternctl, with its flags,
+	# so the release PatternCore they share is not compiled again for one and then again for the other.
+	$(SWIFT_RELEASE_CLI) --product drawing-roundtrip --static-swift-stdlib; status=$$?; $(GIVE_BACK); exit $$status
+	$(CLI_SCRATCH)/release/drawing-roundtrip
 
 test-integration: build
 	@failed=""; for d in Tests/*/; do \
