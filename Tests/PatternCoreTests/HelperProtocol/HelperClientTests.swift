@@ -24,32 +24,39 @@ struct HelperClientTests {
     ) throws -> Result<
         HelperVerdict, HelperFailure
     > {
-        let stand = try standIn(body)
-        defer { try? FileManager.default.removeItem(at: stand.directory) }
-        let client = HelperClient(path: Array(stand.path.utf8), deadlineMilliseconds: deadline)
-        return client.call(.verify, user: Array("alice".utf8), fields: fields)
+        try callNotingPid(body, deadline: deadline, fields: fields).result
     }
 
-    /// No child of this process is left, running or as a zombie (found in /proc by parent pid, so nothing is
-    /// reaped here that another test may be waiting for).
-    static func noChildLeft() -> Bool {
-        let me = getpid()
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return !entries.contains { entry in
-            guard Int32(entry) != nil, let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let end = stat.range(of: ")", options: .backwards)
-            else { return false }
-            // After "(comm)": state, then the parent's pid.
-            let fields = stat[end.upperBound...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == me
-        }
+    /// `call`, and the pid the stand-in had (it writes it down first, then runs `body`).
+    static func callNotingPid(
+        _ body: String, deadline: Int32 = 300, fields: [[UInt8]] = []
+    ) throws -> (result: Result<HelperVerdict, HelperFailure>, pid: Int32?) {
+        let stand = try standIn("echo $$ > \"${0%/*}/pid\"\n" + body)
+        defer { try? FileManager.default.removeItem(at: stand.directory) }
+        let client = HelperClient(path: Array(stand.path.utf8), deadlineMilliseconds: deadline)
+        let result = client.call(.verify, user: Array("alice".utf8), fields: fields)
+        let written = try? String(contentsOf: stand.directory.appendingPathComponent("pid"), encoding: .utf8)
+        return (result, written.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+    }
+
+    /// The stand-in helper `pid` is no child of this process any more, running or as a zombie (looked up in /proc,
+    /// so nothing is reaped here). Only that pid: other suites run beside this one and have children of their own.
+    static func noChildLeft(_ pid: Int32?) -> Bool {
+        guard let pid else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.range(of: ")", options: .backwards)
+        else { return true }
+        // After "(comm)": state, then the parent's pid.
+        let fields = stat[end.upperBound...].split(separator: " ")
+        return !(fields.count > 1 && Int32(fields[1]) == getpid())
     }
 
     @Test func aVerdictInTimeIsRead() throws {
         // The fields arrive on stdin, NUL-ended: the stand-in answers only when they are what was sent.
         let body = "[ \"$(tr '\\0' ,)\" = 1235789, ] && { echo accepted; exit 0; }; echo unavailable; exit 5"
-        #expect(try Self.call(body, deadline: 20_000, fields: [Array("1235789".utf8)]) == .success(.accepted))
-        #expect(Self.noChildLeft())
+        let (result, pid) = try Self.callNotingPid(body, deadline: 20_000, fields: [Array("1235789".utf8)])
+        #expect(result == .success(.accepted))
+        #expect(Self.noChildLeft(pid))
     }
 
     @Test func theCallsRefusalsAndUnavailableAreFailuresTheRestVerdicts() throws {
@@ -63,8 +70,9 @@ struct HelperClientTests {
         for body in [
             "kill -STOP $$", "exec sleep 600", "exec >&-; exec sleep 600", "echo accepted; exec sleep 600",
         ] {
-            #expect(try Self.call(body) == .failure(.timedOut(milliseconds: 300)), "\(body)")
-            #expect(Self.noChildLeft(), "\(body)")
+            let (result, pid) = try Self.callNotingPid(body)
+            #expect(result == .failure(.timedOut(milliseconds: 300)), "\(body)")
+            #expect(Self.noChildLeft(pid), "\(body)")
         }
     }
 
