@@ -95,34 +95,6 @@ int pattern_helper_stdin_is_tty(void) { return isatty(STDIN_FILENO) ? 1 : 0; }
 
 uid_t pattern_helper_real_uid(void) { return getuid(); }
 
-long pattern_helper_read_input(unsigned char *buffer, size_t capacity) {
-    size_t have = 0;
-    while (have < capacity) {
-        ssize_t count = read(STDIN_FILENO, buffer + have, capacity - have);
-        if (count < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        if (count == 0) break;
-        have += (size_t)count;
-    }
-    return (long)have;
-}
-
-int pattern_helper_write_output(const unsigned char *buffer, size_t length) {
-    size_t done = 0;
-    while (done < length) {
-        ssize_t count = write(STDOUT_FILENO, buffer + done, length - done);
-        if (count < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        if (count == 0) return -1;
-        done += (size_t)count;
-    }
-    return 0;
-}
-
 void pattern_helper_log(int priority, const char *message) {
     openlog("pam_pattern_helper", LOG_PID, LOG_AUTHPRIV);
     syslog(priority, "%s", message);

@@ -7,8 +7,8 @@ import PatternCoreEmbedded
 @_cdecl("pattern_helper_serve")
 func patternHelperServe(_ argc: Int32, _ argv: UnsafePointer<UnsafePointer<CChar>?>?) -> Int32 {
     let verdict = HelperMain.serve(arguments: HelperMain.arguments(argc: argc, argv: argv))
-    let line = verdict.line
-    _ = line.withUnsafeBufferPointer { pattern_helper_write_output($0.baseAddress, $0.count) }
+    // Through the core's one write loop; a caller that closed its end gets no line, and the exit status stays.
+    try? SystemCall.writeToStream(STDOUT_FILENO, verdict.line)
     return verdict.exit.rawValue
 }
 
@@ -82,11 +82,14 @@ enum HelperMain {
     static func readFields(shapes: [[Int]]) -> [[UInt8]]? {
         var buffer = [UInt8](repeating: 0, count: HelperRequest.maximumInputBytes + 1)
         defer { buffer.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
-        let length = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
-            guard let base = pointer.baseAddress else { return -1 }
-            return pattern_helper_read_input(base, pointer.count)
+        // Read in place (SystemCall.read, the core's one EINTR retry) so the digits exist in this buffer only.
+        var length = 0
+        while length < buffer.count {
+            guard let count = try? SystemCall.read(STDIN_FILENO, into: &buffer, from: length) else { return nil }
+            if count == 0 { break }
+            length += count
         }
-        guard length >= 0, length <= HelperRequest.maximumInputBytes else { return nil }
+        guard length <= HelperRequest.maximumInputBytes else { return nil }
         var input = Array(buffer[0..<length])
         defer { input.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
         for limits in shapes {

@@ -36,13 +36,6 @@ int pattern_helper_stdin_is_tty(void);
 /* The real uid (getuid). */
 uid_t pattern_helper_real_uid(void);
 
-/* Reads stdin to end of file, at most capacity bytes (EINTR retried).
- * Returns the count (capacity when there was at least that much), or -1. */
-long pattern_helper_read_input(unsigned char *buffer, size_t capacity);
-
-/* Writes all of buffer to stdout (EINTR and short writes handled); 0 or -1. */
-int pattern_helper_write_output(const unsigned char *buffer, size_t length);
-
 /* One line to syslog, facility LOG_AUTHPRIV, ident "pam_pattern_helper". */
 void pattern_helper_log(int priority, const char *message);
 
