@@ -49,14 +49,15 @@ public struct ConfFile: Sendable {
             throw .unsafe(SafeFile.fileOpenError(error))
         }
         defer { SystemCall.close(fd) }
+        let size: Int64
         do {
-            _ = try SafeFile.checkFile(fd, limit: Self.maximumFileBytes, othersMayRead: true)
+            size = try SafeFile.checkFile(fd, limit: Self.maximumFileBytes, othersMayRead: true)
         } catch {
             throw .unsafe(error)
         }
         let bytes: [UInt8]?
         do {
-            bytes = try SystemCall.readAll(fd, limit: Int(Self.maximumFileBytes))
+            bytes = try SystemCall.readAll(fd, limit: Int(Self.maximumFileBytes), size: size)
         } catch {
             throw .unsafe(.system(operation: .read, errno: error.code))
         }

@@ -39,9 +39,10 @@ public struct PatternStore: Sendable {
             throw .missingDirectory
         }
         defer { SystemCall.close(directory) }
-        guard let fd = try openForReading(in: directory, location) else { return nil }
-        defer { SystemCall.close(fd) }
-        return try StoreLookup.find(user, readingFrom: fd, limit: PatternStore.maximumFileBytes)
+        guard let opened = try openForReading(in: directory, location) else { return nil }
+        defer { SystemCall.close(opened.fd) }
+        return try StoreLookup.find(
+            user, readingFrom: opened.fd, size: opened.size, limit: PatternStore.maximumFileBytes)
     }
 
     /// The user's record, only if it belongs to the account that has this name now (`requireAccount`): a
@@ -92,11 +93,12 @@ public struct PatternStore: Sendable {
     /// Reads and parses the whole store through `directory` (patternctl and writers; the module uses
     /// `record(for:)`); nil if the file does not exist.
     private func read(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> [StoreRecord]? {
-        guard let fd = try openForReading(in: directory, location) else { return nil }
-        defer { SystemCall.close(fd) }
+        guard let opened = try openForReading(in: directory, location) else { return nil }
+        defer { SystemCall.close(opened.fd) }
         let bytes: [UInt8]
         do throws(Errno) {
-            guard let all = try SystemCall.readAll(fd, limit: Int(PatternStore.maximumFileBytes)) else {
+            let limit = Int(PatternStore.maximumFileBytes)
+            guard let all = try SystemCall.readAll(opened.fd, limit: limit, size: opened.size) else {
                 throw Errno(code: EFBIG)
             }
             bytes = all
@@ -112,11 +114,16 @@ public struct PatternStore: Sendable {
     /// How often a read opens the store again after finding it replaced (see `openForReading`).
     static let maximumReopens = 8
 
-    /// Opens the store to read (no lock: writers rename) and runs the file checks; nil if there is no file.
+    /// Opens the store to read (no lock: writers rename) and runs the file checks: the descriptor and the size
+    /// the checks saw, nil if there is no file.
     /// A writer's rename between our open and our fstat leaves us the previous store, unlinked: 0 links.
     /// The new store is already in place, so that is not a hard-link attack but a reason to open again
     /// (found by Tests/ConcurrencyTests: logins failed with PAM_AUTHINFO_UNAVAIL during `patternctl set`).
-    private func openForReading(in directory: Int32, _ location: SafeFile.Location) throws(StoreError) -> Int32? {
+    private func openForReading(
+        in directory: Int32, _ location: SafeFile.Location
+    ) throws(StoreError) -> (
+        fd: Int32, size: Int64
+    )? {
         var reopens = 0
         while true {
             let fd: Int32
@@ -127,8 +134,7 @@ public struct PatternStore: Sendable {
                 throw SafeFile.fileOpenError(error)
             }
             do {
-                _ = try SafeFile.checkFile(fd, limit: PatternStore.maximumFileBytes)
-                return fd
+                return (fd, try SafeFile.checkFile(fd, limit: PatternStore.maximumFileBytes))
             } catch {
                 SystemCall.close(fd)
                 guard case .hardLinked(links: 0) = error, reopens < PatternStore.maximumReopens else { throw error }

@@ -24,12 +24,16 @@ enum StoreLookup {
 
     /// The record of `user` in the open store `fd`, read in windows: constant memory (a 100,000-user store
     /// never sits in the module's memory whole) and no page faults for a file-sized buffer. Reads at most
-    /// `limit` bytes.
-    static func find(_ user: [UInt8], readingFrom fd: Int32, limit: Int64) throws(StoreError) -> StoreRecord? {
+    /// `limit` bytes. `size`, the store's size when it was checked, sizes the window: a small store gets one its
+    /// own size (SystemCall.bufferBytes), and any window holds a valid line.
+    static func find(
+        _ user: [UInt8], readingFrom fd: Int32, size: Int64, limit: Int64
+    ) throws(StoreError)
+        -> StoreRecord?
+    {
         var scan = Scan(user: user)
-        // A small store gets a window its own size (see SystemCall.bufferBytes); any window holds a valid line.
-        let size = SystemCall.bufferBytes(fd, from: 0, atLeast: maximumLineBytes + 2, atMost: windowBytes)
-        var window = [UInt8](repeating: 0, count: size)
+        let bytes = SystemCall.bufferBytes(size: size, from: 0, atLeast: maximumLineBytes + 2, atMost: windowBytes)
+        var window = [UInt8](repeating: 0, count: bytes)
         var filled = 0
         var total: Int64 = 0
         while true {

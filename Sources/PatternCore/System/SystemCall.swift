@@ -80,11 +80,14 @@ public enum SystemCall {
     }
 
     /// The one read loop: reads to end of file (from `offset` when given, see `read`). Returns nil as soon as
-    /// more than `limit` bytes arrive (the file grew past the cap).
-    static func readAll(_ fd: Int32, limit: Int, at offset: Int64? = nil) throws(Errno) -> [UInt8]? {
+    /// more than `limit` bytes arrive (the file grew past the cap). `size`, the file's size when the caller's
+    /// checks already know it (SafeFile.checkFile), sizes the buffer to the file (see `bufferBytes`).
+    static func readAll(_ fd: Int32, limit: Int, at offset: Int64? = nil, size: Int64? = nil) throws(Errno) -> [UInt8]?
+    {
         var result: [UInt8] = []
-        let size = bufferBytes(fd, from: offset ?? 0, atLeast: 512, atMost: limit < 65536 ? limit + 1 : 65536)
-        var chunk = [UInt8](repeating: 0, count: size)
+        let largest = limit < 65536 ? limit + 1 : 65536
+        let bytes = size.map { bufferBytes(size: $0, from: offset ?? 0, atLeast: 512, atMost: largest) } ?? largest
+        var chunk = [UInt8](repeating: 0, count: bytes)
         while true {
             let count = try read(fd, into: &chunk, from: 0, at: offset.map { $0 + Int64(result.count) })
             if count == 0 { return result }
@@ -93,15 +96,13 @@ public enum SystemCall {
         }
     }
 
-    /// A read buffer for the open file `fd` from `offset`: its size now plus one (so the read that follows
-    /// sees the end of file), within `atLeast...atMost`; `atMost` if the size cannot be known. Why: a buffer
-    /// is zero-filled, and every fresh page of it is a page fault, which is most of the cost of a short-lived
-    /// process such as the helper (a 64 KiB buffer for a 73-byte configuration file was 16 faults). A file
-    /// that grows meanwhile is still read whole, in more reads.
-    static func bufferBytes(_ fd: Int32, from offset: Int64, atLeast: Int, atMost: Int) -> Int {
-        guard let info = try? fstat(fd), offset >= 0 else { return atMost }
-        let size = Int64(info.st_size)
-        let left = size > offset ? size - offset : 0
+    /// A read buffer for a file of `size` bytes read from `offset`: what is left plus one (so the read that
+    /// follows sees the end of file), within `atLeast...atMost`. Why: a buffer is zero-filled, and every fresh
+    /// page of it is a page fault, which is most of the cost of a short-lived process such as the helper (a
+    /// 64 KiB buffer for a 73-byte configuration file was 16 faults). A file that grew since its size was
+    /// taken is still read whole, in more reads.
+    static func bufferBytes(size: Int64, from offset: Int64, atLeast: Int, atMost: Int) -> Int {
+        let left = size > offset && offset >= 0 ? size - offset : 0
         let wanted = left < Int64(atMost) ? Int(left) + 1 : atMost
         return min(atMost, max(atLeast, wanted))
     }

@@ -19,7 +19,7 @@ struct StoreLookupTests {
         writeBytes(path, store)
         let fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
         defer { close(fd) }
-        return try StoreLookup.find(ascii(name), readingFrom: fd, limit: 1 << 24)
+        return try StoreLookup.find(ascii(name), readingFrom: fd, size: Int64(store.count), limit: 1 << 24)
     }
 
     @Test func linesWithAUidAndWithoutAgreeWithTheFullParser() throws {
@@ -127,24 +127,27 @@ struct StoreLookupTests {
             let fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
             #expect(fd >= 0)
             defer { close(fd) }
-            let found = try StoreLookup.find(ascii(name), readingFrom: fd, limit: 1 << 24)
+            let found = try StoreLookup.find(
+                ascii(name), readingFrom: fd, size: Int64(fileStat(path).st_size), limit: 1 << 24)
             #expect(found?.user == (name == "user2500" ? nil : ascii(name)))
         }
         // a torn last line, and a file over the limit
         writeBytes(path, store + ascii("torn:$y$"))
         var fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
         #expect(throws: StoreError.malformedLine(lineNumber: 2501, reason: .missingNewline)) {
-            try StoreLookup.find(ascii("user1"), readingFrom: fd, limit: 1 << 24)
+            try StoreLookup.find(ascii("user1"), readingFrom: fd, size: Int64(fileStat(path).st_size), limit: 1 << 24)
         }
         close(fd)
         fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
-        #expect(throws: StoreError.self) { try StoreLookup.find(ascii("user1"), readingFrom: fd, limit: 1000) }
+        #expect(throws: StoreError.self) {
+            try StoreLookup.find(ascii("user1"), readingFrom: fd, size: Int64(fileStat(path).st_size), limit: 1000)
+        }
         close(fd)
         // one line longer than a whole window
         writeBytes(path, line("alice") + Array(repeating: 0x61, count: StoreLookup.windowBytes + 10) + ascii("\n"))
         fd = pattern_open(path, O_RDONLY | O_CLOEXEC, 0)
         #expect(throws: StoreError.malformedLine(lineNumber: 2, reason: .wrongFieldCount(1))) {
-            try StoreLookup.find(ascii("alice"), readingFrom: fd, limit: 1 << 24)
+            try StoreLookup.find(ascii("alice"), readingFrom: fd, size: Int64(fileStat(path).st_size), limit: 1 << 24)
         }
         close(fd)
     }
@@ -165,7 +168,8 @@ struct StoreLookupTests {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         defer { close(ends[0]) }
-        // The writer runs beside the lookup: the store is larger than a pipe holds.
+        // The writer runs beside the lookup: the store is larger than a pipe holds. A pipe has no size, so the
+        // lookup is told 0 and reads through the smallest window.
         let writer = fork()
         if writer == 0 {
             close(ends[0])
@@ -173,7 +177,7 @@ struct StoreLookupTests {
             _exit(0)
         }
         close(ends[1])
-        let found = try StoreLookup.find(ascii("user2999"), readingFrom: ends[0], limit: 1 << 24)
+        let found = try StoreLookup.find(ascii("user2999"), readingFrom: ends[0], size: 0, limit: 1 << 24)
         var status: Int32 = 0
         waitpid(writer, &status, 0)
         #expect(found?.user == ascii("user2999"))

@@ -15,25 +15,25 @@ struct SystemCallTests {
 
     @Test func aBufferIsTheFilesSizePlusOneWithinItsBounds() {
         for (size, expected) in [(0, 512), (73, 512), (511, 512), (2000, 2001), (65535, 65536), (200_000, 65536)] {
-            let (directory, fd) = opened(Array(repeating: 0x61, count: size))
-            defer {
-                close(fd)
-                directory.remove()
-            }
-            #expect(SystemCall.bufferBytes(fd, from: 0, atLeast: 512, atMost: 65536) == expected, "\(size)")
+            #expect(SystemCall.bufferBytes(size: Int64(size), from: 0, atLeast: 512, atMost: 65536) == expected)
         }
-        let (directory, fd) = opened(Array(repeating: 0x61, count: 3000))
+        #expect(SystemCall.bufferBytes(size: 3000, from: 1000, atLeast: 512, atMost: 65536) == 2001)
+        #expect(SystemCall.bufferBytes(size: 3000, from: 5000, atLeast: 512, atMost: 65536) == 512)
+    }
+
+    @Test func readAllSizesItsBufferFromTheSizeItIsGiven() throws {
+        // A 73-byte file read with its size: one small buffer, and the bytes whole.
+        let bytes = Array(repeating: UInt8(ascii: "a"), count: 73)
+        let (directory, fd) = opened(bytes)
         defer {
             close(fd)
             directory.remove()
         }
-        #expect(SystemCall.bufferBytes(fd, from: 1000, atLeast: 512, atMost: 65536) == 2001)
-        #expect(SystemCall.bufferBytes(fd, from: 5000, atLeast: 512, atMost: 65536) == 512)
-        #expect(SystemCall.bufferBytes(-1, from: 0, atLeast: 512, atMost: 4096) == 4096, "no size: the largest")
+        #expect(try SystemCall.readAll(fd, limit: 65536, size: 73) == bytes)
     }
 
-    @Test func readAllReadsEverythingWhenTheSizeSaysNothing() throws {
-        // A pipe has no size (st_size 0): the smallest buffer, many reads, every byte.
+    @Test func readAllReadsEverythingWhenTheSizeWasWrong() throws {
+        // Told 0 bytes (as if the file grew since its check): the smallest buffer, many reads, every byte.
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         let bytes = (0..<3000).map { UInt8(truncatingIfNeeded: $0) }
@@ -41,7 +41,7 @@ struct SystemCallTests {
         #expect(written == 3000)
         close(ends[1])
         defer { close(ends[0]) }
-        #expect(try SystemCall.readAll(ends[0], limit: 65536) == bytes)
+        #expect(try SystemCall.readAll(ends[0], limit: 65536, size: 0) == bytes)
     }
 
     @Test func readAllStillStopsPastItsLimit() throws {
