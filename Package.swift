@@ -38,11 +38,10 @@ let package = Package(
         .executable(name: "auth_pattern", targets: ["auth_pattern"]),
     ],
     targets: [
-        // libc, libcrypt and libpam, as seen from Swift (both builds).
-        .target(
-            name: "CPatternSystem",
-            linkerSettings: [.linkedLibrary("crypt")]
-        ),
+        // libc, libcrypt and libpam, as seen from Swift (both builds). libcrypt is linked by the targets that hash
+        // in their own process (the module, patternctl, the fuzzers, the tests); the setuid helper dlopens it at
+        // its first hash (pattern_crypt.c), so a run that hashes nothing maps libc alone.
+        .target(name: "CPatternSystem"),
         // The core, normal Swift: the pattern rules and the policies are functions of their inputs, the files and
         // system calls (store, throttle state, flock, rlimits, passwd lookups, the helper's spawn) have one home each.
         .target(
@@ -66,6 +65,7 @@ let package = Package(
             dependencies: ["PatternCoreEmbedded", "CPamShim", "CPatternSystem"],
             swiftSettings: embedded,
             linkerSettings: [
+                .linkedLibrary("crypt"),
                 .unsafeFlags([
                     "-enable-experimental-feature", "Embedded",
                     // lld, not gold: gold leaves the Embedded class metadata (forced local by
@@ -80,7 +80,7 @@ let package = Package(
                     // globals' initialisers again and leaked their heap (~200 B per cycle,
                     // measured by Tests/PamPatternTests/test_cycles.py). nodelete: load once.
                     "-Xlinker", "-z", "-Xlinker", "nodelete",
-                ])
+                ]),
             ]
         ),
         // tpm2-tss ESAPI conversations for the TPM mode. Only the setuid helper (and its test driver)
@@ -144,14 +144,16 @@ let package = Package(
         .systemLibrary(name: "CReadPassphrase", path: "Sources/CReadPassphrase"),
         .executableTarget(
             name: "patternctl",
-            dependencies: ["PatternCore", "CPatternSystem", "CReadPassphrase"]
+            dependencies: ["PatternCore", "CPatternSystem", "CReadPassphrase"],
+            linkerSettings: [.linkedLibrary("crypt")]
         ),
         // libFuzzer targets over the core's parsers (make fuzz); a plain build replays inputs instead.
         // Beside the other fuzzing code (fuzz/pam_fuzz.c, the corpus), never installed.
         .executableTarget(
             name: "PatternFuzz",
             dependencies: ["PatternCore", "CPatternSystem"],
-            path: "fuzz/PatternFuzz"
+            path: "fuzz/PatternFuzz",
+            linkerSettings: [.linkedLibrary("crypt")]
         ),
         // Test tool, never installed: every pattern's drawing read back (make test-swift, optimised).
         .executableTarget(
@@ -162,7 +164,8 @@ let package = Package(
         .testTarget(
             name: "PatternCoreTests",
             dependencies: ["PatternCore"],
-            exclude: ["Pattern/Golden"]
+            exclude: ["Pattern/Golden"],
+            linkerSettings: [.linkedLibrary("crypt")]
         ),
     ]
 )

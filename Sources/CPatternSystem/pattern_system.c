@@ -124,50 +124,6 @@ const char *pattern_dirent_name(const struct dirent *entry) {
     return entry->d_name;
 }
 
-int pattern_yescrypt_setting(unsigned long cost, char *out, int out_size) {
-    /* cost 0 would silently mean "library default": refuse it here. */
-    if (cost < 1 || cost > 11 || out == NULL || out_size < CRYPT_GENSALT_OUTPUT_SIZE) {
-        errno = EINVAL;
-        return -1;
-    }
-    errno = 0;
-    if (crypt_gensalt_rn("$y$", cost, NULL, 0, out, out_size) == NULL) {
-        if (errno == 0) errno = EINVAL;
-        return -1;
-    }
-    return 0;
-}
-
-int pattern_crypt(const char *phrase, const char *setting, char *out, size_t out_size) {
-    if (phrase == NULL || setting == NULL || out == NULL || out_size == 0) {
-        errno = EINVAL;
-        return -1;
-    }
-    struct crypt_data *data = calloc(1, sizeof *data);
-    if (data == NULL) return -1;
-    int result = -1;
-    errno = 0;
-    const char *hashed = crypt_rn(phrase, setting, data, (int)sizeof *data);
-    /* crypt_rn returns NULL on failure; some failure modes write a "*" string. */
-    if (hashed != NULL && hashed[0] != '*') {
-        size_t length = strnlen(hashed, sizeof data->output);
-        if (length < out_size) {
-            memcpy(out, hashed, length);
-            out[length] = '\0';
-            result = 0;
-        } else {
-            errno = ERANGE;
-        }
-    } else if (errno == 0) {
-        errno = EINVAL;
-    }
-    int saved = errno;
-    explicit_bzero(data, sizeof *data);
-    free(data);
-    errno = saved;
-    return result;
-}
-
 int pattern_cpu_seconds_left(long long *left) {
     struct rlimit limit;
     struct rusage used;

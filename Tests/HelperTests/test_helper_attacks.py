@@ -331,10 +331,11 @@ class HelperAttackTest(helper.HelperCase):
         # Both guesses counted: the stopped one before its hash, the second one too.
         self.assertEqual(report["failures_while_stopped"], 2)
 
-    def test_a_check_or_a_guess_maps_only_libc_and_libcrypt(self):
+    def test_a_check_maps_only_libc_and_a_guess_adds_libcrypt(self):
         # Every library the loader maps is code the caller's call runs setuid, and its mapping is most of an
-        # exec's cost (two per authentication through the helper). libpam (and its libaudit and libcap-ng) is
-        # dlopened for enroll's password check only, tpm2-tss for a TPM record only.
+        # exec's cost (two per authentication through the helper). libcrypt is dlopened at the first hash (the
+        # check before every prompt hashes nothing), libpam (and its libaudit and libcap-ng) for enroll's password
+        # check only, tpm2-tss for a TPM record only.
         traces = [os.path.join(self.sandbox.root, "%s.trace" % name) for name in ("check", "verify", "enroll")]
         helper_path = shlex.quote(helper.HELPER_PATH)
         steps = [
@@ -346,16 +347,18 @@ class HelperAttackTest(helper.HelperCase):
         ]
         other = TestUser(self.OTHER)
         self.addCleanup(other.remove)
-        # Each step's own status is the helper's verdict (enroll's is "wrong"); what counts here is the trace.
+        # Each step's own status is the helper's verdict (enroll's is "wrong"), and its verdict line is its output.
         done = self.sandbox.run("".join("%s || true\n" % step for step in steps))
         self.assertEqual(done.returncode, 0, done.stderr)
+        # The guess was hashed and judged with the libcrypt it loaded itself.
+        self.assertEqual(done.stdout.decode().splitlines()[:2], ["allowed 5", "accepted"], done.stdout)
         libraries = []
         for path in traces:
             with open(path) as f:
                 opened = [os.path.basename(line.split('"')[1]) for line in f if '"' in line and "= -1" not in line]
             libraries.append(sorted({name for name in opened if re.fullmatch(r"lib.*\.so(\.[0-9]+)*", name)}))
         check, verify, enroll = libraries
-        self.assertEqual(check, ["libc.so.6", "libcrypt.so.1"], check)
+        self.assertEqual(check, ["libc.so.6"], check)
         self.assertEqual(verify, ["libc.so.6", "libcrypt.so.1"], verify)
         # The password check does run PAM: the library is found and loaded when it is needed.
         self.assertIn("libpam.so.0", enroll, enroll)

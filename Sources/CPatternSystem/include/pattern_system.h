@@ -104,6 +104,10 @@ int pattern_account_lookup(const char *name, uid_t *uid, unsigned char *name_out
  * Swift imports as a 256-element tuple). */
 const char *pattern_dirent_name(const struct dirent *entry);
 
+/* libcrypt (pattern_crypt.c): linked by the module, patternctl and the tests,
+ * dlopened by the setuid helper at its first hash. Both fail with ELIBACC if
+ * it cannot be loaded. */
+
 /* crypt_gensalt_rn for yescrypt: writes "$y$<params>$<salt>" for `cost`
  * (1...11) into out. Salt bytes come from the OS (rbytes NULL).
  * Returns 0, or -1 with errno set. */
