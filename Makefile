@@ -155,19 +155,21 @@ GIVE_BACK = if [ "$$(id -u)" = 0 ] && [ -n "$${SUDO_UID:-}" ] && [ "$$SUDO_UID" 
               done; \
             fi
 
+# PUT,STRIP,SOURCE,NAME: STRIP (writing to the file after it) SOURCE into $(BUILD)/NAME by way of a new file and
+# a rename, never over the old file's bytes: a sudo or a test still holding the old module keeps a whole one,
+# and a running helper, pad or patternctl does not make the build fail with "Text file busy"
+# (Tests/BuildTests/test_rebuild_in_use.py).
+PUT = $(1) $(BUILD)/$(3).new $(2) && mv -f $(BUILD)/$(3).new $(BUILD)/$(3)
+
 build: check-deps toolchain build-owner
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) -j2 build-embedded build-cli
 	@mkdir -p $(BUILD)
-	cp $(SCRATCH)/release/libpam_pattern.so $(BUILD)/pam_pattern.so
-	strip --strip-unneeded $(BUILD)/pam_pattern.so
-	cp $(SCRATCH)/release/pam_pattern_helper $(BUILD)/pam_pattern_helper
-	strip $(BUILD)/pam_pattern_helper
-	cp $(SCRATCH)/release/auth_pattern $(BUILD)/auth_pattern
-	strip $(BUILD)/auth_pattern
-	cp $(CLI_SCRATCH)/release/patternctl $(BUILD)/patternctl
-	strip $(BUILD)/patternctl
+	$(call PUT,strip --strip-unneeded -o,$(SCRATCH)/release/libpam_pattern.so,pam_pattern.so)
+	$(call PUT,strip -o,$(SCRATCH)/release/pam_pattern_helper,pam_pattern_helper)
+	$(call PUT,strip -o,$(SCRATCH)/release/auth_pattern,auth_pattern)
+	$(call PUT,strip -o,$(CLI_SCRATCH)/release/patternctl,patternctl)
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
-	cp $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver
+	install -m 0755 $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
 	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
 	for po in $(wildcard po/*.po); do \
 	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \

@@ -8,14 +8,21 @@ import Testing
 /// child behind. Deadlines here are short; the test checks what came back, never how long it took.
 @Suite(.serialized)
 struct HelperClientTests {
-    /// A stand-in helper running `body` (sh), in a fresh directory; removed by the caller.
+    /// A stand-in helper running `body` (sh), in a fresh directory; removed by the caller. A child process
+    /// writes it, never this one: a file descriptor open for writing here would be inherited by whatever another
+    /// suite forks meanwhile (StoreLookupTests' writer), and exec of a file open for writing fails (ETXTBSY).
     static func standIn(_ body: String) throws -> (path: String, directory: URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "helper-client-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("helper").path
-        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        chmod(path, 0o755)
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let script = "printf '%s\\n' \"$2\" > \"$1\" && chmod 0755 \"$1\""
+        writer.arguments = ["-c", script, "sh", path, "#!/bin/sh\n" + body]
+        try writer.run()
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0, "the stand-in was not written")
         return (path, directory)
     }
 
