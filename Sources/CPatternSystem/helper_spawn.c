@@ -1,13 +1,28 @@
 /* Running pam_pattern_helper, for the module and for patternctl alike (see the header).
- * In C because the child between fork and exec may only make async-signal-safe
- * calls (the host, e.g. a screen locker, may have threads). */
+ * In C because the child between its start and exec may only make plain system calls.
+ *
+ * The child shares the host's memory until it execs (clone with CLONE_VM | CLONE_VFORK, as glibc's
+ * posix_spawn does): a fork copied the host's page tables and left every page copy-on-write, so a screen
+ * locker of 10 MiB paid about 1 ms for the fork and 3 ms of page faults after it, twice per authentication
+ * (bench/spawn_probe.c, a row of make bench). Sharing memory sets the rules the child keeps: its own stack (mmap'd, the host's thread
+ * is suspended on its own), every signal blocked from before the clone until the child has reset all handlers
+ * (a host's handler must never run in it), raw system calls where glibc would touch process-wide state
+ * (setuid's broadcast to the host's threads), and nothing written to memory but its stack and errno. The one
+ * wait without a deadline is the clone itself: a child stopped before its exec (SIGSTOP cannot be blocked)
+ * holds the calling thread until it is continued. Only the host's own user can stop it, who can stop the
+ * host as well. */
 #define _GNU_SOURCE
 #include "pattern_system.h"
 
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+
+/* The child's stack: child_exec's frame and the calls it makes need a few hundred bytes. */
+#define CHILD_STACK_BYTES (64 * 1024)
 
 /* Lowest fd the child moves its pipe ends to before placing them on 0-2, so
  * a host with 0, 1 or 2 closed (pipe ends landing there) is handled. */
@@ -62,9 +77,39 @@ static void child_exec(const char *path, char *const argv[], int input, int outp
      * another account would then be refused as "asking about another user". Root in full, as pam_unix does
      * for unix_chkpwd, when the host is root: the host has already chosen whom to authenticate, and the caller
      * can no longer signal the helper. A host that is not root (a screen locker, patternctl) keeps its uid. */
-    if (geteuid() == 0 && setuid(0) != 0) _exit(127);
+    if (geteuid() == 0 && syscall(SYS_setuid, 0) != 0) _exit(127);
     execve(path, argv, empty_environment);
     _exit(127);
+}
+
+struct child_start {
+    const char *path;
+    char *const *argv;
+    int input, output;
+};
+
+static int child_main(void *argument) {
+    const struct child_start *start = argument;
+    child_exec(start->path, start->argv, start->input, start->output);
+    return 127;
+}
+
+/* Starts the child on its own stack, sharing the host's memory until it execs or exits (the calling thread
+ * waits until then). Every signal is blocked in the calling thread around it; child_exec unblocks them in the
+ * child once every handler is back at its default. The child's pid, or -1 (errno set). */
+static pid_t start_child(struct child_start *start) {
+    void *stack = mmap(NULL, CHILD_STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
+                       -1, 0);
+    if (stack == MAP_FAILED) return -1;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pid_t pid = clone(child_main, (char *)stack + CHILD_STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, start);
+    int saved = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    munmap(stack, CHILD_STACK_BYTES);
+    errno = saved;
+    return pid;
 }
 
 /* Waits for the child to exit, until `deadline_ms`: 1 reaped (*wait_status set), 0 still running at the
@@ -139,8 +184,8 @@ int pattern_run_helper(const char *path, char *const argv[],
     if (sigaction(SIGCHLD, &default_chld, &old_chld) != 0) { saved_errno = errno; goto done; }
 
     long long deadline = monotonic_ms() + timeout_ms;
-    pid = fork();
-    if (pid == 0) child_exec(path, argv, to_child[0], from_child[1]);
+    struct child_start start = { .path = path, .argv = argv, .input = to_child[0], .output = from_child[1] };
+    pid = start_child(&start);
     if (pid < 0) { saved_errno = errno; goto restore; }
     close(from_child[1]);
     from_child[1] = -1;

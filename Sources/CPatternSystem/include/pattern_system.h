@@ -121,12 +121,13 @@ int pattern_yescrypt_setting(unsigned long cost, char *out, int out_size);
 int pattern_crypt(const char *phrase, const char *setting, char *out, size_t out_size);
 
 /*
- * Runs pam_pattern_helper (the module and patternctl both call this): fork, and the child gets a pipe holding
- * `input` on stdin, a pipe on stdout, /dev/null on stderr, no other fd, every signal unblocked and at its
- * default action, an empty environment, and execs `path` with `argv`. SIGCHLD has its default action until
- * the child is reaped. Keeps at most output_capacity bytes of its stdout (the rest is read and dropped).
- * Nothing waits past `timeout_ms` (CLOCK_MONOTONIC, from the fork): a child that has not exited by then is
- * sent SIGKILL and reaped (waited for at most one more second, never blocking). No signal or alarm is used.
+ * Runs pam_pattern_helper (the module and patternctl both call this): a child (sharing memory until its exec,
+ * as posix_spawn does) gets a pipe holding `input` on stdin, a pipe on stdout, /dev/null on stderr, no other fd,
+ * every signal unblocked and at its default action, an empty environment, and execs `path` with `argv`. SIGCHLD
+ * has its default action until the child is reaped. Keeps at most output_capacity bytes of its stdout (the
+ * rest is read and dropped). Nothing waits past `timeout_ms` (CLOCK_MONOTONIC, from the start) once the child
+ * has exec'd: a child that has not exited by then is sent SIGKILL and reaped (waited for at most one more
+ * second, never blocking). No signal or alarm is used.
  * Returns 0 when the child exited (*status = exit status), 1 when a signal ended it (*status = the signal),
  * 2 when the deadline ended it (*status = timeout_ms), -1 when it could not be run (errno set).
  */

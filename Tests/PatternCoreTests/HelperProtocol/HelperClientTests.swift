@@ -105,6 +105,54 @@ struct HelperClientTests {
         #expect(try Self.call(body, deadline: 20_000) == .success(.accepted))
     }
 
+    @Test func theCallersSignalMaskAndHandlersAreAsTheyWere() throws {
+        // Every signal is blocked in the calling thread while the child starts; the host gets its own mask back
+        // (here exactly {SIGUSR2}: the test runner's threads start with most signals blocked), and a handler of
+        // the host's stays its own (the child resets only its copy).
+        let handler: @convention(c) (Int32) -> Void = { _ in }
+        let handled = signal(SIGUSR1, handler)
+        var mask = sigset_t()
+        var before = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGUSR2)
+        pthread_sigmask(SIG_SETMASK, &mask, &before)
+        defer {
+            pthread_sigmask(SIG_SETMASK, &before, nil)
+            signal(SIGUSR1, handled)
+        }
+        #expect(try Self.call("echo accepted", deadline: 20_000) == .success(.accepted))
+        var after = sigset_t()
+        pthread_sigmask(SIG_SETMASK, nil, &after)
+        let blocked = (1..<65).filter { sigismember(&after, Int32($0)) == 1 }
+        #expect(blocked == [Int(SIGUSR2)])
+        var action = sigaction()
+        sigaction(SIGUSR1, nil, &action)
+        #expect(unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(handler, to: Int.self))
+    }
+
+    @Test func theHostsPagesAreNotMadeCopyOnWrite() throws {
+        // A fork leaves every page of the host copy-on-write: each one the host writes afterwards is a page fault
+        // (a screen locker's 10-30 MiB, twice per authentication). The child shares the host's memory until its
+        // exec instead. Counted for this thread only: other suites run beside this one.
+        let pageCount = 1024
+        let pages = UnsafeMutablePointer<UInt8>.allocate(capacity: pageCount * 4096)
+        defer { pages.deallocate() }
+        pages.initialize(repeating: 1, count: pageCount * 4096)
+        let thisThread: __rusage_who_t = 1  // RUSAGE_THREAD, which Glibc's Swift module leaves out
+        func faultsWritingEveryPage() -> Int {
+            var usage = rusage()
+            getrusage(thisThread, &usage)
+            let start = usage.ru_minflt
+            for page in 0..<pageCount { pages[page * 4096] &+= 1 }
+            getrusage(thisThread, &usage)
+            return usage.ru_minflt - start
+        }
+        #expect(faultsWritingEveryPage() < pageCount / 8)  // resident: writing them again costs nothing
+        let client = HelperClient(path: Array("/bin/true".utf8), deadlineMilliseconds: 20_000)
+        _ = client.call(.verify, user: Array("alice".utf8), fields: [])
+        #expect(faultsWritingEveryPage() < pageCount / 8)
+    }
+
     @Test func aDeadlineIsNeverZeroOrNegative() throws {
         #expect(try Self.call("echo accepted", deadline: 0) == .failure(.couldNotRun(errno: EINVAL)))
     }
