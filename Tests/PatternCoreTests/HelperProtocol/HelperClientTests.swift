@@ -127,7 +127,8 @@ struct HelperClientTests {
         #expect(blocked == [Int(SIGUSR2)])
         var action = sigaction()
         sigaction(SIGUSR1, nil, &action)
-        #expect(unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(handler, to: Int.self))
+        let kept = unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        #expect(kept == unsafeBitCast(handler, to: Int.self))
     }
 
     @Test func theHostsPagesAreNotMadeCopyOnWrite() throws {
