@@ -12,18 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe_time.h"
+
 enum { most_programs = 8 };
-
-static long long now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
-
-static int by_value(const void *a, const void *b) {
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return (x > y) - (x < y);
-}
 
 /* One run of argv[0]: microseconds, and its status in *status. -1 if it could not be started or reaped. */
 static long long run_once(char **argv, int *status) {

@@ -20,11 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static long long now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
+#include "probe_time.h"
 
 /* Pixels of the pad's pointer ring (light grey-white) in a 21x21 box around (x, y). */
 static int ring_pixels(Display *d, Window root, int x, int y) {

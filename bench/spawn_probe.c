@@ -12,18 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe_time.h"
+
 #include "pattern_system.h"
-
-static long long now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
-}
-
-static int by_value(const void *a, const void *b) {
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return (x > y) - (x < y);
-}
 
 static void touch(unsigned char *pages, size_t bytes) {
     for (size_t at = 0; at < bytes; at += 4096) pages[at]++;

@@ -26,6 +26,22 @@ struct HelperClientTests {
         return (path, directory)
     }
 
+    /// Runs `body` as a host with its own signals would: SIGUSR1's action set to `usr1`, and this thread's mask
+    /// exactly {SIGUSR2} (the test runner's threads start with most signals blocked); both restored after.
+    static func withHostSignals<T>(usr1: __sighandler_t?, _ body: () throws -> T) rethrows -> T {
+        let previous = signal(SIGUSR1, usr1)
+        var mask = sigset_t()
+        var before = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGUSR2)
+        pthread_sigmask(SIG_SETMASK, &mask, &before)
+        defer {
+            pthread_sigmask(SIG_SETMASK, &before, nil)
+            signal(SIGUSR1, previous)
+        }
+        return try body()
+    }
+
     static func call(
         _ body: String, deadline: Int32 = 300, fields: [[UInt8]] = []
     ) throws -> Result<
@@ -85,16 +101,6 @@ struct HelperClientTests {
 
     @Test func theHelperStartsWithDefaultSignalsAndAnEmptyEnvironment() throws {
         // Ignored signals and a blocked mask survive exec: the host's must not reach the helper.
-        let ignored = signal(SIGUSR1, SIG_IGN)
-        var block = sigset_t()
-        var old = sigset_t()
-        sigemptyset(&block)
-        sigaddset(&block, SIGUSR2)
-        pthread_sigmask(SIG_BLOCK, &block, &old)
-        defer {
-            pthread_sigmask(SIG_SETMASK, &old, nil)
-            signal(SIGUSR1, ignored)
-        }
         setenv("PATTERN_HOST_SECRET", "x", 1)
         defer { unsetenv("PATTERN_HOST_SECRET") }
         let body = """
@@ -102,32 +108,25 @@ struct HelperClientTests {
             [ -z "$masks" ] && [ -z "$PATTERN_HOST_SECRET" ] && { echo accepted; exit 0; }
             echo unavailable; exit 5
             """
-        #expect(try Self.call(body, deadline: 20_000) == .success(.accepted))
+        let result = try Self.withHostSignals(usr1: SIG_IGN) { try Self.call(body, deadline: 20_000) }
+        #expect(result == .success(.accepted))
     }
 
     @Test func theCallersSignalMaskAndHandlersAreAsTheyWere() throws {
-        // Every signal is blocked in the calling thread while the child starts; the host gets its own mask back
-        // (here exactly {SIGUSR2}: the test runner's threads start with most signals blocked), and a handler of
-        // the host's stays its own (the child resets only its copy).
+        // Every signal is blocked in the calling thread while the child starts; the host gets its own mask back,
+        // and a handler of the host's stays its own (the child resets only its copy).
         let handler: @convention(c) (Int32) -> Void = { _ in }
-        let handled = signal(SIGUSR1, handler)
-        var mask = sigset_t()
-        var before = sigset_t()
-        sigemptyset(&mask)
-        sigaddset(&mask, SIGUSR2)
-        pthread_sigmask(SIG_SETMASK, &mask, &before)
-        defer {
-            pthread_sigmask(SIG_SETMASK, &before, nil)
-            signal(SIGUSR1, handled)
+        let (result, blocked, kept) = try Self.withHostSignals(usr1: handler) {
+            let result = try Self.call("echo accepted", deadline: 20_000)
+            var after = sigset_t()
+            pthread_sigmask(SIG_SETMASK, nil, &after)
+            var action = sigaction()
+            sigaction(SIGUSR1, nil, &action)
+            let blocked = (1..<65).filter { sigismember(&after, Int32($0)) == 1 }
+            return (result, blocked, unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self))
         }
-        #expect(try Self.call("echo accepted", deadline: 20_000) == .success(.accepted))
-        var after = sigset_t()
-        pthread_sigmask(SIG_SETMASK, nil, &after)
-        let blocked = (1..<65).filter { sigismember(&after, Int32($0)) == 1 }
+        #expect(result == .success(.accepted))
         #expect(blocked == [Int(SIGUSR2)])
-        var action = sigaction()
-        sigaction(SIGUSR1, nil, &action)
-        let kept = unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
         #expect(kept == unsafeBitCast(handler, to: Int.self))
     }
 
