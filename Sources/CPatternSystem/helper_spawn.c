@@ -2,15 +2,15 @@
  * In C because the child between its start and exec may only make plain system calls.
  *
  * The child shares the host's memory until it execs (clone with CLONE_VM | CLONE_VFORK, as glibc's
- * posix_spawn does): a fork copied the host's page tables and left every page copy-on-write, so a screen
- * locker of 10 MiB paid about 1 ms for the fork and 3 ms of page faults after it, twice per authentication
- * (bench/spawn_probe.c, a row of make bench). Sharing memory sets the rules the child keeps: its own stack (mmap'd, the host's thread
- * is suspended on its own), every signal blocked from before the clone until the child has reset all handlers
- * (a host's handler must never run in it), raw system calls where glibc would touch process-wide state
- * (setuid's broadcast to the host's threads), and nothing written to memory but its stack and errno. The one
- * wait without a deadline is the clone itself: a child stopped before its exec (SIGSTOP cannot be blocked)
- * holds the calling thread until it is continued. Only the host's own user can stop it, who can stop the
- * host as well. */
+ * posix_spawn does). A fork copied the host's page tables and left every page copy-on-write: a screen locker
+ * of 10 MiB paid about 1 ms for the fork and 3 ms of page faults after it, twice per authentication
+ * (bench/spawn_probe.c, a row of make bench); and it ran the host's pthread_atfork handlers. Sharing memory
+ * sets the rules the child keeps: a stack of its own (the calling thread waits, its stack untouched), every
+ * signal blocked from before the clone until the child has reset all handlers (a host's handler must never
+ * run in it), raw system calls where glibc would touch process-wide state (setuid's broadcast to the host's
+ * threads), and nothing written to memory but its stack and errno. The one wait without a deadline is the
+ * clone itself: a child stopped before its exec (SIGSTOP cannot be blocked) holds the calling thread until it
+ * is continued. Only the host's own user can stop it, who can stop the host as well. */
 #define _GNU_SOURCE
 #include "pattern_system.h"
 
@@ -21,8 +21,10 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-/* The child's stack: child_exec's frame and the calls it makes need a few hundred bytes. */
+/* The child's stack: child_exec's frame and the calls it makes need a few hundred bytes. Its lowest page is
+ * a guard: an overflow faults instead of writing into the host's memory. */
 #define CHILD_STACK_BYTES (64 * 1024)
+#define CHILD_STACK_GUARD_BYTES 4096
 
 /* Lowest fd the child moves its pipe ends to before placing them on 0-2, so
  * a host with 0, 1 or 2 closed (pipe ends landing there) is handled. */
@@ -101,6 +103,12 @@ static pid_t start_child(struct child_start *start) {
     void *stack = mmap(NULL, CHILD_STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
                        -1, 0);
     if (stack == MAP_FAILED) return -1;
+    if (mprotect(stack, CHILD_STACK_GUARD_BYTES, PROT_NONE) != 0) {
+        int saved = errno;
+        munmap(stack, CHILD_STACK_BYTES);
+        errno = saved;
+        return -1;
+    }
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
