@@ -43,6 +43,12 @@ static long long monotonic_ms(void) {
 
 static void child_exec(const char *path, char *const argv[], int input, int output) {
     static char *const empty_environment[] = { NULL };
+    /* A setuid host (su) runs with its caller's real uid, which the helper takes for the one asking: su to
+     * another account would then be refused as "asking about another user". Root in full, as pam_unix does
+     * for unix_chkpwd, when the host is root: the host has already chosen whom to authenticate, and the caller
+     * can no longer signal the helper. First of all: until then the caller can signal this child too. A host
+     * that is not root (a screen locker, patternctl) keeps its uid. */
+    if (geteuid() == 0 && syscall(SYS_setuid, 0) != 0) _exit(127);
     /* Ignored signals stay ignored across exec, and a blocked mask is inherited:
      * the helper starts with the defaults whatever the host set. */
     struct sigaction default_action;
@@ -75,11 +81,6 @@ static void child_exec(const char *path, char *const argv[], int input, int outp
         if (max < 0 || max > 65536) max = 65536;
         for (long fd = 3; fd < max; fd++) close((int)fd);
     }
-    /* A setuid host (su) runs with its caller's real uid, which the helper takes for the one asking: su to
-     * another account would then be refused as "asking about another user". Root in full, as pam_unix does
-     * for unix_chkpwd, when the host is root: the host has already chosen whom to authenticate, and the caller
-     * can no longer signal the helper. A host that is not root (a screen locker, patternctl) keeps its uid. */
-    if (geteuid() == 0 && syscall(SYS_setuid, 0) != 0) _exit(127);
     execve(path, argv, empty_environment);
     _exit(127);
 }
