@@ -18,7 +18,7 @@ import shlex
 import shutil
 import unittest
 
-from support import helper, i3lock
+from support import helper, i3lock, xvfb
 from support.formats import attempt_record_file
 from support.helper import PATTERN, WRONG_PATTERN
 from support.i3lock import STEP_TIMEOUT
@@ -30,11 +30,7 @@ from support.system import as_user, as_user_at_display
 XSECURELOCK_SESSION = r"""
 set +e
 W=%(root)s
-Xvfb -displayfd 3 -nolisten tcp -ac -screen 0 1024x768x24 3>$W/display >/dev/null 2>&1 &
-xpid=$!
-for i in $(seq 200); do [ -s $W/display ] && break; sleep 0.05; done
-export DISPLAY=:$(cat $W/display)
-%(locker)s >$W/xsecurelock.log 2>&1 &
+%(start_xvfb)s%(locker)s >$W/xsecurelock.log 2>&1 &
 lpid=$!
 sleep 2
 xdotool mousemove 100 100; sleep 0.3; xdotool mousemove_relative 5 5
@@ -83,8 +79,9 @@ class LockersWithProfileTest(helper.HelperCase):
             "locker": as_user_at_display(self.user, "exec xsecurelock"),
             "typed": shlex.quote(typed),
             "ticks": wait * 20,
+            "start_xvfb": xvfb.start("-screen 0 1024x768x24"),
         }
-        done = self.sandbox.run(script, timeout=60 + wait)
+        done = self.sandbox.run(script, timeout=60 + xvfb.START_SECONDS + wait)
         self.assertEqual(done.returncode, 0, done.stderr)
         return done.stdout.decode().splitlines()
 

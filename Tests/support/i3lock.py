@@ -4,6 +4,7 @@ with xdotool and followed by Return: what became of it. Needs Xvfb, i3lock and x
 
 import shlex
 
+from support import xvfb
 from support.system import as_user_at_display
 
 STEP_TIMEOUT = 15  # seconds for i3lock to unlock or report a failure (pam_faildelay in login: 3 s)
@@ -14,13 +15,9 @@ STEP_TIMEOUT = 15  # seconds for i3lock to unlock or report a failure (pam_faild
 SESSION = r"""
 set +e
 W=%(root)s
-Xvfb -displayfd 3 -nolisten tcp -ac 3>$W/display >/dev/null 2>&1 &
-xpid=$!
-for i in $(seq 200); do [ -s $W/display ] && break; sleep 0.05; done
-export DISPLAY=:$(cat $W/display)
-%(locker)s >$W/i3lock.log 2>&1 &
+%(start_xvfb)s%(locker)s >$W/i3lock.log 2>&1 &
 lpid=$!
-for i in $(seq 200); do grep -q "Watching window" $W/i3lock.log && break; sleep 0.05; done
+for i in $(seq 600); do grep -q "Watching window" $W/i3lock.log && break; sleep 0.05; done
 sleep 0.2
 n=0
 for typed in %(steps)s; do
@@ -34,7 +31,7 @@ for typed in %(steps)s; do
     sleep 0.05
   done
   echo "step $n $result"
-  # i3lock ending by itself with a failure status (seen twice under load): its log says why, in the test's failure.
+  # i3lock ending by itself with a failure status: its log says why, in the test's failure.
   case "$result" in "unlocked rc=0") ;; unlocked*) sed 's/^/i3lock-log: /' $W/i3lock.log | tail -20;; esac
   case "$result" in unlocked*) break;; esac
 done
@@ -51,8 +48,9 @@ def session(sandbox, user, *answers):
         "locker": as_user_at_display(user, "exec i3lock -n --debug"),
         "steps": " ".join(shlex.quote(answer) for answer in answers),
         "ticks": STEP_TIMEOUT * 20,
+        "start_xvfb": xvfb.start(),
     }
-    done = sandbox.run(script, timeout=60 + STEP_TIMEOUT * len(answers))
+    done = sandbox.run(script, timeout=60 + xvfb.START_SECONDS + STEP_TIMEOUT * len(answers))
     if done.returncode != 0:
         raise AssertionError("the i3lock session did not run: %s" % done.stderr.decode(errors="replace"))
     return done.stdout.decode().splitlines()
