@@ -46,7 +46,7 @@ class HitRulesTest(pad.PadCase):
             [
                 {"op": "wake"},
                 {"op": "drag", "path": [1, 2, 3]},
-                {"op": "caption"},
+                {"op": "caption", "until": "Too short", "timeout": 2},
                 {"op": "sleep", "seconds": 1.5},
                 {"op": "drag", "path": [7, 8, 9, 6]},
                 {"op": "sleep", "seconds": 1},

@@ -33,7 +33,7 @@ class KeyboardTest(pad.PadCase):
         report = self.session(
             [
                 {"op": "wake"},
-                {"op": "caption"},
+                {"op": "caption", "until": "Too many", "timeout": 5},
                 {"op": "sleep", "seconds": 2.2},
                 {"op": "caption"},
                 {"op": "type", "text": self.PASSWORD},
@@ -56,8 +56,7 @@ class KeyboardTest(pad.PadCase):
             [
                 {"op": "wake"},
                 {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
-                {"op": "sleep", "seconds": 1.5},
-                {"op": "caption"},
+                {"op": "caption", "until": "Too many", "timeout": 10},
                 {"op": "sleep", "seconds": 2.2},
                 {"op": "caption"},
             ]
@@ -93,8 +92,7 @@ class KeyboardTest(pad.PadCase):
                 {"op": "wake"},
                 {"op": "type", "text": "not-the-password"},
                 {"op": "key", "name": "Return"},
-                {"op": "sleep", "seconds": 4},
-                {"op": "caption"},
+                {"op": "caption", "until": "Wrong password.", "timeout": 10},
             ]
         )
         self.assertWoke(report)

@@ -34,8 +34,7 @@ class ChineseTest(pad.PadCase):
             [
                 {"op": "wake"},
                 {"op": "drag", "path": pad.dots(helper.WRONG_PATTERN)},
-                {"op": "sleep", "seconds": 1.5},
-                {"op": "caption"},
+                {"op": "caption", "until": "图案错误", "timeout": 10},
             ],
             env=self.env,
         )

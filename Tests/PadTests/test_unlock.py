@@ -65,7 +65,7 @@ class PatternOnlyServiceTest(pad.PadCase):
                 {"op": "wake"},
                 {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "wait", "timeout": 1.5},
-                {"op": "caption"},
+                {"op": "caption", "until": "Wrong pattern.", "timeout": 10},
                 {"op": "drag", "path": pad.dots(PATTERN)},
                 {"op": "wait", "timeout": 20},
             ],

@@ -227,7 +227,15 @@ for position, step in enumerate(job["steps"]):
         # The button goes down (and stays down) before the pad is woken.
         x("xdotool", "mousedown", "1")
     elif op == "caption":
+        # With `until`, the pad's words are read again (up to `timeout` s) until they hold that text: the pad
+        # renames its window a moment after the event that changed them.
+        wanted = step.get("until")
         result["text"] = caption()
+        if wanted is not None:
+            end = time.monotonic() + step.get("timeout", 5)
+            while wanted not in (result["text"] or "") and time.monotonic() < end:
+                time.sleep(0.05)
+                result["text"] = caption()
     elif op == "type":
         x("xdotool", "type", "--delay", "30", step["text"])
     elif op == "key":
