@@ -10,7 +10,11 @@
  * run in it), raw system calls where glibc would touch process-wide state (setuid's broadcast to the host's
  * threads), and nothing written to memory but its stack and errno. The one wait without a deadline is the
  * clone itself: a child stopped before its exec (SIGSTOP cannot be blocked) holds the calling thread until it
- * is continued. Only the host's own user can stop it, who can stop the host as well. */
+ * is continued. Only the host's own user can stop it, who can stop the host as well.
+ *
+ * Two ways to run it: pattern_run_helper (input, then one answer: every call but the module's) and the
+ * session (pattern_helper_session_*, the module's `authenticate`: the check's line now, the guess later, the
+ * child alive across the host's conversation; see the second half of this file). */
 #define _GNU_SOURCE
 #include "pattern_system.h"
 
@@ -18,6 +22,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -158,13 +163,51 @@ static int reap_until(pid_t pid, long long deadline_ms, int *wait_status) {
     return result;
 }
 
+/* The host may ignore SIGCHLD (children then reap themselves and waitpid fails) or reap in a handler:
+ * default disposition while the helper is waited for. */
+static int set_default_sigchld(struct sigaction *old) {
+    struct sigaction default_chld;
+    memset(&default_chld, 0, sizeof default_chld);
+    default_chld.sa_handler = SIG_DFL;
+    sigemptyset(&default_chld.sa_mask);
+    return sigaction(SIGCHLD, &default_chld, old);
+}
+
+/* Reads from `fd` into output (keeping at most capacity bytes, dropping the rest) until end of file, or, with
+ * `stop_at_newline`, until a newline has been read. 1 done, 0 the deadline came first, -1 error (errno). */
+static int read_until(int fd, int stop_at_newline, unsigned char *output, size_t capacity, size_t *length,
+                      long long deadline_ms) {
+    for (;;) {
+        if (stop_at_newline && *length > 0 && memchr(output, '\n', *length) != NULL) return 1;
+        long long left = deadline_ms - monotonic_ms();
+        if (left <= 0) return 0;
+        struct pollfd readable = { .fd = fd, .events = POLLIN };
+        int ready = poll(&readable, 1, left > INT_MAX ? INT_MAX : (int)left);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready < 0) return -1;
+        if (ready == 0) continue;
+        /* One byte at a time before the first newline: nothing of a later line is taken early. */
+        unsigned char scratch[256];
+        size_t want = stop_at_newline ? 1 : sizeof scratch;
+        ssize_t n = read(fd, scratch, want);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n < 0) return -1;
+        if (n == 0) return 1;
+        size_t room = capacity - *length;
+        size_t take = (size_t)n < room ? (size_t)n : room;
+        memcpy(output + *length, scratch, take);
+        *length += take;
+        if (stop_at_newline && take < (size_t)n) return 1;  /* a line longer than the buffer: the caller refuses it */
+    }
+}
+
 int pattern_run_helper(const char *path, char *const argv[],
                        const unsigned char *input, size_t input_length,
                        unsigned char *output, size_t output_capacity, size_t *output_length,
                        int timeout_ms, int *status) {
     int to_child[2] = { -1, -1 }, from_child[2] = { -1, -1 };
     int saved_errno = 0, result = -1;
-    struct sigaction default_chld, old_chld;
+    struct sigaction old_chld;
     pid_t pid = -1;
 
     *output_length = 0;
@@ -185,12 +228,7 @@ int pattern_run_helper(const char *path, char *const argv[],
     close(to_child[1]);
     to_child[1] = -1;
 
-    /* The host may ignore SIGCHLD (children then reap themselves and waitpid
-     * fails) or reap in a handler: default disposition for the call. */
-    memset(&default_chld, 0, sizeof default_chld);
-    default_chld.sa_handler = SIG_DFL;
-    sigemptyset(&default_chld.sa_mask);
-    if (sigaction(SIGCHLD, &default_chld, &old_chld) != 0) { saved_errno = errno; goto done; }
+    if (set_default_sigchld(&old_chld) != 0) { saved_errno = errno; goto done; }
 
     long long deadline = monotonic_ms() + timeout_ms;
     struct child_start start = { .path = path, .argv = argv, .input = to_child[0], .output = from_child[1] };
@@ -199,27 +237,12 @@ int pattern_run_helper(const char *path, char *const argv[],
     close(from_child[1]);
     from_child[1] = -1;
 
-    /* One line is expected; anything past the buffer is read and dropped so a
-     * chatty child cannot block on a full pipe (the caller sizes the buffer one
-     * byte over the longest valid line, so a full buffer means "too long"). */
-    int timed_out = 0;
-    for (;;) {
-        long long left = deadline - monotonic_ms();
-        if (left <= 0) { timed_out = 1; break; }
-        struct pollfd readable = { .fd = from_child[0], .events = POLLIN };
-        int ready = poll(&readable, 1, left > INT_MAX ? INT_MAX : (int)left);
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready < 0) { saved_errno = errno; timed_out = 1; break; }
-        if (ready == 0) continue;
-        unsigned char scratch[256];
-        ssize_t n = read(from_child[0], scratch, sizeof scratch);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-        if (n <= 0) break;
-        size_t room = output_capacity - *output_length;
-        size_t take = (size_t)n < room ? (size_t)n : room;
-        memcpy(output + *output_length, scratch, take);
-        *output_length += take;
-    }
+    /* One line is expected; anything past the buffer is read and dropped so a chatty child cannot block on a
+     * full pipe (the caller sizes the buffer one byte over the longest valid line, so a full buffer means "too
+     * long"). */
+    int got = read_until(from_child[0], 0, output, output_capacity, output_length, deadline);
+    if (got < 0) saved_errno = errno;
+    int timed_out = got <= 0;
     int wait_status = 0;
     int reaped = timed_out ? 0 : reap_until(pid, deadline, &wait_status);
     if (reaped < 0) { saved_errno = errno; goto restore; }
@@ -247,6 +270,176 @@ done:
     if (to_child[1] >= 0) close(to_child[1]);
     if (from_child[0] >= 0) close(from_child[0]);
     if (from_child[1] >= 0) close(from_child[1]);
+    if (result < 0) errno = saved_errno != 0 ? saved_errno : EIO;
+    return result;
+}
+
+/* ---- A helper kept running across the conversation: `authenticate` (check, then one guess) ----
+ * The child's stdin is a socket, not a pipe, so that the guess sent after the conversation cannot raise
+ * SIGPIPE in the host when the helper has gone meanwhile (send with MSG_NOSIGNAL says EPIPE instead). While the
+ * host runs its own code (the conversation) the host's SIGCHLD disposition is back in place and the child may
+ * be reaped by someone else: so it is known by a pidfd only, signalled and reaped through it, and a pid the
+ * kernel has given to another process is never touched. */
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+struct pattern_helper_session {
+    int pidfd;
+    int to_child;    /* our end of the socket on the child's stdin */
+    int from_child;  /* the read end of the pipe on the child's stdout */
+};
+
+/* Waits for the child behind `pidfd` to end, until `deadline_ms`: 1 reaped (*result_code 0/1 and *status as
+ * pattern_run_helper's), 0 still running, -1 waitid failed (ECHILD: reaped by someone else). */
+static int reap_pidfd_until(int pidfd, long long deadline_ms, int *result_code, int *status) {
+    for (;;) {
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (waitid((idtype_t)P_PIDFD, (id_t)pidfd, &info, WEXITED | WNOHANG) != 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (info.si_pid != 0) {
+            if (info.si_code == CLD_EXITED) { *result_code = 0; *status = info.si_status; }
+            else { *result_code = 1; *status = info.si_status; }
+            return 1;
+        }
+        long long left = deadline_ms - monotonic_ms();
+        if (left <= 0) return 0;
+        struct pollfd exited = { .fd = pidfd, .events = POLLIN };
+        (void)poll(&exited, 1, left > INT_MAX ? INT_MAX : (int)left);
+    }
+}
+
+static void session_close_fds(struct pattern_helper_session *session) {
+    if (session->to_child >= 0) close(session->to_child);
+    if (session->from_child >= 0) close(session->from_child);
+    if (session->pidfd >= 0) close(session->pidfd);
+    session->to_child = session->from_child = session->pidfd = -1;
+}
+
+/* Kills the child through its pidfd and reaps it (at most REAP_AFTER_KILL_MS more). */
+static void session_kill(struct pattern_helper_session *session) {
+    int code = 0, status = 0;
+    (void)syscall(SYS_pidfd_send_signal, session->pidfd, SIGKILL, NULL, 0U);
+    (void)reap_pidfd_until(session->pidfd, monotonic_ms() + REAP_AFTER_KILL_MS, &code, &status);
+}
+
+int pattern_helper_session_start(const char *path, char *const argv[],
+                                 unsigned char *line, size_t line_capacity, size_t *line_length,
+                                 int timeout_ms, struct pattern_helper_session **out) {
+    int to_child[2] = { -1, -1 }, from_child[2] = { -1, -1 };
+    int saved_errno = 0, result = -1;
+    struct sigaction old_chld;
+    struct pattern_helper_session *session = NULL;
+
+    *out = NULL;
+    *line_length = 0;
+    if (timeout_ms <= 0) { errno = EINVAL; return -1; }
+    session = calloc(1, sizeof *session);
+    if (session == NULL) return -1;
+    session->pidfd = session->to_child = session->from_child = -1;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, to_child) != 0) { saved_errno = errno; goto done; }
+    if (pipe2(from_child, O_CLOEXEC) != 0) { saved_errno = errno; goto done; }
+    if (set_default_sigchld(&old_chld) != 0) { saved_errno = errno; goto done; }
+
+    long long deadline = monotonic_ms() + timeout_ms;
+    struct child_start start = { .path = path, .argv = argv, .input = to_child[0], .output = from_child[1] };
+    pid_t pid = start_child(&start);
+    if (pid < 0) { saved_errno = errno; goto restore; }
+    session->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (session->pidfd < 0) {
+        /* No pidfd (an old kernel, seccomp, the fd limit): no session; the caller runs the calls one by one.
+         * The child is ours and SIGCHLD is at its default, so its pid is still its own here. */
+        saved_errno = errno;
+        int wait_status;
+        (void)kill(pid, SIGKILL);
+        (void)reap_until(pid, monotonic_ms() + REAP_AFTER_KILL_MS, &wait_status);
+        goto restore;
+    }
+    session->to_child = to_child[1];
+    session->from_child = from_child[0];
+    to_child[1] = from_child[0] = -1;
+    close(from_child[1]);
+    from_child[1] = -1;
+
+    int got = read_until(session->from_child, 1, line, line_capacity, line_length, deadline);
+    if (got <= 0) {
+        saved_errno = got < 0 ? errno : 0;
+        session_kill(session);
+        result = got < 0 ? -1 : 2;
+        goto restore;
+    }
+    result = 0;
+    *out = session;
+    session = NULL;
+
+restore:
+    sigaction(SIGCHLD, &old_chld, NULL);
+done:
+    for (int i = 0; i < 2; i++) {
+        if (to_child[i] >= 0) close(to_child[i]);
+        if (from_child[i] >= 0) close(from_child[i]);
+    }
+    if (session != NULL) {
+        session_close_fds(session);
+        free(session);
+    }
+    if (result < 0) errno = saved_errno != 0 ? saved_errno : EIO;
+    return result;
+}
+
+int pattern_helper_session_finish(struct pattern_helper_session *session,
+                                  const unsigned char *input, size_t input_length,
+                                  unsigned char *output, size_t output_capacity, size_t *output_length,
+                                  int timeout_ms, int *status) {
+    struct sigaction old_chld;
+    int result = -1, saved_errno = 0, delivered = 1;
+
+    *output_length = 0;
+    *status = 0;
+    if (session == NULL) { errno = EINVAL; return -1; }
+    if (timeout_ms <= 0 || input_length > PIPE_BUF) timeout_ms = 1;  /* still end the child, at once */
+    int have_old = set_default_sigchld(&old_chld) == 0;
+    long long deadline = monotonic_ms() + timeout_ms;
+
+    size_t sent = 0;
+    while (sent < input_length) {
+        ssize_t n = send(session->to_child, input + sent, input_length - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN && monotonic_ms() < deadline) {
+            struct pollfd writable = { .fd = session->to_child, .events = POLLOUT };
+            (void)poll(&writable, 1, 10);
+            continue;
+        }
+        if (n <= 0) { delivered = 0; break; }
+        sent += (size_t)n;
+    }
+    /* End of file for the helper: after a guess, or in place of one (it then exits at once). */
+    close(session->to_child);
+    session->to_child = -1;
+
+    int got = read_until(session->from_child, 0, output, output_capacity, output_length, deadline);
+    if (got < 0) saved_errno = errno;
+    int code = 0;
+    int reaped = got > 0 ? reap_pidfd_until(session->pidfd, deadline, &code, status) : 0;
+    if (reaped == 1) {
+        result = delivered ? code : 3;
+    } else if (reaped < 0) {
+        /* Reaped by the host during the conversation (its SIGCHLD handler, or SIGCHLD ignored): only the
+         * output is known. */
+        saved_errno = errno;
+        result = delivered ? 4 : 3;
+    } else {
+        session_kill(session);
+        *status = timeout_ms;
+        result = got < 0 ? -1 : 2;
+    }
+    if (have_old) sigaction(SIGCHLD, &old_chld, NULL);
+    session_close_fds(session);
+    free(session);
     if (result < 0) errno = saved_errno != 0 ? saved_errno : EIO;
     return result;
 }

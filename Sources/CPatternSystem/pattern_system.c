@@ -1,5 +1,7 @@
 /* Wrappers for the libc pieces Swift cannot call directly; see the header. */
 #define _GNU_SOURCE /* setresuid */
+#include <limits.h>
+#include <poll.h>
 #include <sys/random.h>
 #include "pattern_system.h"
 
@@ -158,4 +160,23 @@ int pattern_random_bytes(void *out, size_t length) {
         length -= (size_t)got;
     }
     return 0;
+}
+
+int pattern_wait_readable(int fd, long long deadline_ms) {
+    for (;;) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long long left = deadline_ms - ((long long)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+        if (left <= 0) return 0;
+        struct pollfd readable = { .fd = fd, .events = POLLIN };
+        int ready = poll(&readable, 1, left > INT_MAX ? INT_MAX : (int)left);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready != 0) return ready > 0 ? 1 : -1;
+    }
+}
+
+long long pattern_monotonic_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }

@@ -41,6 +41,8 @@ struct Authenticator {
         // Root reads the store itself; anyone else (a screen locker) asks pam_pattern_helper, and so does root
         // for a pattern held by the TPM (decided where the record is read: GuessService.enrollment).
         var service = GuessService.forCurrentProcess(options: options)
+        // A helper still waiting for a guess that never came is told so and reaped before the host goes on.
+        defer { service.finish() }
 
         // 3. Enrolled? A store we cannot trust is never "not enrolled".
         // 4. Locked: no prompt at all.
@@ -72,7 +74,7 @@ struct Authenticator {
         let outcome: AuthOutcome
         do {
             outcome = try conversation.prompt(promptText, viewLimit: Pattern.maximumInputBytes + 1) {
-                answer in judge(answer, user: user, service: service)
+                answer in judge(answer, user: user, service: &service)
             }
         } catch {
             switch error {
@@ -85,7 +87,7 @@ struct Authenticator {
     }
 
     /// Steps 6-8 on a typed answer (valid only during this call).
-    func judge(_ answer: Answer, user: [UInt8], service: GuessService) -> AuthOutcome {
+    func judge(_ answer: Answer, user: [UInt8], service: inout GuessService) -> AuthOutcome {
         // 6. Enter alone: skip to the next module, not counted.
         if answer.isEmpty {
             log.debug(logLine("empty answer from user ", user))

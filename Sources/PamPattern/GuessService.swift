@@ -7,13 +7,15 @@ import PatternCoreEmbedded
 enum GuessService {
     case inProcess(store: PatternStore, gate: GuessGate)
     /// The helper obeys the system's settings only; the module's store=, state=, deny=, unlock_time=,
-    /// lock_after= and minlen= do not reach it.
-    case helper(HelperClient)
+    /// lock_after= and minlen= do not reach it. After an "allowed" check the same helper run waits for the guess
+    /// (`session`, HelperOperation.authenticate): one exec per authentication. `finish` ends it if no guess came.
+    case helper(HelperClient, session: HelperSession?)
 
     /// In-process for root, the helper otherwise.
     static func forCurrentProcess(options: PatternSettings) -> GuessService {
         if geteuid() != 0 {
-            return .helper(HelperClient(deadlineMilliseconds: HelperClient.moduleDeadlineMilliseconds))
+            return .helper(
+                HelperClient(deadlineMilliseconds: HelperClient.moduleDeadlineMilliseconds), session: nil)
         }
         let store = PatternStore(path: options.storePath)
         let gate = GuessGate(
@@ -52,16 +54,33 @@ enum GuessService {
                 if record.tpmRecord == nil { return .enrolled(try gate.check(user: user, now: now)) }
             } catch { throw .store(error) }
             let client = HelperClient(deadlineMilliseconds: HelperClient.moduleDeadlineMilliseconds)
-            self = .helper(client)
-            return try GuessService.enrollment(user: user, through: client)
-        case .helper(let client):
-            return try GuessService.enrollment(user: user, through: client)
+            self = .helper(client, session: nil)
+            return try enrollment(user: user, now: now)
+        case .helper(let client, let open):
+            // One check per authentication; a session left open by an earlier one would be ended here.
+            open?.close()
+            self = .helper(client, session: nil)
+            switch client.startAuthentication(user: user) {
+            case .allowed(let left, let session):
+                self = .helper(client, session: session)
+                return .enrolled(.allowed(freeAttemptsLeft: left))
+            case .answered(let answer): return try GuessService.enrollment(answer)
+            case .unsupported: return try GuessService.enrollment(client.call(.check, user: user, fields: []))
+            }
         }
     }
 
-    /// The helper's `check`.
-    static func enrollment(user: [UInt8], through client: HelperClient) throws(Failure) -> Enrollment {
-        switch client.call(.check, user: user, fields: []) {
+    /// Ends a helper run still waiting for a guess (none was sent: an empty or malformed answer, a failed
+    /// conversation). Called once the authentication is over, whatever its outcome.
+    mutating func finish() {
+        guard case .helper(let client, let session?) = self else { return }
+        self = .helper(client, session: nil)
+        session.close()
+    }
+
+    /// The helper's answer to a check.
+    static func enrollment(_ answer: Result<HelperVerdict, HelperFailure>) throws(Failure) -> Enrollment {
+        switch answer {
         case .failure(let failure): throw .helper(failure)
         case .success(.notEnrolled): return .notEnrolled
         case .success(.allowed(let left)): return .enrolled(.allowed(freeAttemptsLeft: left))
@@ -72,7 +91,7 @@ enum GuessService {
 
     /// `origin`, `markSeen`, `unseen`: the attempt record (GuessGate.attempt). The helper keeps the record
     /// itself and tells no unseen failures, so `unseen` stays nil there.
-    func attempt(
+    mutating func attempt(
         user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin, markSeen: Bool,
         unseen: inout (count: Int, last: FailedAttempt)?
     ) throws(Failure) -> Judgement {
@@ -85,10 +104,18 @@ enum GuessService {
                         user: user, pattern: pattern, now: now, origin: origin,
                         markSeen: markSeen, unseen: &unseen))
             } catch { throw .store(error) }
-        case .helper(let client):
+        case .helper(let client, let session):
+            self = .helper(client, session: nil)
             var digits = pattern.digits
             defer { digits.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
-            switch client.call(.verify, user: user, fields: [digits, origin.service, origin.tty]) {
+            let fields = [digits, origin.service, origin.tty]
+            let answer: Result<HelperVerdict, HelperFailure>
+            switch session?.verify(fields: fields) {
+            case .answered(let given): answer = given
+            // No session, or its helper stopped waiting before the guess (HelperRequest.guessWaitSeconds).
+            case .notSeen, nil: answer = client.call(.verify, user: user, fields: fields)
+            }
+            switch answer {
             case .failure(let failure): throw .helper(failure)
             case .success(.accepted): return .judged(.accepted)
             case .success(.wrong(let after)): return .judged(.rejected(verdictAfter: after))

@@ -147,10 +147,10 @@ class HelperDeadlineTest(unittest.TestCase):
         # Killed and reaped: nothing of it is left running or stopped.
         self.assertEqual(self.stand_ins(), [])
 
-    def assert_locker_fails_closed_at_the_bound(self, stand_in):
-        """A screen locker's authentication (the module as the user) with `stand_in` as the helper: the first
-        call (check, before the prompt) never completes, so PAM_AUTHINFO_UNAVAIL at the bound, with no prompt,
-        nothing counted, no fd left open and no stand-in left running."""
+    def assert_locker_fails_closed_at_the_bound(self, stand_in, prompted=False):
+        """A screen locker's authentication (the module as the user) with `stand_in` as the helper: the call
+        never completes, so PAM_AUTHINFO_UNAVAIL at the bound, with no prompt (`prompted`: the check's line came,
+        the guess's never did), nothing counted, no fd left open and no stand-in left running."""
         sandbox = self.stuck_namespace(stand_in)
         sandbox.enrol(self.CALLER)
         started = time.monotonic()
@@ -158,7 +158,7 @@ class HelperDeadlineTest(unittest.TestCase):
         took = time.monotonic() - started
         result = report["results"][0]
         self.assertEqual(result["code"], "PAM_AUTHINFO_UNAVAIL", report)
-        self.assertNotIn("Pattern: ", " ".join(m for _, m in result["messages"]))
+        (self.assertIn if prompted else self.assertNotIn)("Pattern: ", " ".join(m for _, m in result["messages"]))
         self.assertGreater(took, MODULE_DEADLINE - 1.0, "the helper cannot have finished: %.1f s" % took)
         self.assertLess(took, MODULE_DEADLINE + SLACK, took)
         self.assertEqual(report["fds_after"], report["fds_before"])
@@ -169,8 +169,9 @@ class HelperDeadlineTest(unittest.TestCase):
         self.assert_locker_fails_closed_at_the_bound(STUCK_HELPER)
 
     def test_a_helper_that_answers_but_never_exits_is_killed_at_the_bound(self):
-        # An answer without an exit status is no answer (the pidfd wait, too, ends at the deadline).
-        self.assert_locker_fails_closed_at_the_bound(ANSWER_THEN_STOP_HELPER)
+        # authenticate's first line is the check's answer, so the module prompts; the guess then gets no verdict
+        # with an exit status, which is no answer (the pidfd wait, too, ends at the deadline).
+        self.assert_locker_fails_closed_at_the_bound(ANSWER_THEN_STOP_HELPER, prompted=True)
 
     def test_without_a_pidfd_the_helper_is_still_waited_for(self):
         # pidfd_open refused (an old kernel, a seccomp filter, the fd limit): waitpid is polled instead, and the

@@ -1,19 +1,24 @@
 """pam_pattern.so run by an unprivileged process (as a screen locker runs it) goes through
 pam_pattern_helper, and gives the same PAM codes and messages as the same module run by root
 (in-process), for the same store and state. Also: the module's own throttle arguments do not reach the
-helper, SIGCHLD ignored by the host does not break it, no descriptor leaks into or out of the call, and a
-missing or non-setuid helper fails closed (PAM_AUTHINFO_UNAVAIL).
+helper, SIGCHLD ignored by the host does not break it, no descriptor leaks into or out of the call, a
+missing or non-setuid helper fails closed (PAM_AUTHINFO_UNAVAIL), the helper runs once per authentication
+(`authenticate`: the check, then the guess), and a guess its run stopped waiting for goes as a `verify`,
+counted once.
 
 Root only: the real libpam through support.pam, inside support.helper's namespace.
 """
 
+import os
 import re
+import shlex
 import unittest
 
 from support.guesses import wrong_patterns
 from support import helper
 from support.system import TestUser
 from support.helper import PATTERN, WRONG_PATTERN
+from support.paths import INSTALLED_HELPER as HELPER_PATH
 
 # unittest calls these around the module: the shared run flock (users, /etc).
 from support.helper import release_run_lock as tearDownModule  # noqa: F401
@@ -109,6 +114,60 @@ class ModuleThroughHelperTest(unittest.TestCase):
         self.assertEqual(report["results"][0]["code"], "PAM_AUTHINFO_UNAVAIL")
         self.assertEqual(report["results"][0]["unexpected_prompts"], 0)
         self.assertEqual(sandbox.failures("root"), 0)
+
+
+class CountedNamespace(helper.Namespace):
+    """The real setuid helper moved to HELPER.real, and at HELPER a script (run as the caller) that writes each
+    operation to `calls` and then runs `body` (default: the real helper)."""
+
+    def __init__(self, test, body=None, **kwargs):
+        super().__init__(test, **kwargs)
+        self.calls = os.path.join(self.root, "calls")
+        open(self.calls, "w").close()
+        os.chmod(self.calls, 0o666)
+        self.body = body or 'exec %s.real "$@"\n' % HELPER_PATH
+
+    def setup_script(self):
+        wrapper = '#!/bin/sh\necho "$1" >>%s\n%s' % (shlex.quote(self.calls), self.body)
+        return super().setup_script() + (
+            "cp -p %s %s.real\nprintf '%%s' %s >%s\nchmod 0755 %s\n"
+            % (HELPER_PATH, HELPER_PATH, shlex.quote(wrapper), HELPER_PATH, HELPER_PATH)
+        )
+
+    def operations(self):
+        with open(self.calls) as f:
+            return f.read().split()
+
+
+class OneRunPerAuthenticationTest(unittest.TestCase):
+    USER = "pphmod2"
+
+    def setUp(self):
+        self.user = TestUser(self.USER)
+        self.addCleanup(self.user.remove)
+
+    def test_the_helper_runs_once_per_authentication(self):
+        sandbox = CountedNamespace(self)
+        sandbox.enrol(self.USER)
+        report = helper.drive_module(sandbox, self.user, [PATTERN, WRONG_PATTERN, "", "12a4"])
+        self.assertEqual(
+            [r["code"] for r in report["results"]], ["PAM_SUCCESS", "PAM_AUTH_ERR", "PAM_IGNORE", "PAM_AUTH_ERR"]
+        )
+        # One run each: a guess, a wrong guess, Enter alone and a non-pattern (the last two end the run unguessed).
+        self.assertEqual(sandbox.operations(), ["authenticate"] * 4)
+        self.assertEqual(sandbox.failures(self.USER), 1)
+        self.assertEqual(report["fds_after"], report["fds_before"])
+
+    def test_a_guess_the_run_stopped_waiting_for_goes_as_a_verify_counted_once(self):
+        # What the real helper answers once HelperRequest.guessWaitSeconds have passed with no guess.
+        expired = 'if [ "$1" = authenticate ]; then echo "allowed 5"; echo expired; exit 7; fi\nexec %s.real "$@"\n'
+        sandbox = CountedNamespace(self, body=expired % HELPER_PATH)
+        sandbox.enrol(self.USER)
+        report = helper.drive_module(sandbox, self.user, [WRONG_PATTERN, PATTERN])
+        self.assertEqual([r["code"] for r in report["results"]], ["PAM_AUTH_ERR", "PAM_SUCCESS"])
+        self.assertIn("4 tries left", " ".join(m for _, m in report["results"][0]["messages"]))
+        self.assertEqual(sandbox.operations(), ["authenticate", "verify"] * 2)
+        self.assertEqual(sandbox.failures(self.USER), 0)
 
 
 if __name__ == "__main__":

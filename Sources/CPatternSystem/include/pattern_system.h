@@ -136,6 +136,38 @@ int pattern_run_helper(const char *path, char *const argv[],
                        unsigned char *output, size_t output_capacity, size_t *output_length,
                        int timeout_ms, int *status);
 
+/*
+ * A helper kept running across the module's conversation (operation `authenticate`: the check, then one guess),
+ * so an authentication through the helper pays one exec, not two. Started as pattern_run_helper starts a child,
+ * except that its stdin is a socket left open; `line` gets its stdout up to the first newline, within
+ * `timeout_ms`. Returns 0 with *session set (the caller must finish it, whatever the line says), 2 when the
+ * deadline came first (the child killed and reaped), -1 when it could not be run (errno set; ENOSYS and the like
+ * when no pidfd could be had: the caller then runs the calls one by one). Between start and finish the host's
+ * own SIGCHLD disposition is in place: the child is known by a pidfd alone, so a pid reused by another process
+ * is never signalled.
+ */
+/* The helper's side of `authenticate`: whether `fd` has input (or end of file) before `deadline_ms`
+ * (pattern_monotonic_ms): 1 yes, 0 the deadline came, -1 poll failed. */
+int pattern_wait_readable(int fd, long long deadline_ms);
+/* CLOCK_MONOTONIC in milliseconds. */
+long long pattern_monotonic_ms(void);
+
+struct pattern_helper_session;
+int pattern_helper_session_start(const char *path, char *const argv[],
+                                 unsigned char *line, size_t line_capacity, size_t *line_length,
+                                 int timeout_ms, struct pattern_helper_session **session);
+/*
+ * Sends `input` (none: the child is told there is no guess and exits at once), ends the child's stdin, keeps at
+ * most output_capacity bytes of the rest of its stdout, reaps it, and frees the session; nothing waits past
+ * `timeout_ms` from the call (then SIGKILL through the pidfd). Returns 0/1/2 as pattern_run_helper, 3 when the
+ * child had gone before the input could be sent (it never saw it), 4 when it exited but someone else reaped it
+ * (only the output is known), -1 on error (errno).
+ */
+int pattern_helper_session_finish(struct pattern_helper_session *session,
+                                  const unsigned char *input, size_t input_length,
+                                  unsigned char *output, size_t output_capacity, size_t *output_length,
+                                  int timeout_ms, int *status);
+
 /* Fills `out` with `length` bytes from the kernel's CSPRNG (getrandom). 0, or -1 with errno set. */
 int pattern_random_bytes(void *out, size_t length);
 

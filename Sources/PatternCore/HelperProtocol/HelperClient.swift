@@ -37,37 +37,98 @@ public struct HelperClient: Sendable {
         var output = [UInt8](repeating: 0, count: HelperVerdict.maximumLineBytes + 1)
         var outputLength = 0
         var status: Int32 = 0
+        let deadline = deadlineMilliseconds
+        let ran = withArguments(operation, user: user) { path, argv in
+            input.withUnsafeBufferPointer { inputBuffer in
+                output.withUnsafeMutableBufferPointer { outputBuffer in
+                    pattern_run_helper(
+                        path, argv, inputBuffer.baseAddress, inputBuffer.count,
+                        outputBuffer.baseAddress, outputBuffer.count, &outputLength, deadline, &status)
+                }
+            }
+        }
+        return HelperClient.answer(
+            ran: ran, status: status, output: Array(output.prefix(outputLength)), deadline: deadline)
+    }
+
+    /// How `authenticate` began (HelperSession).
+    public enum AuthenticationStart {
+        /// "allowed N": the helper waits for the guess; the session must be finished (verify or close).
+        case allowed(freeAttemptsLeft: Int, HelperSession)
+        /// Any other answer to the check (locked, not enrolled), the run over, as `call(.check)` gives it.
+        case answered(Result<HelperVerdict, HelperFailure>)
+        /// No session could be had (no pidfd here): make the calls one by one, `check` then `verify`.
+        case unsupported
+    }
+
+    /// `authenticate`: the check now, the guess later in the same run (one exec per authentication).
+    public func startAuthentication(user: [UInt8]) -> AuthenticationStart {
+        var line = [UInt8](repeating: 0, count: HelperVerdict.maximumLineBytes + 1)
+        var lineLength = 0
+        var session: OpaquePointer? = nil
+        let deadline = deadlineMilliseconds
+        let ran = withArguments(.authenticate, user: user) { path, argv in
+            line.withUnsafeMutableBufferPointer { lineBuffer in
+                pattern_helper_session_start(
+                    path, argv, lineBuffer.baseAddress, lineBuffer.count, &lineLength, deadline, &session)
+            }
+        }
+        switch ran {
+        case 0: break
+        case 2: return .answered(.failure(.timedOut(milliseconds: deadline)))
+        default:
+            let code = pattern_errno()
+            if code == ENOSYS || code == EPERM || code == EMFILE || code == ENFILE { return .unsupported }
+            return .answered(.failure(.couldNotRun(errno: code)))
+        }
+        guard let session else { return .answered(.failure(.couldNotRun(errno: EIO))) }
+        let opened = HelperSession(handle: session, deadlineMilliseconds: deadline)
+        let first = Array(line.prefix(lineLength))
+        if case .allowed(let left) = HelperVerdict.decode(exitStatus: HelperExit.success.rawValue, output: first) {
+            return .allowed(freeAttemptsLeft: left, opened)
+        }
+        // The run ends with that line: read what is left (nothing) and the exit status that goes with it.
+        return .answered(opened.finish(fields: nil, before: first).answer)
+    }
+
+    /// argv for `operation` and `user`, as C strings, for `body`; -1 (errno EINVAL) when a NUL is in them.
+    func withArguments(
+        _ operation: HelperOperation, user: [UInt8],
+        _ body: (UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
+    ) -> Int32 {
         guard var cPath = SystemCall.cString(path), var cOperation = SystemCall.cString(operation.word),
             var cUser = SystemCall.cString(user)
-        else { return .failure(.couldNotRun(errno: EINVAL)) }
-        let deadline = deadlineMilliseconds
-        let ran: Int32 = cPath.withUnsafeMutableBufferPointer { pathBuffer in
+        else {
+            pattern_set_errno(EINVAL)
+            return -1
+        }
+        return cPath.withUnsafeMutableBufferPointer { pathBuffer in
             cOperation.withUnsafeMutableBufferPointer { operationBuffer in
                 cUser.withUnsafeMutableBufferPointer { userBuffer in
                     var argv: [UnsafeMutablePointer<CChar>?] = [
                         pathBuffer.baseAddress, operationBuffer.baseAddress, userBuffer.baseAddress, nil,
                     ]
                     return argv.withUnsafeMutableBufferPointer { argvBuffer in
-                        input.withUnsafeBufferPointer { inputBuffer in
-                            output.withUnsafeMutableBufferPointer { outputBuffer in
-                                pattern_run_helper(
-                                    pathBuffer.baseAddress, argvBuffer.baseAddress,
-                                    inputBuffer.baseAddress, inputBuffer.count,
-                                    outputBuffer.baseAddress, outputBuffer.count, &outputLength,
-                                    deadline, &status)
-                            }
-                        }
+                        body(pathBuffer.baseAddress, argvBuffer.baseAddress)
                     }
                 }
             }
         }
+    }
+
+    /// The one mapping of what a run came to (pattern_run_helper's codes) onto a verdict or a failure.
+    static func answer(
+        ran: Int32, status: Int32, output: [UInt8], deadline: Int32
+    ) -> Result<
+        HelperVerdict, HelperFailure
+    > {
         switch ran {
         case 0: break
         case 1: return .failure(.killed(signal: status))
         case 2: return .failure(.timedOut(milliseconds: deadline))
         default: return .failure(.couldNotRun(errno: pattern_errno()))
         }
-        guard let verdict = HelperVerdict.decode(exitStatus: status, output: Array(output.prefix(outputLength))) else {
+        guard let verdict = HelperVerdict.decode(exitStatus: status, output: output) else {
             return .failure(.unexpectedAnswer(exitStatus: status))
         }
         switch verdict {

@@ -4,7 +4,7 @@
 ///
 ///     pam_pattern_helper OPERATION USER        (argv: exactly these two arguments)
 ///     stdin:  the operation's fields, each ended by one NUL byte, then end of file
-///     stdout: one verdict line, e.g. "wrong allowed 3\n"
+///     stdout: one verdict line, e.g. "wrong allowed 3\n" (`authenticate`: the check's line, then the guess's)
 ///     exit:   HelperExit (the kind of the verdict; the line carries the details)
 ///
 /// Nothing on the command line or stdin changes policy: paths, throttle and minimum length come from the
@@ -17,6 +17,13 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
     /// printable there, never used for any decision; a module from before they were sent sends one field). Counted exactly as the module counts it (recorded before
     /// the hash). Verdicts: accepted, wrong, locked, notEnrolled, malformed.
     case verify
+    /// `check`, then, when the answer is "allowed N", one `verify` in the same run: the module's one call per
+    /// authentication through the helper (one exec, not two). The check's line is written at once, before any
+    /// input is read; then the helper waits at most `HelperRequest.guessWaitSeconds` for verify's fields (the
+    /// person is being asked meanwhile), holding no file and no lock. Input, then end of file: served as `verify`,
+    /// its line second and its exit status. End of file with no input: no guess, exit with the check's status.
+    /// No input in time: "expired" (nothing read, nothing counted; the caller may send the guess as a `verify`).
+    case authenticate
     /// USER's own facts for `patternctl status`. No input. Verdict: status (also for a user without a pattern:
     /// their failures count wrong passwords given for a first pattern).
     case status
@@ -50,7 +57,7 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
     /// Operations only root may call (the store changes; self-service goes through patternctl's own checks).
     public var isRootOnly: Bool {
         switch self {
-        case .check, .verify, .status, .set, .remove, .enroll: return false
+        case .check, .verify, .authenticate, .status, .set, .remove, .enroll: return false
         case .tpmEnroll, .tpmRemove, .tpmPrune: return true
         }
     }
@@ -60,6 +67,7 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
         switch self {
         case .check: return Array("check".utf8)
         case .verify: return Array("verify".utf8)
+        case .authenticate: return Array("authenticate".utf8)
         case .status: return Array("status".utf8)
         case .set: return Array("set".utf8)
         case .remove: return Array("remove".utf8)
@@ -74,7 +82,9 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
     public var fieldCount: Int { fieldLimits.count }
 
     /// Every shape of input the operation takes, the full one first: `verify` also takes the pattern alone.
+    /// `authenticate` reads verify's, after its check.
     public var acceptedFieldLimits: [[Int]] {
+        if self == .authenticate { return HelperOperation.verify.acceptedFieldLimits }
         var shapes = [fieldLimits]
         if self == .verify { shapes.append([HelperRequest.maximumFieldBytes]) }
         return shapes
@@ -90,11 +100,11 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
         case .check, .status, .tpmRemove, .tpmPrune: count = 0
         case .remove, .tpmEnroll: count = 1
         case .set, .enroll: count = 2
-        case .verify: count = 3
+        case .verify, .authenticate: count = 3
         }
         var limits = [Int](repeating: HelperRequest.maximumFieldBytes, count: count)
         if self == .enroll { limits[0] = HelperRequest.maximumPasswordBytes }
-        if self == .verify {
+        if self == .verify || self == .authenticate {
             limits[1] = AttemptRecord.maximumFieldBytes
             limits[2] = AttemptRecord.maximumFieldBytes
         }
@@ -119,6 +129,8 @@ public enum HelperExit: Int32, Equatable, Sendable {
     /// The call itself is refused: wrong argv, unknown operation, USER is not the caller, a tty on stdin,
     /// missing, extra or oversized input. Nothing read, nothing counted.
     case refused = 6
+    /// authenticate: no guess came within HelperRequest.guessWaitSeconds after the check; nothing counted.
+    case expired = 7
 }
 
 /// Why a call was refused (the word after "refused" on the verdict line).
@@ -222,6 +234,8 @@ public enum HelperVerdict: Equatable, Sendable {
     case pruned(Int)
     /// "refused usage|user|tty|input".
     case refused(HelperRefusal)
+    /// "expired": authenticate waited for the guess in vain; it never saw one.
+    case expired
 
     /// The exit status that goes with the line.
     public var exit: HelperExit {
@@ -234,6 +248,7 @@ public enum HelperVerdict: Equatable, Sendable {
         case .status, .pruned: return .success
         case .unavailable, .tpmRefused: return .unavailable
         case .refused: return .refused
+        case .expired: return .expired
         }
     }
 
@@ -283,6 +298,7 @@ public enum HelperVerdict: Equatable, Sendable {
         case .refused(let why):
             out.append(contentsOf: "refused ".utf8)
             out.append(contentsOf: why.word)
+        case .expired: out.append(contentsOf: "expired".utf8)
         }
         out.append(0x0A)
         return out
@@ -338,6 +354,8 @@ public enum HelperVerdict: Equatable, Sendable {
             verdict = .pruned(Int(n))
         } else if first.elementsEqual("refused".utf8) && rest.count == 1, let why = HelperRefusal(word: rest[0]) {
             verdict = .refused(why)
+        } else if first.elementsEqual("expired".utf8) && rest.isEmpty {
+            verdict = .expired
         } else {
             return nil
         }
@@ -386,6 +404,10 @@ public struct HelperRequest: Equatable, Sendable {
     public static let maximumFieldBytes = Pattern.maximumInputBytes
     /// The longest password enroll accepts (PAM_MAX_RESP_SIZE is 512; the whole input stays within 512).
     public static let maximumPasswordBytes = 400
+    /// How long `authenticate` waits for the guess after its check: a person drawing or typing at a prompt,
+    /// with time to think. A helper waiting holds nothing (no file, no lock); past this it answers "expired"
+    /// and exits, and the module sends a late guess as a `verify` of its own.
+    public static let guessWaitSeconds: Int32 = 120
 
     public init(operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) {
         self.operation = operation

@@ -11,7 +11,7 @@ struct HelperProtocolTests {
         .locked(.wait(secondsLeft: 31_536_000)), .locked(.disabled), .notEnrolled, .malformed(minimumLength: 6),
         .unavailable, .refused(.usage), .refused(.user), .refused(.tty), .refused(.input),
         .tpmRefused(.absent), .tpmRefused(.ownerAuthorization), .tpmRefused(.full), .tpmRefused(.failed),
-        .pruned(0), .pruned(65536),
+        .pruned(0), .pruned(65536), .expired,
     ]
 
     @Test func everyVerdictRoundTripsWithItsExitStatus() {
@@ -24,7 +24,7 @@ struct HelperProtocolTests {
 
     @Test func aLineWithTheWrongExitStatusIsRefused() {
         for verdict in Self.verdicts {
-            for status in Int32(0)...Int32(7) where status != verdict.exit.rawValue {
+            for status in Int32(0)...Int32(8) where status != verdict.exit.rawValue {
                 #expect(HelperVerdict.decode(exitStatus: status, output: verdict.line) == nil)
             }
         }
@@ -35,10 +35,11 @@ struct HelperProtocolTests {
             "", "accepted", "accepted\nx\n", "accepted \n", " accepted\n", "allowed\n", "allowed -1\n",
             "allowed 01\n", "allowed 1234567890123\n", "wrong\n", "wrong wait\n", "wrong disabled 3\n",
             "locked allowed 3\n", "malformed minlen 3\n", "malformed minlen 10\n", "refused nope\n",
-            "ACCEPTED\n", "accepted\n\n", String(repeating: "a", count: 80) + "\n",
+            "ACCEPTED\n", "accepted\n\n", String(repeating: "a", count: 80) + "\n", "expired 1\n", "expired\n\n",
+            "allowed 5\naccepted\n",
         ]
         for text in bad {
-            for status in Int32(0)...Int32(6) {
+            for status in Int32(0)...Int32(7) {
                 #expect(HelperVerdict.decode(exitStatus: status, output: Array(text.utf8)) == nil, "\(text)")
             }
         }
@@ -93,6 +94,16 @@ struct HelperProtocolTests {
 }
 
 @Suite struct SelfServiceProtocolTests {
+    /// authenticate reads nothing before its check, then exactly what verify reads; its last answer is verify's.
+    @Test func authenticateTakesVerifysGuessAfterItsCheck() {
+        #expect(HelperOperation.authenticate.acceptedFieldLimits == HelperOperation.verify.acceptedFieldLimits)
+        #expect(!HelperOperation.authenticate.isRootOnly)
+        #expect(HelperVerdict.expired.line == Array("expired\n".utf8))
+        #expect(HelperVerdict.expired.exit == .expired)
+        #expect(HelperExit.expired.rawValue == 7)
+        #expect(HelperRequest.guessWaitSeconds > 0 && HelperRequest.guessWaitSeconds <= 300)
+    }
+
     @Test func enrollTakesALongerPasswordThanAPattern() {
         let limits = HelperOperation.enroll.fieldLimits
         #expect(limits == [HelperRequest.maximumPasswordBytes, HelperRequest.maximumFieldBytes])
@@ -122,7 +133,7 @@ struct HelperProtocolTests {
         check(HelperRefusal.self)
         check(TPMProblem.self)
         check(TPMMode.self)
-        #expect(HelperOperation.allCases.count == 9)
+        #expect(HelperOperation.allCases.count == 10)
         #expect(TPMMode(word: Array("auto".utf8)) == .auto)
         #expect(HelperRefusal(word: Array("enrolled".utf8)) == .enrolled)
         #expect(TPMProblem(word: Array("owner-auth".utf8)) == .ownerAuthorization)
