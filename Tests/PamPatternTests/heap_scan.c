@@ -34,6 +34,9 @@ static void no_delay(int status, unsigned int usec, void *data) { (void)status; 
 static int scan(const unsigned char *needle, size_t length, const char *kind) {
     FILE *maps = fopen("/proc/self/maps", "r");
     if (maps == NULL) return -1;
+    /* Unbuffered: a stdio buffer would sit in the heap being searched, holding the maps' own text, whose hex
+     * addresses contain digit runs like the needle (a false hit, seen once in a full run). `line` is on the stack. */
+    setvbuf(maps, NULL, _IONBF, 0);
     char line[512];
     int hits = 0;
     while (fgets(line, sizeof line, maps) != NULL) {
@@ -63,6 +66,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     strcpy(answer, argv[4]);
+    setvbuf(stdout, NULL, _IONBF, 0);  /* the "found" lines print addresses: not into a heap buffer */
     /* The needles live on the stack, not in the heap being searched. */
     unsigned char digits[10] = {0}, dots[10] = {0};
     size_t length = strlen(argv[5]);
