@@ -417,7 +417,9 @@ int pattern_helper_session_finish(struct pattern_helper_session *session,
         if (n <= 0) { delivered = 0; break; }
         sent += (size_t)n;
     }
-    /* End of file for the helper: after a guess, or in place of one (it then exits at once). */
+    /* End of file for the helper: after a guess, or in place of one (it then exits at once). shutdown, not
+     * close alone: a copy of this end in a child the host forked meanwhile must not keep the helper waiting. */
+    (void)shutdown(session->to_child, SHUT_WR);
     close(session->to_child);
     session->to_child = -1;
 

@@ -108,12 +108,13 @@ enum GuessService {
             self = .helper(client, session: nil)
             var digits = pattern.digits
             defer { digits.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
-            let fields = [digits, origin.service, origin.tty]
+            // The fields are built at each call, not kept: once a call returns, `digits` is the only holder of its
+            // bytes again, so the defer above zeroes them in place.
             let answer: Result<HelperVerdict, HelperFailure>
-            switch session?.verify(fields: fields) {
+            switch session?.verify(fields: [digits, origin.service, origin.tty]) {
             case .answered(let given): answer = given
             // No session, or its helper stopped waiting before the guess (HelperRequest.guessWaitSeconds).
-            case .notSeen, nil: answer = client.call(.verify, user: user, fields: fields)
+            case .notSeen, nil: answer = client.call(.verify, user: user, fields: [digits, origin.service, origin.tty])
             }
             switch answer {
             case .failure(let failure): throw .helper(failure)

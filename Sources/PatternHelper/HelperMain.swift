@@ -39,7 +39,8 @@ enum HelperMain {
         case .failure(let refusal): return .verdict(refusal.verdict)
         case .success(let call):
             if call.operation == .authenticate { return authenticate(user: call.user) }
-            guard let fields = readFields(shapes: call.operation.acceptedFieldLimits, deadline: nil) else {
+            let deadline = pattern_monotonic_ms() + Int64(HelperRequest.inputWaitSeconds) * 1000
+            guard let fields = readFields(shapes: call.operation.acceptedFieldLimits, deadline: deadline) else {
                 HelperLog.notice(HelperLog.line("refused: malformed input for user ", call.user))
                 return .verdict(.refused(.input))
             }
@@ -75,7 +76,9 @@ enum HelperMain {
         }
         let deadline = pattern_monotonic_ms() + Int64(HelperRequest.guessWaitSeconds) * 1000
         guard pattern_wait_readable(STDIN_FILENO, deadline) == 1 else { return .verdict(.expired) }
-        guard let fields = readFields(shapes: HelperOperation.authenticate.acceptedFieldLimits, deadline: deadline)
+        guard
+            let fields = readFields(
+                shapes: HelperOperation.authenticate.acceptedFieldLimits, deadline: deadline, guessMayBeAbsent: true)
         else {
             HelperLog.notice(HelperLog.line("refused: malformed input for user ", user))
             return .verdict(.refused(.input))
@@ -136,22 +139,22 @@ enum HelperMain {
         return result
     }
 
-    /// All of stdin, at most one byte more than allowed, split into the fields of the first shape it fits; with a
-    /// `deadline` (pattern_monotonic_ms), nil when the input has not ended by then. No input at all: no fields
-    /// (which no shape but authenticate's "no guess" takes).
-    static func readFields(shapes: [[Int]], deadline: Int64?) -> [[UInt8]]? {
+    /// All of stdin, at most one byte more than allowed, split into the fields of the first shape it fits; nil
+    /// when the input has not ended by `deadline` (pattern_monotonic_ms). `guessMayBeAbsent`: no input at all
+    /// gives no fields (authenticate's "no guess") rather than a refusal.
+    static func readFields(shapes: [[Int]], deadline: Int64, guessMayBeAbsent: Bool = false) -> [[UInt8]]? {
         var buffer = [UInt8](repeating: 0, count: HelperRequest.maximumInputBytes + 1)
         defer { buffer.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
         // Read in place (SystemCall.read, the core's one EINTR retry) so the digits exist in this buffer only.
         var length = 0
         while length < buffer.count {
-            if let deadline, pattern_wait_readable(STDIN_FILENO, deadline) != 1 { return nil }
+            if pattern_wait_readable(STDIN_FILENO, deadline) != 1 { return nil }
             guard let count = try? SystemCall.read(STDIN_FILENO, into: &buffer, from: length) else { return nil }
             if count == 0 { break }
             length += count
         }
         guard length <= HelperRequest.maximumInputBytes else { return nil }
-        if length == 0 && deadline != nil { return [] }
+        if length == 0 && guessMayBeAbsent { return [] }
         var input = Array(buffer[0..<length])
         defer { input.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
         for limits in shapes {

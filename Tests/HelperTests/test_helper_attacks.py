@@ -11,6 +11,7 @@ import random
 import re
 import shlex
 import subprocess
+import time
 import unittest
 
 from support import helper
@@ -129,6 +130,18 @@ class HelperAttackTest(helper.HelperCase):
         # Not patterns, framed: malformed and never counted.
         for typed in ("12a4", "1231", "123", "0000"):
             self.assertEqual(self.call("verify", self.USER, nul(typed)), ("malformed minlen 4", helper.MALFORMED))
+        self.assertEqual(self.failures(), 0)
+
+    def test_input_held_open_is_refused_at_its_deadline_uncounted(self):
+        # HelperRequest.inputWaitSeconds: a caller that keeps stdin open, silent or with a partial guess, holds
+        # its helper 10 s at most, then gets a refusal, and nothing was counted.
+        # The pipe's write end is held by a background sleep the pipeline does not wait for.
+        for stdin_expr in ("(sleep 13 2>/dev/null &)", "(printf '2946'; sleep 13 2>/dev/null &)"):
+            started = time.monotonic()
+            self.assertEqual(self.call("verify", self.USER, stdin_expr), ("refused input", helper.REFUSED))
+            took = time.monotonic() - started
+            self.assertTrue(9.0 < took < 12.5, "%s: %.1f s" % (stdin_expr, took))
+        time.sleep(3)  # the last sleep ends before the user is removed
         self.assertEqual(self.failures(), 0)
 
     def test_the_caller_named_service_and_tty_are_history_only(self):

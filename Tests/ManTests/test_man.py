@@ -170,12 +170,14 @@ class ManPageTests(unittest.TestCase):
         source = read_source("HelperProtocol.swift")
         man = read("man", "pam_pattern_helper.8").replace("\\-", "-")
         exits = re.findall(r"case \w+ = (\d+)", source)
-        self.assertEqual(len(exits), 7, exits)
+        self.assertEqual(len(exits), 8, exits)
         exit_section = man.split(".SH EXIT STATUS", 1)[1].split(".SH", 1)[0]
         for number in exits:
             self.assertIn(".B %s\n" % number, exit_section, f"exit status {number} is not documented")
         words = set(re.findall(r'"([a-z][a-z-]*) ?"\.utf8', source))
-        self.assertTrue({"check", "verify", "accepted", "not-enrolled", "refused", "tty"} <= words, words)
+        self.assertTrue(
+            {"check", "verify", "authenticate", "accepted", "not-enrolled", "refused", "expired", "tty"} <= words, words
+        )
         for word in words:
             self.assertRegex(man, r"\b" + re.escape(word) + r"\b", f"pam_pattern_helper(8) does not mention {word}")
 

@@ -408,6 +408,9 @@ public struct HelperRequest: Equatable, Sendable {
     /// with time to think. A helper waiting holds nothing (no file, no lock); past this it answers "expired"
     /// and exits, and the module sends a late guess as a `verify` of its own.
     public static let guessWaitSeconds: Int32 = 120
+    /// How long any other operation waits for its input to end: every caller writes it all before the helper
+    /// starts (pattern_run_helper), so this only ends a caller that holds stdin open without writing.
+    public static let inputWaitSeconds: Int32 = 10
 
     public init(operation: HelperOperation, user: [UInt8], fields: [[UInt8]]) {
         self.operation = operation
