@@ -141,7 +141,7 @@ if command -v swtpm >/dev/null && [ -x "$build/tpm-driver" ]; then
 fi
 
 # Through the setuid helper: the same module, store and cost, run by the bench user instead of root, so every
-# check forks and execs /usr/sbin/pam_pattern_helper (put there in this namespace by an overlay whose upper layer
+# authentication runs /usr/sbin/pam_pattern_helper once (`authenticate`: the check, then the guess) (put there in this namespace by an overlay whose upper layer
 # is in $work: never a bind mount of the real /usr/sbin, which the EXIT trap's rm -rf would reach). The helper
 # takes its paths from pam_pattern.conf, which names the same store and state. Runs alternate (user, root) in
 # rounds so both see the same machine state.
@@ -179,8 +179,8 @@ if [ -x "$build/pam_pattern_helper" ]; then
     h_us=$(median <"$work/rounds-helper"); i_us=$(median <"$work/rounds-root")
     h_ratio=$(median <"$work/rounds-ratio" | awk '{printf "%.3f", $1}')
     helper_row="| authentication through pam_pattern_helper (run as the user) vs in-process (root), same store and cost ($rounds side-by-side rounds of $per_round each way; medians, the ratio's per round) | $(ms "$h_us") | in-process: $(ms "$i_us") | $h_ratio | <= 1.03 ($(verdict "$h_ratio" 1.03)) |"
-    # One run of the helper for a non-TPM check (what the module pays twice per authentication through it: the
-    # exec, the dynamic loader, the store lookup, the answer), beside /bin/true's run, both as the bench user.
+    # One run of the helper for a non-TPM check (the start of the module's one run per authentication, before
+    # the hash: the exec, the dynamic loader, the store lookup, the answer), beside /bin/true's, as the bench user.
     gcc -O2 -o "$work/exec_probe" "$(dirname "$0")/exec_probe.c"
     # In turn (helper, /bin/true, helper, ...): both medians come from the same stretch of the machine's time.
     { read -r exec_us exec_status; read -r true_us _; } < <(

@@ -33,7 +33,7 @@ class KeyboardTest(pad.PadCase):
         report = self.session(
             [
                 {"op": "wake"},
-                {"op": "caption", "until": "Too many", "timeout": 5},
+                {"op": "caption", "until": ["Too many", "Password: "], "timeout": 5},
                 {"op": "sleep", "seconds": 2.2},
                 {"op": "caption"},
                 {"op": "type", "text": self.PASSWORD},

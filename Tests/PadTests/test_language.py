@@ -34,7 +34,7 @@ class ChineseTest(pad.PadCase):
             [
                 {"op": "wake"},
                 {"op": "drag", "path": pad.dots(helper.WRONG_PATTERN)},
-                {"op": "caption", "until": "图案错误", "timeout": 10},
+                {"op": "caption", "until": ["图案错误", "密码："], "timeout": 10},
             ],
             env=self.env,
         )

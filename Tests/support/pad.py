@@ -227,15 +227,16 @@ for position, step in enumerate(job["steps"]):
         # The button goes down (and stays down) before the pad is woken.
         x("xdotool", "mousedown", "1")
     elif op == "caption":
-        # With `until`, the pad's words are read again (up to `timeout` s) until they hold that text: the pad
-        # renames its window a moment after the event that changed them.
-        wanted = step.get("until")
+        # With `until` (a text, or a list of texts), the pad's words are read again (up to `timeout` s) until they
+        # hold every one: the pad renames its window a moment after each event that changes them, and one event
+        # (a wrong pattern) may change them twice (the module's message, then the next module's prompt).
+        wanted = step.get("until", [])
+        wanted = [wanted] if isinstance(wanted, str) else wanted
         result["text"] = caption()
-        if wanted is not None:
-            end = time.monotonic() + step.get("timeout", 5)
-            while wanted not in (result["text"] or "") and time.monotonic() < end:
-                time.sleep(0.05)
-                result["text"] = caption()
+        end = time.monotonic() + step.get("timeout", 5)
+        while any(w not in (result["text"] or "") for w in wanted) and time.monotonic() < end:
+            time.sleep(0.05)
+            result["text"] = caption()
     elif op == "type":
         x("xdotool", "type", "--delay", "30", step["text"])
     elif op == "key":
