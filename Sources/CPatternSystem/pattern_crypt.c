@@ -100,3 +100,8 @@ int pattern_crypt(const char *phrase, const char *setting, char *out, size_t out
     errno = saved;
     return result;
 }
+
+void pattern_crypt_preload(void) {
+    struct crypt_library library;
+    (void)crypt_library(&library);
+}

@@ -74,6 +74,9 @@ enum HelperMain {
         } catch {
             return .noGuess(check: check)  // the caller has gone
         }
+        // While the person is being asked: the guess's hash then finds libcrypt mapped (its dlopen and first
+        // page faults are off the time the person waits after the guess).
+        pattern_crypt_preload()
         let deadline = pattern_monotonic_ms() + Int64(HelperRequest.guessWaitSeconds) * 1000
         guard pattern_wait_readable(STDIN_FILENO, deadline) == 1 else { return .verdict(.expired) }
         guard

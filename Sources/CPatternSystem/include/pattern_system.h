@@ -119,6 +119,9 @@ int pattern_yescrypt_setting(unsigned long cost, char *out, int out_size);
  * freeing it. Returns 0, or -1 with errno set (EINVAL for a refused setting,
  * ERANGE if out is too small). */
 int pattern_crypt(const char *phrase, const char *setting, char *out, size_t out_size);
+/* Loads libcrypt now where it is dlopened (the helper), so the hash that follows does not wait for it: the
+ * helper's `authenticate` calls it while the person is being asked. Nothing happens where it is linked. */
+void pattern_crypt_preload(void);
 
 /*
  * Runs pam_pattern_helper (the module and patternctl both call this): a child (sharing memory until its exec,
