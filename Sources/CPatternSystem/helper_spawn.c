@@ -338,6 +338,10 @@ int pattern_helper_session_start(const char *path, char *const argv[],
     *out = NULL;
     *line_length = 0;
     if (timeout_ms <= 0) { errno = EINVAL; return -1; }
+    /* No pidfd to be had (an old kernel, seccomp): say so before any child is started. */
+    int probe = (int)syscall(SYS_pidfd_open, getpid(), 0);
+    if (probe < 0) return -1;
+    close(probe);
     session = calloc(1, sizeof *session);
     if (session == NULL) return -1;
     session->pidfd = session->to_child = session->from_child = -1;

@@ -169,6 +169,18 @@ class OneRunPerAuthenticationTest(unittest.TestCase):
         self.assertEqual(sandbox.operations(), ["authenticate", "verify"] * 2)
         self.assertEqual(sandbox.failures(self.USER), 0)
 
+    def test_without_a_pidfd_the_module_runs_check_and_then_verify(self):
+        # pidfd_open refused in the host (an old kernel, a seccomp filter): no session; the same answers from a
+        # check run and a verify run. strace traces the host alone (no -f): the helper it starts stays setuid.
+        sandbox = CountedNamespace(self)
+        sandbox.enrol(self.USER)
+        tracer = "strace -qq -o /dev/null -e trace=pidfd_open -e inject=pidfd_open:error=ENOSYS "
+        report = helper.drive_module(sandbox, self.user, [WRONG_PATTERN, PATTERN], tracer=tracer)
+        self.assertEqual([r["code"] for r in report["results"]], ["PAM_AUTH_ERR", "PAM_SUCCESS"])
+        self.assertEqual(sandbox.operations(), ["check", "verify"] * 2)
+        self.assertEqual(sandbox.failures(self.USER), 0)
+        self.assertEqual(report["fds_after"], report["fds_before"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -276,10 +276,12 @@ print(json.dumps({"results": out, "fds_before": before, "fds_after": fds()}))
 """
 
 
-def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigchld=False, target=None, timeout=120):
+def drive_module(
+    sandbox, user, answers, options="", as_root=False, ignore_sigchld=False, target=None, timeout=120, tracer=""
+):
     """pam_authenticate for `target` (default: the user) once per answer, in the sandbox's namespace, run by the
     user (the module then uses the helper) or by root (in-process), killed after `timeout` seconds. Returns the
-    driver's report."""
+    driver's report. `tracer`: a command line the driver runs under (strace ..., as the same user)."""
     confdir = os.path.join(sandbox.root, "pam.d")
     os.makedirs(confdir, exist_ok=True)
     os.chmod(confdir, 0o755)
@@ -302,7 +304,7 @@ def drive_module(sandbox, user, answers, options="", as_root=False, ignore_sigch
         "answers": list(answers),
         "ignore_sigchld": ignore_sigchld,
     }
-    command = "/usr/bin/python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job)))
+    command = "%s/usr/bin/python3 %s %s" % (tracer, shlex.quote(path), shlex.quote(json.dumps(job)))
     environment = {"PAM_PATTERN_BUILD": BUILD, "PAM_PATTERN_ROOT": ROOT, "PYTHONPATH": PYTHONPATH}
     if as_root:
         command = "/usr/bin/env %s %s" % (" ".join(shlex.quote("%s=%s" % kv) for kv in environment.items()), command)
