@@ -302,8 +302,8 @@ static int reap_pidfd_until(int pidfd, long long deadline_ms, int *result_code, 
             return -1;
         }
         if (info.si_pid != 0) {
-            if (info.si_code == CLD_EXITED) { *result_code = 0; *status = info.si_status; }
-            else { *result_code = 1; *status = info.si_status; }
+            *result_code = info.si_code == CLD_EXITED ? 0 : 1;  /* else killed or dumped: si_status is the signal */
+            *status = info.si_status;
             return 1;
         }
         long long left = deadline_ms - monotonic_ms();
