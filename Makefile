@@ -73,7 +73,7 @@ CLI_SCRATCH   := $(SCRATCH)/cli
 SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(CLI_SCRATCH) -c release --disable-local-rpath
 
 .PHONY: all build build-embedded build-cli deps build-deps check-deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
-        print-installed-files print-installed-directories print-install-list deb bench fuzz clean
+        print-installed-files print-installed-directories print-install-list deb bench fuzz lint format clean
 
 all: build
 
@@ -207,14 +207,21 @@ test-swift: toolchain build-owner
 	$(SWIFT_RELEASE_CLI) --product drawing-roundtrip --static-swift-stdlib; status=$$?; $(GIVE_BACK); exit $$status
 	$(CLI_SCRATCH)/release/drawing-roundtrip
 
+# Every suite, or one: `make test-integration SUITE=PadTests`. Each suite's time is printed (CI's budget is read off it).
+SUITE ?=
+INTEGRATION_SUITES = $(if $(SUITE),$(addprefix Tests/,$(addsuffix /,$(SUITE))),$(wildcard Tests/*/))
+
 test-integration: build
-	@failed=""; for d in Tests/*/; do \
+	@failed=""; total_start=$$(date +%s); for d in $(INTEGRATION_SUITES); do \
+	  [ -d "$$d" ] || { echo "no suite $$d"; failed="$$failed $$d"; continue; }; \
 	  if ls $$d/test_*.py >/dev/null 2>&1; then \
-	    echo "== $$d"; \
+	    echo "== $$d"; start=$$(date +%s); \
 	    PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) PYTHONPATH=$(CURDIR)/Tests \
 	      $(PYTHON) -m unittest discover -s $$d -p 'test_*.py' -v || failed="$$failed $$d"; \
+	    echo "== $$d took $$(( $$(date +%s) - start )) s"; \
 	  fi; \
 	done; \
+	echo "== integration suites took $$(( $$(date +%s) - total_start )) s"; \
 	if [ -n "$$failed" ]; then echo "FAILED integration suites:$$failed"; exit 1; fi
 
 # Try it: a demo pattern in a private temporary store, a real PAM prompt.
