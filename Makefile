@@ -49,7 +49,8 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 swtpm swtpm-tools tpm2-tools \
                 xvfb i3lock xdotool dpkg-dev lintian apt python3-venv locales \
-                fonts-wqy-microhei xsecurelock x11-apps x11-utils
+                fonts-wqy-microhei xsecurelock x11-apps x11-utils \
+                qmlscene qml-module-qtquick2
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
@@ -170,6 +171,7 @@ build: check-deps toolchain build-owner
 	$(call PUT,strip -o,$(CLI_SCRATCH)/release/patternctl,patternctl)
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
 	install -m 0755 $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
+	install -m 0755 $(CLI_SCRATCH)/release/pad-trace-vectors $(BUILD)/pad-trace-vectors
 	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
 	for po in $(wildcard po/*.po); do \
 	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
@@ -188,6 +190,8 @@ build-embedded:
 build-cli:
 	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
 	$(SWIFT_RELEASE_CLI) --product patternctl --static-swift-stdlib
+	# the core's hit rules over pointer paths, for the QML port's equivalence test (Tests/QMLTests), never installed
+	$(SWIFT_RELEASE_CLI) --product pad-trace-vectors --static-swift-stdlib
 
 # Regenerates po/pam_pattern.pot from the sources (Tests/LocaleTests checks it is current).
 pot:

@@ -161,6 +161,13 @@ let package = Package(
             dependencies: ["PatternCore"],
             path: "Tools/drawing-roundtrip"
         ),
+        // Test tool, never installed: the core's hit rules over pointer paths, for the QML port's equivalence
+        // test (Tests/QMLTests).
+        .executableTarget(
+            name: "pad-trace-vectors",
+            dependencies: ["PatternCore"],
+            path: "Tools/pad-trace-vectors"
+        ),
         .testTarget(
             name: "PatternCoreTests",
             dependencies: ["PatternCore"],
