@@ -171,7 +171,8 @@ build: check-deps toolchain build-owner
 	$(call PUT,strip -o,$(CLI_SCRATCH)/release/patternctl,patternctl)
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
 	install -m 0755 $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
-	install -m 0755 $(CLI_SCRATCH)/release/pad-trace-vectors $(BUILD)/pad-trace-vectors
+	install -m 0755 $(CLI_SCRATCH)/release/core-vectors $(BUILD)/core-vectors
+	install -m 0755 $(SCRATCH)/release/core-vectors-embedded $(BUILD)/core-vectors-embedded
 	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
 	for po in $(wildcard po/*.po); do \
 	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
@@ -186,12 +187,14 @@ build-embedded:
 	$(SWIFT_RELEASE) --product auth_pattern
 	# the TPM layer's test driver (Tests/TPMTests), never installed
 	$(SWIFT_RELEASE) --product tpm-driver
+	# the core's pure functions as Embedded Swift, for Tests/CoreVectorsTests and Tests/QMLTests, never installed
+	$(SWIFT_RELEASE) --product core-vectors-embedded
 
 build-cli:
 	# static Swift stdlib: the installed CLI must not need the toolchain at /opt/swift
 	$(SWIFT_RELEASE_CLI) --product patternctl --static-swift-stdlib
-	# the core's hit rules over pointer paths, for the QML port's equivalence test (Tests/QMLTests), never installed
-	$(SWIFT_RELEASE_CLI) --product pad-trace-vectors --static-swift-stdlib
+	# the core's pure functions as normal Swift, for Tests/CoreVectorsTests, never installed
+	$(SWIFT_RELEASE_CLI) --product core-vectors --static-swift-stdlib
 
 # Regenerates po/pam_pattern.pot from the sources (Tests/LocaleTests checks it is current).
 pot:

@@ -161,12 +161,20 @@ let package = Package(
             dependencies: ["PatternCore"],
             path: "Tools/drawing-roundtrip"
         ),
-        // Test tool, never installed: the core's hit rules over pointer paths, for the QML port's equivalence
-        // test (Tests/QMLTests).
+        // Test tools, never installed: the core's pure functions over inputs from stdin, one source compiled as
+        // normal Swift and as Embedded Swift at -Osize (a symlink), compared by Tests/CoreVectorsTests.
         .executableTarget(
-            name: "pad-trace-vectors",
+            name: "core-vectors",
             dependencies: ["PatternCore"],
-            path: "Tools/pad-trace-vectors"
+            path: "Tools/core-vectors",
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "core-vectors-embedded",
+            dependencies: ["PatternCoreEmbedded"],
+            path: "Tools/core-vectors-embedded",
+            swiftSettings: embedded + [.unsafeFlags(["-parse-as-library"]), .define("EMBEDDED")],
+            linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]
         ),
         .testTarget(
             name: "PatternCoreTests",

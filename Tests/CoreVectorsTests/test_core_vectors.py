@@ -1,0 +1,171 @@
+"""The core as sudo, login, the helper and the pad run it (Embedded Swift, -Osize) against the core as the unit
+tests and fuzzers run it (normal Swift): the same inputs through both builds of Tools/core-vectors, and any
+difference in what they print fails.
+
+Why: `swift test` and the fuzzers only ever exercise the normal build, and the Embedded build has miscompiled
+before where the normal one was right (ARCHITECTURE.md, "No array literals returned from a switch at -Osize").
+The inputs: every fuzz corpus entry of the parsers (typed patterns, stores, module arguments, configuration
+files, the helper's framing, verdict lines and argv), every 4- and 5-dot pattern and a sample of longer ones
+typed in both layouts, the strength rules over all 389,112 patterns at every minimum length, seeded pointer
+paths for the hit rules, and throttle states across the schedule and its edges.
+"""
+
+import os
+import random
+import unittest
+
+from support import paths
+from support.pointer_paths import line_of, paths_for
+
+NORMAL = os.path.join(paths.BUILD, "core-vectors")
+EMBEDDED = os.path.join(paths.BUILD, "core-vectors-embedded")
+CORPUS = os.path.join(paths.ROOT, "fuzz", "corpus")
+
+
+def corpus(target):
+    folder = os.path.join(CORPUS, target)
+    entries = []
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as entry:
+            data = entry.read()
+        entries.append(data)
+        entries.append(data[1:])  # without the fuzz target's control byte: the parser's own input
+    return entries
+
+
+def typed_patterns(rng):
+    """Every 4- and 5-dot drawing's digits, a sample of longer ones, and junk."""
+    found = []
+
+    def walk(digits):
+        if len(digits) in (4, 5):
+            found.append(digits)
+        if len(digits) == 5:
+            return
+        for dot in "123456789":
+            if dot not in digits:
+                walk(digits + dot)
+
+    walk("")
+    typed = [d.encode() for d in found]  # includes jumps the parser fills in or refuses
+    for _ in range(3000):
+        typed.append("".join(rng.sample("123456789", rng.randint(6, 9))).encode())
+    for _ in range(1000):
+        typed.append(bytes(rng.choice(b"0123456789 -\t\nx\xff") for _ in range(rng.randint(0, 12))))
+    typed += [b"", b"1" * 300, b"1 2 3 4", b"12-36-9"]
+    return typed
+
+
+def policy_states(rng):
+    states = []
+    for failures in list(range(0, 25)) + [99, 10**9, 9_999_999_999, -1]:
+        for deny in (1, 3, 5, 10):
+            for lock_after in (0, 5, 20, 100):
+                last = 1_700_000_000
+                for elapsed in (0, 1, 59, 60, 61, 300, 3600, 10**6, 10**9, -5):
+                    states.append("%d %d %d %d %d %d" % (failures, last, last + elapsed, deny, 60, lock_after))
+    for _ in range(2000):
+        values = [rng.choice((0, 1, -1, 2**31, 2**62, -(2**62), rng.randint(-(10**12), 10**12))) for _ in range(6)]
+        states.append(" ".join(map(str, values)))
+    return [s.encode() for s in states]
+
+
+class CoreVectorsTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        paths.require_built(NORMAL, EMBEDDED)
+
+    def through_both(self, kind, inputs):
+        """Runs `inputs` through both builds; fails on any difference; returns the decoded results."""
+        framed = "".join("%s %s\n" % (kind, data.hex()) for data in inputs).encode()
+        answers = []
+        for tool in (NORMAL, EMBEDDED):
+            result = paths.run([tool], input=framed, timeout=600)
+            self.assertEqual(result.returncode, 0, "%s failed: %s" % (tool, result.stderr[-2000:]))
+            lines = result.stdout.decode().split("\n")[:-1]
+            self.assertEqual(len(lines), len(inputs), "%s answered %d of %d inputs" % (tool, len(lines), len(inputs)))
+            self.assertTrue(all(line.startswith(kind + " ") for line in lines), "%s: %s" % (tool, lines[:3]))
+            answers.append([bytes.fromhex(line[len(kind) + 1 :]) for line in lines])
+        normal, embedded = answers
+        differences = [(data, a, b) for data, a, b in zip(inputs, normal, embedded) if a != b]
+        shown = "\n".join(
+            "input %r\n  normal   %r\n  embedded %r" % (d, a[:300], b[:300]) for d, a, b in differences[:3]
+        )
+        self.assertEqual(
+            len(differences), 0, "%s: %d of %d inputs differ:\n%s" % (kind, len(differences), len(inputs), shown)
+        )
+        return normal
+
+    def assert_varied(self, results, at_least):
+        """The vectors are not degenerate: they reach many different results."""
+        self.assertGreaterEqual(len(set(results)), at_least, "only %d different results" % len(set(results)))
+
+    def test_typed_patterns(self):
+        inputs = corpus("pattern") + typed_patterns(random.Random(1))
+        results = self.through_both("pattern", inputs)
+        self.assert_varied(results, 5000)
+        self.assertTrue(any(b"ok " in r for r in results) and any(b"error " in r for r in results))
+        self.assertTrue(any(b" weak " in r for r in results))
+
+    def test_strength_rules_over_every_pattern(self):
+        results = self.through_both("strength", [str(n).encode() for n in (4, 5, 6, 7, 8, 9, 0, 10, -1)])
+        for result in results:
+            counts = [int(part.split(b" ", 1)[0]) for part in result.split(b"\n")[:-1]]
+            self.assertEqual(sum(counts), 389_112, result[:200])
+        self.assertGreater(len(set(results)), 3)
+
+    def test_stores(self):
+        self.assert_varied(self.through_both("store", corpus("store")), 50)
+
+    def test_module_arguments(self):
+        self.assert_varied(self.through_both("options", corpus("options")), 50)
+
+    def test_configuration_files(self):
+        extra = [
+            b"cost = 7\ndeny = 3\n",
+            b"# comment\nunlock_time = 120\nlock_after = 30\nself_enroll = no\n",
+            b"cost = 99\n",
+            b"tpm = yes\nlayout = numpad\n",
+            b"nonsense\n",
+            b"",
+        ]
+        self.assert_varied(self.through_both("conf", corpus("conf") + extra), 5)
+
+    def test_helper_protocol(self):
+        rng = random.Random(2)
+        extra = [b"allowed 5\n", b"locked wait 60\n", b"wrong\n", b"verify\x00alice", b"1235789\x00", b"a\x00b\x00"]
+        extra += [bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 40))) for _ in range(300)]
+        self.assert_varied(self.through_both("helper", corpus("helper") + extra), 50)
+
+    def test_hit_rules(self):
+        lines = [line_of(path).encode() for path in paths_for(4242, 4000)]
+        results = self.through_both("pad", lines)
+        self.assert_varied(results, 1000)
+
+    def test_throttle_policy(self):
+        results = self.through_both("policy", policy_states(random.Random(3)))
+        self.assert_varied(results, 100)
+        self.assertTrue(any(r.startswith(b"wait ") for r in results) and b"disabled next -1" in results)
+
+    def test_a_difference_is_caught(self):
+        """The comparison can fail: two tools that differ on one input are reported (the normal build against a
+        wrapper that changes one answer)."""
+        wrapper = os.path.join(paths.BUILD, "..", ".build", "tmp", "core-vectors-changed")
+        os.makedirs(os.path.dirname(wrapper), exist_ok=True)
+        with open(wrapper, "w") as script:
+            script.write("#!/bin/sh\n%s | sed '2s/^policy 61/policy 62/'\n" % NORMAL)
+        os.chmod(wrapper, 0o755)
+        global EMBEDDED
+        saved = EMBEDDED
+        EMBEDDED = wrapper
+        try:
+            with self.assertRaises(AssertionError) as caught:
+                self.through_both("policy", [b"0 0 0 5 60 20", b"1 0 0 5 60 20", b"2 0 0 5 60 20"])
+            self.assertIn("1 of 3 inputs differ", str(caught.exception))
+        finally:
+            EMBEDDED = saved
+            os.unlink(wrapper)
+
+
+if __name__ == "__main__":
+    unittest.main()
