@@ -50,7 +50,7 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 swtpm swtpm-tools tpm2-tools \
                 xvfb i3lock xdotool dpkg-dev lintian apt python3-venv locales \
                 fonts-wqy-microhei xsecurelock x11-apps x11-utils \
-                qmlscene qml-module-qtquick2
+                qmlscene qml-module-qtquick2 qml-module-qttest
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
