@@ -51,6 +51,8 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 xvfb i3lock xdotool dpkg-dev lintian apt python3-venv locales \
                 fonts-wqy-microhei xsecurelock x11-apps x11-utils \
                 qmlscene qml-module-qtquick2 qml-module-qttest
+# The KDE lock screen's tests: the greeter and the Plasma package structure, without the desktop they recommend.
+DEB_KDE_PACKAGES := libkscreenlocker5 plasma-workspace qml-module-qtquick-controls2
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
@@ -88,7 +90,7 @@ INSTALL_MISSING = $(call FIND_MISSING,$(1)); \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2) $$missing >/dev/null; \
 	  else \
 	    echo "missing Debian packages:$$missing (run as root, or: sudo apt-get install$$missing)"; exit 1; \
 	  fi; \
@@ -97,6 +99,7 @@ INSTALL_MISSING = $(call FIND_MISSING,$(1)); \
 # The whole set, for the targets that need it (test, deb, bench), never run by `make build` on its own.
 deps:
 	@$(call INSTALL_MISSING,$(DEB_PACKAGES))
+	@$(call INSTALL_MISSING,$(DEB_KDE_PACKAGES),--no-install-recommends)
 
 # What the build needs, for `make demo`: after the toolchain check, so a machine without Swift is told
 # so before anything is installed.
@@ -173,6 +176,12 @@ build: check-deps toolchain build-owner
 	install -m 0755 $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
 	install -m 0755 $(CLI_SCRATCH)/release/core-vectors $(BUILD)/core-vectors
 	install -m 0755 $(SCRATCH)/release/core-vectors-embedded $(BUILD)/core-vectors-embedded
+	# the KDE Plasma 5.27 lock screen, a look-and-feel package: its QML, the shared grid, and the words it
+	# recognises, generated from the message catalogue
+	rm -rf $(BUILD)/kde/plasma5.new && mkdir -p $(BUILD)/kde && cp -r Sources/PatternKDE/plasma5 $(BUILD)/kde/plasma5.new \
+	  && cp Sources/PatternQML/PatternGrid.qml Sources/PatternQML/PatternTrace.js $(BUILD)/kde/plasma5.new/contents/lockscreen/ \
+	  && $(PYTHON) po/module-words.py > $(BUILD)/kde/plasma5.new/contents/lockscreen/ModuleWords.js \
+	  && rm -rf $(BUILD)/kde/plasma5 && mv $(BUILD)/kde/plasma5.new $(BUILD)/kde/plasma5
 	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
 	for po in $(wildcard po/*.po); do \
 	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \

@@ -1,0 +1,217 @@
+// The KDE Plasma 5.27 lock screen with the pattern grid (kscreenlocker_greet loads it from a look-and-feel
+// package). It runs as the person, unprivileged: PAM (pam_pattern, through its setuid helper) decides; this
+// only draws and relays. A drawing answers pam_pattern's prompt; a typed password answers the password
+// prompt (pam_pattern's is skipped with an empty answer, which it does not count).
+//
+// kscreenlocker 5.27's `authenticator`: tryUnlock() runs one pam_authenticate; each echo-off prompt comes as
+// promptForSecret(text) and waits for respond(bytes) or cancel(); errorMessage/infoMessage carry what the
+// modules say; succeeded() or failed() ends the run. The prompt texts are recognised in every shipped
+// language by ModuleWords.js, generated from the message catalogue (po/module-words.py).
+import QtQuick 2.15
+import QtQuick.Controls 2.15
+import "ModuleWords.js" as Words
+
+Rectangle {
+    id: root
+    color: "#1b1e20"
+
+    // What the running pam_authenticate is for: "" (none), "pattern" (a drawing), "password" (typed).
+    property string mode: ""
+    property string pendingDigits: ""
+    property bool patternAnswered: false
+    // A drawing made while another run was still ending: it starts the next run.
+    property string queuedDigits: ""
+    property string message: ""
+    property bool messageIsError: false
+
+    function log(text) {
+        console.log("pam_pattern: " + text)
+    }
+
+    function reportGeometry() {
+        if (grid.width <= 0) return
+        var centres = []
+        for (var dot = 1; dot <= 9; ++dot) {
+            var local = grid.dotCenter(dot)
+            var point = grid.mapToItem(root, local.x, local.y)
+            centres.push(Math.round(point.x) + "," + Math.round(point.y))
+        }
+        log("grid " + centres.join(" "))
+    }
+
+    function start(newMode) {
+        mode = newMode
+        patternAnswered = false
+        authenticator.tryUnlock()
+    }
+
+    function submitPattern(digits) {
+        message = ""
+        if (mode !== "") {
+            // The last run still waits (for the password, after a wrong pattern): end it, then this drawing
+            // starts the next one (onFailed).
+            queuedDigits = digits
+            authenticator.cancel()
+            return
+        }
+        pendingDigits = digits
+        log("pattern sent")
+        start("pattern")
+    }
+
+    function submitPassword() {
+        if (password.text === "") return
+        if (mode !== "") authenticator.cancel()
+        queuedDigits = ""
+        start("password")
+    }
+
+    Text {
+        id: clock
+        anchors.horizontalCenter: parent.horizontalCenter
+        y: parent.height * 0.06
+        color: "white"
+        font.pixelSize: Math.max(24, parent.height / 12)
+        text: Qt.formatTime(new Date(), Qt.DefaultLocaleShortDate)
+        Timer {
+            interval: 1000
+            running: true
+            repeat: true
+            onTriggered: clock.text = Qt.formatTime(new Date(), Qt.DefaultLocaleShortDate)
+        }
+    }
+
+    Column {
+        id: column
+        anchors.horizontalCenter: parent.horizontalCenter
+        anchors.top: clock.bottom
+        anchors.topMargin: parent.height * 0.03
+        spacing: 12
+        width: Math.min(parent.width * 0.8, 480)
+
+        Image {
+            anchors.horizontalCenter: parent.horizontalCenter
+            source: kscreenlocker_userImage
+            visible: kscreenlocker_userImage !== ""
+            width: 64
+            height: 64
+            fillMode: Image.PreserveAspectCrop
+        }
+
+        Text {
+            width: parent.width
+            horizontalAlignment: Text.AlignHCenter
+            color: "white"
+            font.pixelSize: 20
+            text: kscreenlocker_userName
+        }
+
+        Text {
+            id: messageText
+            width: parent.width
+            height: Math.max(implicitHeight, 2 * font.pixelSize * 1.3)
+            horizontalAlignment: Text.AlignHCenter
+            wrapMode: Text.WordWrap
+            color: root.messageIsError ? "#ff8080" : "white"
+            font.pixelSize: 15
+            text: root.message
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
+        }
+
+        PatternGrid {
+            id: grid
+            anchors.horizontalCenter: parent.horizontalCenter
+            width: Math.min(root.width, root.height) * 0.42
+            height: width
+            onDrawn: function (digits) { root.submitPattern(digits) }
+            onStarted: {
+                root.message = ""
+            }
+            onShakenOff: function (count) { root.log("shaken off " + count) }
+            onWidthChanged: geometryTimer.restart()
+            onXChanged: geometryTimer.restart()
+            onYChanged: geometryTimer.restart()
+        }
+
+        TextField {
+            id: password
+            anchors.horizontalCenter: parent.horizontalCenter
+            width: Math.min(parent.width, 320)
+            echoMode: TextInput.Password
+            placeholderText: qsTr("Password")
+            focus: true
+            Accessible.name: qsTr("Password")
+            onAccepted: root.submitPassword()
+        }
+    }
+
+    Timer {
+        id: geometryTimer
+        interval: 200
+        onTriggered: root.reportGeometry()
+    }
+
+    Component.onCompleted: password.forceActiveFocus()
+
+    Connections {
+        target: authenticator
+
+        function onPromptForSecret(prompt) {
+            var kind = Words.promptKind(prompt)
+            if (root.mode === "pattern") {
+                if (kind !== "password" && !root.patternAnswered) {
+                    root.patternAnswered = true
+                    var digits = root.pendingDigits
+                    root.pendingDigits = ""
+                    authenticator.respond(digits)
+                } else {
+                    // The next module's prompt (the password): the drawing was not accepted. Nothing is sent.
+                    authenticator.cancel()
+                }
+            } else if (root.mode === "password") {
+                // pam_pattern's prompt is skipped (an empty answer is not counted); the password answers the rest.
+                authenticator.respond(kind === "pattern" ? "" : password.text)
+            } else {
+                authenticator.cancel()
+            }
+        }
+        function onErrorMessage(text) {
+            root.message = text
+            root.messageIsError = true
+            root.log("message " + text)
+        }
+        function onInfoMessage(text) {
+            root.message = text
+            root.messageIsError = false
+            root.log("message " + text)
+        }
+        function onSucceeded() {
+            grid.phase = "success"
+            password.text = ""
+            root.log("unlocked")
+            Qt.quit()
+        }
+        function onFailed() {
+            var was = root.mode
+            root.mode = ""
+            root.pendingDigits = ""
+            if (was === "pattern") {
+                grid.showWrong()
+                root.log("wrong pattern")
+            } else if (was === "password") {
+                password.text = ""
+                if (root.message === "") {
+                    root.message = qsTr("Unlocking failed")
+                    root.messageIsError = true
+                }
+                root.log("wrong password")
+            }
+            if (root.queuedDigits !== "") {
+                var queued = root.queuedDigits
+                root.queuedDigits = ""
+                root.submitPattern(queued)
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+"""The KDE Plasma 5.27 lock screen with the pattern grid, at the real greeter (kscreenlocker_greet --testing)
+under Xvfb, run by an unprivileged user; every check goes through the setuid helper. The right drawing unlocks,
+a wrong one is counted once and shows red, a fast diagonal takes the middle dot, a 3-dot drag is not sent, the
+password typed in the field unlocks (pam_pattern's prompt skipped, nothing counted), and a drawing made at once
+after a wrong one is judged. Root only; needs the greeter and Xvfb (make deps)."""
+
+from support import kde, pad
+from support.helper import PATTERN, WRONG_PATTERN
+
+setUpModule = kde.set_up_module
+
+
+def red(pixel):
+    r, g, b = pixel
+    return r > 200 and g < 60 and b < 60
+
+
+class LockScreenTest(kde.KdeCase):
+    USER = "pphkde1"
+    PASSWORD = "Kde-test-pw-42"
+
+    def test_the_right_drawing_unlocks(self):
+        report = self.session([{"op": "drag", "path": pad.dots(PATTERN)}, {"op": "until", "text": "unlocked"}])
+        self.assertTrue(report["steps"][1]["found"], report["log"])
+        self.assertEqual(self.logged(report, "pattern sent"), ["pattern sent"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+    def test_a_wrong_drawing_is_counted_once_and_shows_red(self):
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
+                {"op": "until", "text": "wrong pattern"},
+                {"op": "shot", "name": "wrong.xwd"},
+                {"op": "sleep", "seconds": 1.5},
+            ]
+        )
+        self.assertTrue(report["steps"][1]["found"], report["log"])
+        self.assertEqual(self.logged(report, "unlocked"), [])
+        self.assertEqual(self.sandbox.failures(self.USER), 1)
+        self.assertIn("message Wrong pattern. 4 tries left before a wait.", self.logged(report, "message"))
+        image = self.shot("wrong.xwd")
+        centres = [tuple(int(v) for v in p.split(",")) for p in self.logged(report, "grid")[-1].split()[1:]]
+        first = centres[int(WRONG_PATTERN[0]) - 1]
+        self.assertTrue(red(image.pixel(*first)), "the wrong drawing's first dot is %r" % (image.pixel(*first),))
+        untouched = centres[[d for d in range(1, 10) if str(d) not in WRONG_PATTERN][0] - 1]
+        self.assertFalse(red(image.pixel(*untouched)), "a dot outside the drawing is red")
+
+    def test_a_fast_diagonal_takes_the_middle_dot(self):
+        # 6357284 drawn as 6, 3, 7, 2, 8, 4 with one pointer sample a segment: 3 to 7 must take 5 on the way.
+        self.sandbox.enrol(self.USER, "6357284")
+        report = self.session(
+            [{"op": "drag", "path": [6, 3, 7, 2, 8, 4], "steps": 1}, {"op": "until", "text": "unlocked"}]
+        )
+        self.assertTrue(report["steps"][1]["found"], report["log"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+    def test_a_three_dot_drag_is_not_sent(self):
+        report = self.session(
+            [{"op": "drag", "path": [1, 2, 3]}, {"op": "until", "text": "shaken off"}, {"op": "sleep", "seconds": 1}]
+        )
+        self.assertEqual(self.logged(report, "shaken off"), ["shaken off 3"])
+        self.assertEqual(self.logged(report, "pattern sent"), [])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+    def test_the_typed_password_unlocks_and_counts_no_pattern_guess(self):
+        report = self.session(
+            [
+                {"op": "type", "text": self.PASSWORD},
+                {"op": "key", "name": "Return"},
+                {"op": "until", "text": "unlocked"},
+            ]
+        )
+        self.assertTrue(report["steps"][2]["found"], report["log"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+    def test_a_drawing_right_after_a_wrong_one_is_judged(self):
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
+                {"op": "sleep", "seconds": 0.6},
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "until", "text": "unlocked", "timeout": 30},
+            ]
+        )
+        self.assertTrue(report["steps"][3]["found"], report["log"])
+        self.assertEqual(len(self.logged(report, "pattern sent")), 2)

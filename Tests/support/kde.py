@@ -1,0 +1,172 @@
+"""The KDE Plasma lock screen with the pattern grid, at the real greeter: `kscreenlocker_greet --testing --theme`
+(Plasma 5.27) under Xvfb, run by a throwaway user, with the theme `make build` assembled (build/kde/plasma5),
+the profile enabled in common-auth and the setuid helper at its path (support.pad's namespace: the greeter's PAM
+service is `kde`, which Debian 12 does not ship, so `other`, and so common-auth, applies). Driven by xdotool.
+
+The lock screen logs what a test needs on the greeter's stderr, never a secret: "pam_pattern: grid X,Y ..."
+(the nine dots' centres on the screen), "pattern sent", "wrong pattern", "shaken off N", "message TEXT",
+"unlocked".
+"""
+
+import json
+import os
+import shlex
+import shutil
+
+from support import pad, screen
+from support.paths import BUILD, require_built, require_tools
+
+GREETER = "/usr/lib/x86_64-linux-gnu/libexec/kscreenlocker_greet"
+THEME = os.path.join(BUILD, "kde", "plasma5")
+
+
+def require_greeter():
+    require_built(os.path.join(THEME, "contents", "lockscreen", "LockScreen.qml"))
+    require_tools("Xvfb", "xdotool", "xwd", "pam-auth-update")
+    if not os.path.exists(GREETER):
+        raise AssertionError("kscreenlocker_greet is missing (make deps: libkscreenlocker5, plasma-workspace)")
+
+
+def set_up_module():
+    require_greeter()
+    pad.set_up_module()
+
+
+# Runs in the namespace as root with the job (JSON) on argv[1]; prints the results (JSON).
+DRIVER = r'''
+import json, os, signal, subprocess, sys, time
+job = json.loads(sys.argv[1])
+W = job["root"]
+out = {"steps": []}
+rfd, wfd = os.pipe()
+xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-nolisten", "tcp", "-ac", "-screen", "0", "1024x768x24"],
+                        pass_fds=[wfd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+os.close(wfd)
+number = b""
+while not number.endswith(b"\n"):
+    chunk = os.read(rfd, 16)
+    if not chunk:
+        break
+    number += chunk
+display = ":" + number.decode().strip()
+env = dict(os.environ, DISPLAY=display)
+def x(*argv):
+    subprocess.run(list(argv), env=env, check=True, timeout=30)
+runtime = os.path.join(W, "runtime")
+os.makedirs(runtime, exist_ok=True)
+os.chown(runtime, job["uid"], -1)
+os.chmod(runtime, 0o700)
+user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
+            "DISPLAY": display, "XDG_RUNTIME_DIR": runtime, "QT_QPA_PLATFORM": "xcb", "LANG": "C.UTF-8"}
+user_env.update(job["env"])
+log_path = os.path.join(W, "greeter.log")
+greeter = subprocess.Popen(job["setpriv"] + [job["greeter"], "--testing", "--theme", job["theme"]], env=user_env,
+                           stdout=open(log_path, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
+def log():
+    with open(log_path, "rb") as f:
+        return f.read().decode("utf-8", "replace")
+def lines(text):
+    return [l.split("pam_pattern: ", 1)[1] for l in log().splitlines() if "pam_pattern: " in l and l.split("pam_pattern: ", 1)[1].startswith(text)]
+def wait_for(predicate, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    return predicate()
+grid = wait_for(lambda: lines("grid "), 60)
+out["ready"] = bool(grid)
+centres = {}
+if grid:
+    for dot, point in enumerate(grid[-1].split()[1:], 1):
+        centres[dot] = tuple(int(v) for v in point.split(","))
+def move(point):
+    x("xdotool", "mousemove", str(point[0]), str(point[1]))
+for step in job["steps"] if grid else []:
+    op = step["op"]
+    result = {"op": op}
+    if op == "drag":
+        points = [centres[p] if isinstance(p, int) else tuple(p) for p in step["path"]]
+        move(points[0]); time.sleep(0.1)
+        x("xdotool", "mousedown", "1"); time.sleep(0.05)
+        last = points[0]
+        for point in points[1:]:
+            n = step.get("steps", 4)
+            for i in range(1, n + 1):
+                move((last[0] + (point[0] - last[0]) * i // n, last[1] + (point[1] - last[1]) * i // n))
+                time.sleep(step.get("pause", 0.03))
+            last = point
+        for shot in step.get("shots_before_release", []):
+            subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, shot)], check=True)
+        x("xdotool", "mouseup", "1")
+    elif op == "until":
+        # Waits until the log holds `count` lines starting with `text` (or `timeout` s).
+        want = step.get("count", 1)
+        result["found"] = bool(wait_for(lambda: len(lines(step["text"])) >= want, step.get("timeout", 20)))
+    elif op == "shot":
+        subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, step["name"])], check=True)
+    elif op == "type":
+        x("xdotool", "type", "--delay", "40", step["text"])
+    elif op == "key":
+        x("xdotool", "key", step["name"])
+    elif op == "sleep":
+        time.sleep(step["seconds"])
+    out["steps"].append(result)
+if greeter.poll() is None:
+    os.killpg(greeter.pid, signal.SIGTERM)
+    try:
+        greeter.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(greeter.pid, signal.SIGKILL)
+        greeter.wait()
+xvfb.terminate()
+xvfb.wait()
+out["log"] = log()
+print(json.dumps(out))
+'''
+
+
+class KdeCase(pad.PadCase):
+    """A throwaway USER with a password and helper.PATTERN, the profile enabled, the lock screen at the greeter."""
+
+    def session(self, steps, env=None, timeout=240):
+        theme = os.path.join(self.sandbox.root, "theme")
+        shutil.copytree(THEME, theme)
+        for directory, _, files in os.walk(theme):
+            os.chmod(directory, 0o755)
+            for name in files:
+                os.chmod(os.path.join(directory, name), 0o644)
+        job = {
+            "root": self.sandbox.root,
+            "user": self.user.name,
+            "uid": self.user.uid,
+            "home": "/home/" + self.user.name,
+            "setpriv": pad.helper.setpriv_argv(self.user),
+            "greeter": GREETER,
+            "theme": theme,
+            "env": dict(env or {}),
+            "steps": steps,
+        }
+        path = os.path.join(self.sandbox.root, "kde_driver.py")
+        with open(path, "w") as f:
+            f.write(DRIVER)
+        done = self.sandbox.run(
+            "exec python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=timeout
+        )
+        if done.returncode != 0:
+            raise AssertionError("KDE driver failed (%d): %s" % (done.returncode, done.stderr.decode(errors="replace")))
+        report = json.loads(done.stdout)
+        self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
+        return report
+
+    def logged(self, report, text):
+        """The lock screen's log lines that start with `text`."""
+        found = []
+        for line in report["log"].splitlines():
+            if "pam_pattern: " in line and line.split("pam_pattern: ", 1)[1].startswith(text):
+                found.append(line.split("pam_pattern: ", 1)[1])
+        return found
+
+    def shot(self, name):
+        return screen.parse_xwd(self.read(name))
