@@ -76,7 +76,8 @@ CLI_SCRATCH   := $(SCRATCH)/cli
 SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(CLI_SCRATCH) -c release --disable-local-rpath
 
 .PHONY: all build build-embedded build-cli deps build-deps check-deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
-        print-installed-files print-installed-directories print-install-list deb bench fuzz lint format clean
+        print-installed-files print-installed-directories print-install-list deb bench fuzz lint format clean \
+        strength-tool strength-figures strength-table
 
 all: build
 
@@ -299,8 +300,27 @@ deb: deps build
 	@$(GIVE_BACK)
 
 # Benchmarks against pam_unix in the same run (docs/reference.md, "Benchmarks").
-bench: deps build
+bench: deps build strength-figures
 	@bench/run-bench.sh $(CURDIR)/$(BUILD)
+
+# People's patterns from published user studies (not part of the project: no licence came with them).
+HUMAN_PATTERNS ?= /work/shared/data/human-patterns-train.txt
+# How many random 5-fold splits the strength figures average over.
+STRENGTH_SHUFFLES ?= 5
+
+strength-tool: toolchain build-owner
+	$(SWIFT_RELEASE_CLI) --product strength-table --static-swift-stdlib; status=$$?; $(GIVE_BACK); exit $$status
+
+# The strength rules' figures, cross-validated on HUMAN_PATTERNS (FILEFORMAT.md, "Refused patterns").
+strength-figures: strength-tool
+	@if [ -r $(HUMAN_PATTERNS) ]; then \
+	  $(CLI_SCRATCH)/release/strength-table figures $(STRENGTH_SHUFFLES) < $(HUMAN_PATTERNS); \
+	else echo "strength figures skipped: no $(HUMAN_PATTERNS) (HUMAN_PATTERNS=FILE; the data is not part of pam_pattern)"; fi
+
+# Learns the shipped table (Sources/PatternCore/Pattern/HumanChoiceTable.swift) from HUMAN_PATTERNS again.
+strength-table: strength-tool
+	$(CLI_SCRATCH)/release/strength-table derive < $(HUMAN_PATTERNS) > Sources/PatternCore/Pattern/HumanChoiceTable.swift.new
+	mv Sources/PatternCore/Pattern/HumanChoiceTable.swift.new Sources/PatternCore/Pattern/HumanChoiceTable.swift
 
 # libFuzzer + ASan (fuzz/run.sh, fuzz/README.md), in their own scratch path: FUZZ_SECONDS per target,
 # FUZZ_JOBS targets at a time (a fuzzer is one process: one per core, each target keeps a whole core).

@@ -176,6 +176,13 @@ let package = Package(
             swiftSettings: embedded + [.unsafeFlags(["-parse-as-library"]), .define("EMBEDDED")],
             linkerSettings: [.unsafeFlags(["-enable-experimental-feature", "Embedded"])]
         ),
+        // Tool, never installed: learns the strength rules' table from people's patterns and prints the rules'
+        // cross-validated figures (make strength-table, make bench).
+        .executableTarget(
+            name: "strength-table",
+            dependencies: ["PatternCore"],
+            path: "Tools/strength-table"
+        ),
         .testTarget(
             name: "PatternCoreTests",
             dependencies: ["PatternCore"],

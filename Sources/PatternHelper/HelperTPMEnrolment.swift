@@ -21,7 +21,9 @@ enum HelperTPMEnrolment {
     /// Root's `tpm-enroll`: the typed digits under the same rules as any new pattern (minlen and strength), so a
     /// pattern held by the TPM is never weaker than a hashed one.
     static func enroll(user: [UInt8], typed: [UInt8], options: PatternSettings, now: Int64) -> HelperVerdict {
-        switch SelfService.newPattern(typed, minimum: Pattern.clampedMinimumLength(options.minimumLength)) {
+        switch SelfService.newPattern(
+            typed, minimum: Pattern.clampedMinimumLength(options.minimumLength), rules: options.strength)
+        {
         case .success(let pattern): return enroll(pattern, user: user, options: options, now: now)
         case .failure(let refusal): return refusal.verdict
         }

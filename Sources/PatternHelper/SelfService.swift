@@ -33,7 +33,7 @@ struct SelfService {
     func set(user: [UInt8], fields: [[UInt8]]) throws(StoreError) -> HelperVerdict {
         guard fields.count == 2 else { return .refused(.input) }
         let new: Pattern
-        switch SelfService.newPattern(fields[1], minimum: minimum) {
+        switch SelfService.newPattern(fields[1], minimum: minimum, rules: options.strength) {
         case .success(let pattern): new = pattern
         case .failure(let refusal): return refusal.verdict
         }
@@ -72,7 +72,7 @@ struct SelfService {
         guard options.selfEnroll else { return .refused(.policy) }
         if try gate.store.record(for: user) != nil { return .refused(.enrolled) }
         let new: Pattern
-        switch SelfService.newPattern(fields[1], minimum: minimum) {
+        switch SelfService.newPattern(fields[1], minimum: minimum, rules: options.strength) {
         case .success(let pattern): new = pattern
         case .failure(let refusal): return refusal.verdict
         }
@@ -125,14 +125,18 @@ struct SelfService {
 
     /// `field` as a new pattern under minlen `minimum` and the strength rules (nothing counted): for a user's own
     /// new pattern and root's TPM enrolment alike, so a pattern held by the TPM is never weaker than a hashed one.
-    static func newPattern(_ field: [UInt8], minimum: Int) -> Result<Pattern, NewPatternRefusal> {
+    static func newPattern(
+        _ field: [UInt8], minimum: Int, rules: StrengthRules
+    ) -> Result<Pattern, NewPatternRefusal> {
         let pattern: Pattern
         do throws(PatternError) {
             pattern = try Pattern.parse(field, layout: .phone, minimumLength: minimum)
         } catch {
             return .failure(NewPatternRefusal(verdict: .malformed(minimumLength: minimum)))
         }
-        if pattern.weakness(minimumLength: minimum) != nil { return .failure(NewPatternRefusal(verdict: .weak)) }
+        if pattern.weakness(minimumLength: minimum, rules: rules) != nil {
+            return .failure(NewPatternRefusal(verdict: .weak))
+        }
         return .success(pattern)
     }
 

@@ -182,13 +182,15 @@ struct SetCommand: Subcommand {
             Output.error(error.message(layout: global.layout) + again)
             return nil
         }
-        if let weakness = pattern.weakness(minimumLength: global.minimumLength), !allowWeak {
+        if let weakness = pattern.weakness(minimumLength: global.minimumLength, rules: global.settings.strength),
+            !allowWeak
+        {
             // --allow-weak is root's: a user is not pointed at an option the helper would refuse.
             Output.error(
                 (geteuid() == 0
                     ? localized(
-                        "refused as too easy to guess. %s Use --allow-weak to accept it anyway.", weakness.reason)
-                    : localized("refused as too easy to guess. %s", weakness.reason))
+                        "refused as too easy to guess. %s Use --allow-weak to accept it anyway.", weakness.said)
+                    : localized("refused as too easy to guess. %s", weakness.said))
                     + again)
             return nil
         }

@@ -52,8 +52,8 @@ struct ShowCommand: Subcommand {
         Output.line("canonical: \(pattern.keyString(layout: global.layout))")
         Output.write(PatternDrawing.render(pattern, style: style, layout: global.layout))
         Output.line(DrawingChoice.legend(pattern, layout: global.layout))
-        if let weakness = pattern.weakness(minimumLength: global.minimumLength) {
-            Output.line("strength: weak (\(weakness.reason))")
+        if let weakness = pattern.weakness(minimumLength: global.minimumLength, rules: global.settings.strength) {
+            Output.line("strength: weak (\(weakness.said))")
         } else {
             Output.line("strength: ok")
         }

@@ -54,6 +54,14 @@ class MessageTranslationTest(ChineseLocaleCase):
         self.assertIn("only root can set the pattern of another user; yours is 'nobody'", english.stderr)
         self.assert_translated(english.stderr, chinese.stderr, ["patternctl: ", "'nobody'"])
 
+    def test_weak_pattern_reason_is_translated(self):
+        # The reason a pattern is refused (the core's words) is said in Chinese too, golden.
+        english, chinese = self.both("show", "1235478")
+        self.assertIn("strength: weak (It starts, turns and ends the way most people's patterns do", english.stdout)
+        self.assertIn(
+            "它的起点、转折和结尾都和大多数人的图案一样，按可能性先后猜测的攻击者很早就会试到它。", chinese.stdout
+        )
+
     def test_tpm_refusal_is_translated(self):
         with tempfile.TemporaryDirectory(prefix="patternctl-l10n-") as work:
             conf = os.path.join(work, "pam_pattern.conf")

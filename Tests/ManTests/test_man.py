@@ -12,7 +12,7 @@ from support.paths import ROOT
 # The options by where they may be set: in the PAM line, in pam_pattern.conf, or in either.
 EITHER_PLACE = {"store", "state", "layout", "minlen", "deny", "unlock_time", "lock_after"}
 ARGUMENT_ONLY = {"conf", "nullok", "show_grid", "prompt", "forward_pass", "empty_fails", "allow_remote", "debug"}
-CONF_ONLY = {"cost", "self_enroll", "tpm", "tpm_tcti"}
+CONF_ONLY = {"cost", "strength", "self_enroll", "tpm", "tpm_tcti"}
 
 
 def read(*parts):
@@ -144,7 +144,7 @@ class ManPageTests(unittest.TestCase):
 
     def test_every_range_spelled_is_the_tables(self):
         ranges, rows = option_ranges(), option_table()
-        self.assertEqual(set(ranges), {"minlen", "deny", "unlock_time", "lock_after", "cost"})
+        self.assertEqual(set(ranges), {"minlen", "deny", "unlock_time", "lock_after", "cost", "strength"})
         module, conf, ctl = read("man", "pam_pattern.8"), read("man", "pam_pattern.conf.5"), read("man", "patternctl.8")
         for name, (low, high) in ranges.items():
             spelled = f"{low} to {high}"

@@ -113,7 +113,7 @@ class JsonTests(SandboxCase):
         self.assertEqual(row[3:], ["?", "?"])
 
     def test_json_is_refused_where_it_does_not_apply(self):
-        result = self.ctl("show", "--json", "1569874")
+        result = self.ctl("show", "--json", "1562943")
         self.assertEqual(result.code, 2, result)
 
 

@@ -127,6 +127,36 @@ class RefusalTests(SandboxCase):
         reason = re.search(r"strength: weak \((.*)\)", run("show", "1235789").out).group(1)
         self.assertIn(reason, result.err)
 
+    def test_each_reason_in_words(self):
+        # Golden: the reason each rule gives, as a person reads it (issue 33: the shapes people choose most,
+        # then the likeliest patterns, are refused at the default strength).
+        reasons = {
+            "1452": "It is one of the most common patterns (or a rotation or mirror image of one), among the first"
+            " an attacker tries.",
+            "1235478": "It starts, turns and ends the way most people's patterns do, so an attacker who guesses the"
+            " likeliest patterns first tries it early.",
+            "1234": "Its dots are consecutive numbers, like a PIN such as 1234, read across the grid in some direction.",
+            "2589": "It is drawn with only 2 straight strokes, a simple shape or letter (like L, V, Z, N, U or C).",
+        }
+        for digits, reason in reasons.items():
+            with self.subTest(digits=digits):
+                result = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (digits, digits))
+                self.assertRefused(result, "refused as too easy to guess. " + reason + " Use --allow-weak")
+
+    def test_strength_in_the_configuration_decides(self):
+        # strength = 1 (simple shapes only) takes 1452, which the default refuses; 0 takes even the Z.
+        for level, accepted, refused in (("1", "1452", "1235789"), ("0", "1235789", None)):
+            with self.subTest(strength=level):
+                conf = self.box.write_conf("strength = %s\n" % level)
+                self.before = self.box.tree_snapshot()
+                if refused:
+                    result = self.ctl(
+                        "set", "--conf", conf, "--cost", "1", USER_A, stdin="%s\n%s\n" % (refused, refused)
+                    )
+                    self.assertRefused(result, "too easy to guess")
+                result = self.ctl("set", "--conf", conf, "--cost", "1", USER_A, stdin="%s\n%s\n" % (accepted, accepted))
+                self.assertEqual(result.code, 0, result)
+
     def test_malformed_pattern(self):
         for entry, fragment in (("1231", "used twice"), ("12x4", "'x'"), ("123", "3 dots"), ("", "")):
             with self.subTest(entry=entry):

@@ -24,7 +24,7 @@ USER_B = "bin"
 NO_SUCH_USER = "pp-no-such-user"
 
 # A pattern the core accepts as not weak, and its canonical digits.
-GOOD = "1569874"
+GOOD = "1562943"
 
 
 class Result:

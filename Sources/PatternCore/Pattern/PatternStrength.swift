@@ -18,39 +18,98 @@ public enum PatternWeakness: Equatable, Sendable {
     /// Letter shapes alone cover over 10% of real patterns.
     case fewStrokes(strokes: Int)
 
-    /// Why the pattern is refused, for the person enrolling it.
-    public var reason: String {
+    /// Drawn the way most people draw theirs (a usual start, the usual moves, a usual length): the model of
+    /// people's choices (`HumanChoiceModel`) rates it among the most likely patterns.
+    case likelyChoice
+
+    /// Why the pattern is refused, as a gettext msgid and its arguments: patternctl says it in the user's
+    /// language, `reason` in English.
+    public var template: (format: StaticString, arguments: [[UInt8]]) {
         switch self {
         case .tooShort(let dotCount, let minimum):
-            let dots = dotCount == 1 ? "1 dot" : "\(dotCount) dots"
-            return "It has only \(dots); at least \(minimum) are required."
+            return (
+                translatable("It has only %s dots; at least %s are required."),
+                [TextCodec.decimal(Int64(dotCount)), TextCodec.decimal(Int64(minimum))]
+            )
         case .commonPattern:
-            return
-                "It is one of the most common patterns (or a rotation or mirror image of one), among the first an attacker tries."
+            return (
+                translatable(
+                    "It is one of the most common patterns (or a rotation or mirror image of one), among the first an attacker tries."
+                ), []
+            )
         case .sequentialDots:
-            return "Its dots are consecutive numbers, like a PIN such as 1234, read across the grid in some direction."
+            return (
+                translatable(
+                    "Its dots are consecutive numbers, like a PIN such as 1234, read across the grid in some direction."
+                ), []
+            )
         case .ringWalk:
-            return "It only walks around the edge of the grid (a box or a spiral)."
+            return (translatable("It only walks around the edge of the grid (a box or a spiral)."), [])
         case .fewStrokes(let strokes):
-            let noun = strokes == 1 ? "stroke" : "strokes"
-            return
-                "It is drawn with only \(strokes) straight \(noun), a simple shape or letter (like L, V, Z, N, U or C)."
+            return (
+                translatable(
+                    "It is drawn with only %s straight strokes, a simple shape or letter (like L, V, Z, N, U or C)."),
+                [TextCodec.decimal(Int64(strokes))]
+            )
+        case .likelyChoice:
+            return (
+                translatable(
+                    "It starts, turns and ends the way most people's patterns do, so an attacker who guesses the likeliest patterns first tries it early."
+                ), []
+            )
         }
+    }
+
+    /// Why the pattern is refused, in English (the log, the tests).
+    public var reason: String {
+        let (format, arguments) = template
+        let filled = format.withUTF8Buffer { MessageFormat.fill(Array($0), arguments) }
+        return String(decoding: filled, as: UTF8.self)
+    }
+}
+
+/// How much the strength rules refuse when a pattern is set (`strength=` in pam_pattern.conf). Each level
+/// refuses what the one below it does, and more.
+public enum StrengthRules: Int, Sendable, CaseIterable {
+    /// Only patterns shorter than `minlen` (Android's rule).
+    case lengthOnly = 0
+    /// Also the simple shapes: the published most common patterns, PIN-like runs, walks round the edge,
+    /// letters drawn with few strokes.
+    case shapes = 1
+    /// Also every shape that several people chose in published studies (`HumanChoiceModel.commonShapes`).
+    case commonShapes = 2
+    /// Also the patterns a model of people's drawing rates most likely (`HumanChoiceModel.likelyCost`).
+    case likely = 3
+
+    /// The default: it meets the figures in pam_pattern.conf(5).
+    public static let standard = StrengthRules.likely
+
+    /// The level for a configured number, clamped to the levels there are (never traps).
+    public init(level: Int) {
+        self = StrengthRules(rawValue: min(max(level, 0), StrengthRules.likely.rawValue)) ?? .standard
     }
 }
 
 extension Pattern {
     /// Why this pattern is too weak to enroll, or nil if it is acceptable.
-    /// Checks, in order: length, the published common list, sequential dots,
-    /// ring walks, few strokes. `minimumLength` is clamped to 4...9.
-    public func weakness(minimumLength: Int = 4) -> PatternWeakness? {
+    /// Checks, in order: length, then as far as `rules` go: the published common list, sequential dots,
+    /// ring walks, few strokes; the shapes many people chose; the likely ones. `minimumLength` is clamped to
+    /// 4...9.
+    public func weakness(
+        minimumLength: Int = 4, rules: StrengthRules = .standard, model: HumanChoiceModel = .published
+    ) -> PatternWeakness? {
         let minimum = Pattern.clampedMinimumLength(minimumLength)
         if dots.count < minimum { return .tooShort(dotCount: dots.count, minimum: minimum) }
+        guard rules.rawValue >= StrengthRules.shapes.rawValue else { return nil }
         if isCommonPattern { return .commonPattern }
         if isSequential { return .sequentialDots }
         if isRingWalk { return .ringWalk }
         let strokes = strokeCount
         if strokes <= 2 || (strokes <= 3 && dots.count >= 6) { return .fewStrokes(strokes: strokes) }
+        guard rules.rawValue >= StrengthRules.commonShapes.rawValue else { return nil }
+        if model.isCommonShape(self) { return .commonPattern }
+        guard rules.rawValue >= StrengthRules.likely.rawValue else { return nil }
+        if model.isLikely(self) { return .likelyChoice }
         return nil
     }
 

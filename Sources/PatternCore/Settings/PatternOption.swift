@@ -60,6 +60,10 @@ public struct PatternOption: Sendable {
             .cost, "cost", .number(1...11), .conf,
             "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
         PatternOption(
+            .strength, "strength", .number(0...3), .conf,
+            "what setting a pattern refuses besides short ones: 0 nothing, 1 simple shapes, 2 also shapes many people chose, 3 also the likeliest patterns"
+        ),
+        PatternOption(
             .selfEnroll, "self_enroll", .yesNo, .conf,
             "whether a user without a pattern may set a first one after giving their password"),
         PatternOption(
@@ -125,7 +129,7 @@ public struct PatternOption: Sendable {
 
 /// The settings pam_pattern knows, one per row of `PatternOption.table`.
 public enum OptionKey: Equatable, Sendable, CaseIterable {
-    case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, selfEnroll, tpm, tpmTCTI
+    case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, strength, selfEnroll, tpm, tpmTCTI
     case nullok, showGrid, prompt, forwardPass, emptyFails, allowRemote, debug
 }
 

@@ -37,6 +37,8 @@ public struct PatternSettings: Equatable, Sendable {
     public var debug = false
     /// `cost=N`: the yescrypt cost of newly set patterns (patternctl and the helper; the module only verifies).
     public var cost = PatternHash.defaultCost
+    /// `strength=0...3`: what setting a pattern refuses (StrengthRules; patternctl and the helper).
+    public var strength = StrengthRules.standard
     /// `self_enroll=yes|no`: whether a user without a pattern may set a first one (after their password).
     public var selfEnroll = true
     /// `tpm=yes|no|auto`: whether patterns set from now on are held by the TPM (TPMMode; enrolment only).
@@ -154,6 +156,8 @@ public struct PatternSettings: Equatable, Sendable {
         case .unlockTime: if case .number(let number) = value { throttle.unlockTime = number }
         case .lockAfter: if case .number(let number) = value { throttle.lockAfter = Int(truncatingIfNeeded: number) }
         case .cost: if case .number(let number) = value { cost = Int(truncatingIfNeeded: number) }
+        case .strength:
+            if case .number(let number) = value { strength = StrengthRules(level: Int(truncatingIfNeeded: number)) }
         case .selfEnroll: if case .yes(let allowed) = value { selfEnroll = allowed }
         case .tpm: if case .tpmMode(let mode) = value { tpmMode = mode }
         case .tpmTCTI: if case .bytes(let tcti) = value { tpmTCTI = tcti }
@@ -180,6 +184,7 @@ public struct PatternSettings: Equatable, Sendable {
         case .unlockTime: return .number(throttle.unlockTime)
         case .lockAfter: return .number(Int64(throttle.lockAfter))
         case .cost: return .number(Int64(cost))
+        case .strength: return .number(Int64(strength.rawValue))
         case .selfEnroll: return .yes(selfEnroll)
         case .tpm: return .tpmMode(tpmMode)
         case .tpmTCTI: return .bytes(tpmTCTI)

@@ -35,6 +35,7 @@ private let shippedPath =
             minlen = 6
             lock_after = 0
             cost = 3
+            strength = 1
             self_enroll = no
             store = /srv/p/patterns
             state = /srv/p/state
@@ -43,6 +44,7 @@ private let shippedPath =
         #expect(options.layout == .numpad)
         #expect(options.minimumLength == 6)
         #expect(options.cost == 3)
+        #expect(options.strength == .shapes)
         #expect(!options.selfEnroll)
         #expect(options.storePath == Array("/srv/p/patterns".utf8))
         #expect(options.stateDirectory == Array("/srv/p/state".utf8))
@@ -57,6 +59,9 @@ private let shippedPath =
         #expect(
             failure("deny = 2\ndeny = 0\n")
                 == "/etc/security/pam_pattern.conf line 2: deny must be a whole number from 1 to 1000")
+        #expect(
+            failure("strength = 4\n")
+                == "/etc/security/pam_pattern.conf line 1: strength must be a whole number from 0 to 3")
         #expect(failure("\n\ndenny = 3\n") == "/etc/security/pam_pattern.conf line 3: unknown key \"denny\"")
         #expect(
             failure("deny 3\n")

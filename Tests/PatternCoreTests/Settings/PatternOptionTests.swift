@@ -30,10 +30,11 @@ import Testing
         let confKeys = PatternOption.table.filter { $0.isConfKey }.map { $0.key }
         #expect(
             confKeys == [
-                .store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .selfEnroll, .tpm, .tpmTCTI,
+                .store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .strength, .selfEnroll, .tpm,
+                .tpmTCTI,
             ])
         let fileOnly = PatternOption.table.filter { !$0.isArgument }.map { $0.key }
-        #expect(fileOnly == [.cost, .selfEnroll, .tpm, .tpmTCTI])
+        #expect(fileOnly == [.cost, .strength, .selfEnroll, .tpm, .tpmTCTI])
         // tpm_tcti above all: a pam.d line (or whoever writes one) never picks the TPM that judges guesses.
         let (options, problems) = PatternSettings.parse([
             Array("cost=3".utf8), Array("self_enroll=no".utf8),
