@@ -47,6 +47,12 @@ int64_t pattern_pad_now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+void pattern_pad_sleep_ms(int ms) {
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
 int64_t pattern_pad_wall_seconds(void) { return (int64_t)time(NULL); }
 
 const char *pattern_pad_getenv(const char *name) { return getenv(name); }
@@ -152,6 +158,10 @@ void pattern_pad_kill(pid_t pid) {
     int raw;
     while (waitpid(pid, &raw, 0) < 0 && errno == EINTR) {
     }
+}
+
+void pattern_pad_signal_kill(pid_t pid) {
+    if (pid > 0) kill(pid, SIGKILL);
 }
 
 void pattern_pad_close(int fd) {

@@ -319,3 +319,26 @@ void pattern_pad_frame_end(void) {
     XFlush(display);
     current = -1;
 }
+
+void pattern_pad_x11_sync(void) {
+    if (display) XSync(display, False);
+}
+
+void pattern_pad_x11_close_keeping_frame(void) {
+    if (display == NULL) return;
+    /* Everything but the windows is freed (nothing else may outlive us in the server); the windows, children of
+     * the locker's own, go when the locker takes its window down, which is the moment the screen opens. */
+    for (int i = 0; i < monitor_count; i++) {
+        if (monitors[i].text) XftDrawDestroy(monitors[i].text);
+        if (monitors[i].buffer) XFreePixmap(display, monitors[i].buffer);
+    }
+    memset(monitors, 0, sizeof monitors);
+    monitor_count = 0;
+    for (int i = 0; i < MAX_FONTS; i++)
+        if (fonts[i].font) XftFontClose(display, fonts[i].font);
+    memset(fonts, 0, sizeof fonts);
+    XFreeGC(display, gc);
+    XSetCloseDownMode(display, RetainTemporary);
+    XCloseDisplay(display);
+    display = NULL;
+}

@@ -102,14 +102,12 @@ struct AuthprotoRun {
         return pattern_pad_write_packet(toChild, CChar(bitPattern: type), bytes, count) == 0
     }
 
-    /// Cancels (x) and ends the child: it is given `graceMs` to exit, then killed.
+    /// Cancels (x) and ends the child, waiting up to `graceMs` for it to exit, then killing it. Only for when the pad
+    /// itself ends: a wait here reads no pointer.
     mutating func stop(graceMs: Int64) {
         if exitStatus == nil {
-            _ = reply(UInt8(ascii: "x"), nil, 0)
-            pattern_pad_close(toChild)
-            toChild = -1
-            let deadline = pattern_pad_now_ms() + graceMs
-            while !ended() && pattern_pad_now_ms() < deadline {
+            cancel(graceMs: graceMs, now: pattern_pad_now_ms())
+            while !ended() && pattern_pad_now_ms() < killAt {
                 var none: [Int32] = [-1]
                 _ = pattern_pad_wait(&none, 0, 10)
             }
@@ -120,6 +118,31 @@ struct AuthprotoRun {
         }
         close()
     }
+
+    /// When a cancelled child is killed if it has not ended by itself.
+    private(set) var killAt: Int64 = .max
+
+    /// Cancels (x) without waiting: both pipes are closed at once (the child can neither be asked nor answer any
+    /// more) and the child is left to end by itself (pam_unix's fail delay, up to 2 s) until `graceMs` from `now`;
+    /// `settled(now:)` reaps it later, or kills it once that time has passed. Nothing it does then is read.
+    mutating func cancel(graceMs: Int64, now: Int64) {
+        if exitStatus == nil { _ = reply(UInt8(ascii: "x"), nil, 0) }
+        close()
+        killAt = now + graceMs
+    }
+
+    /// For a cancelled child: whether it has ended and been reaped (its status is not read: a cancelled run never
+    /// unlocks). Past its grace it is sent SIGKILL, once, and reaped by a later call.
+    mutating func settled(now: Int64) -> Bool {
+        if ended() { return true }
+        if now >= killAt && !killed {
+            pattern_pad_signal_kill(pid)
+            killed = true
+        }
+        return false
+    }
+
+    private var killed = false
 
     mutating func close() {
         pattern_pad_close(toChild)

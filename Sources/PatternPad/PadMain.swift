@@ -24,6 +24,8 @@ struct PadLoop {
     static let drawingIntervalMs: Int32 = 10
     static let movingIntervalMs: Int32 = 10
     static let idleIntervalMs: Int32 = 100
+    /// How long the success frame is shown before the pad exits (and the locker opens the screen).
+    static let successMs: Int32 = 100
 
     var session: PadSession
     var renderer: PadRenderer
@@ -67,9 +69,7 @@ struct PadLoop {
             let beforeMessageAt = session.messageAt
             let beforePrompt = session.prompt
             session.tick(now: now)
-            if let status = session.finished {
-                return status
-            }
+            if let status = session.finished { return end(status, now: now) }
             if session.messageAt != beforeMessageAt || session.prompt != beforePrompt { dirty = true }
             if pattern_pad_x11_events() != 0 {
                 measureMonitors()
@@ -77,7 +77,7 @@ struct PadLoop {
             }
             if samplePointer(now: now) { dirty = true }
             if readKeys(now: now) { dirty = true }
-            if let status = session.finished { return status }
+            if let status = session.finished { return end(status, now: now) }
             let visible = (
                 session.errorUntil > now, session.shakeUntil > now || session.tooShortUntil > now,
                 session.awaiting != .nothing
@@ -97,6 +97,20 @@ struct PadLoop {
             var fds: [Int32] = [stdinOpen ? 0 : -1, session.run?.fromChild ?? -1]
             _ = pattern_pad_wait(&fds, 2, interval(now: now))
         }
+    }
+
+    /// The pad's last moment: the success frame when authproto said yes (drawn and sent before the exit that opens
+    /// the screen), the cancelled runs still ending killed.
+    mutating func end(_ status: Int32, now: Int64) -> Int32 {
+        session.killRetiring()
+        if session.succeeded {
+            renderer.draw(session, layouts: layouts, origins: origins, pointer: pointer, now: now)
+            pattern_pad_x11_sync()
+            // Long enough to be seen; the frame then stays until the locker takes its window down.
+            pattern_pad_sleep_ms(Self.successMs)
+            pattern_pad_x11_close_keeping_frame()
+        }
+        return status
     }
 
     func interval(now: Int64) -> Int32 {
@@ -137,7 +151,7 @@ struct PadLoop {
             let start = previous.x >= 0 ? previous : pointer
             session.press(
                 monitor: monitor, grid: layouts[monitor].grid,
-                from: (start.x &- origins[monitor].x, start.y &- origins[monitor].y), to: local)
+                from: (start.x &- origins[monitor].x, start.y &- origins[monitor].y), to: local, now: now)
             return true
         }
         if moved { session.drag(grid: layouts[monitor].grid, to: local) }

@@ -10,6 +10,10 @@ struct PadRenderer {
     static let text: UInt32 = 0xE8EAED
     static let dim: UInt32 = 0x9AA0A6
     static let border: UInt32 = 0x5F6368
+    /// The grid while the pattern is held back (a wait, or disabled): it takes no drawing.
+    static let dimmedDot: UInt32 = 0x3C4043
+    /// The drawing (or the grid) once authproto said yes, just before the screen opens.
+    static let success: UInt32 = 0x81C995
 
     let userName: [UInt8]
     /// Wrapped lines of recent texts (text, width) -> lines: measuring text is the costly part of a frame.
@@ -38,12 +42,16 @@ struct PadRenderer {
         var words = userName
         let status = statusText(session, now: now)
         if !status.isEmpty { words += [0x0A] + status }
-        words += [0x0A] + Self.hint
+        words += [0x0A] + hint(session, now: now)
         if let label = fieldLabel(session) { words += [0x0A] + label }
         return words
     }
 
-    static var hint: [UInt8] { localized("Draw your pattern, or type your password and press Enter.") }
+    /// What the person can do now: while the pattern is held back, only the password.
+    func hint(_ session: PadSession, now: Int64) -> [UInt8] {
+        if session.patternLocked(now: now) { return localized("Type your password and press Enter.") }
+        return localized("Draw your pattern, or type your password and press Enter.")
+    }
 
     /// The password field's label, nil when no field is shown.
     func fieldLabel(_ session: PadSession) -> [UInt8]? {
@@ -64,9 +72,11 @@ struct PadRenderer {
 
         let shift = shakeOffset(session, layout: layout, now: now)
         let red = session.errorUntil > now
+        let locked = session.patternLocked(now: now)
+        let succeeded = session.succeeded
         let trace = PadSecret.trace.pointee
         let showTrace = session.settings.trailVisible && trace.count > 0
-        let colour = red ? Self.error : Self.accent
+        let colour = succeeded ? Self.success : (red ? Self.error : Self.accent)
         func at(_ dot: UInt8) -> (x: Int32, y: Int32) {
             let c = grid.center(of: dot)
             return (c.x &+ shift, c.y)
@@ -89,8 +99,11 @@ struct PadRenderer {
                 pattern_pad_ring(c.x, c.y, layout.ringRadius, 2, colour)
                 pattern_pad_fill_circle(c.x, c.y, layout.litRadius, colour)
             } else {
-                // With the trail hidden a wrong drawing turns every dot red: the error shows, the pattern not.
-                let plain = red && !session.settings.trailVisible ? Self.error : Self.dot
+                // With the trail hidden a wrong drawing turns every dot red (the right one green): the verdict shows,
+                // the pattern not.
+                var plain = Self.dot
+                if !session.settings.trailVisible && (red || succeeded) { plain = colour }
+                if locked { plain = Self.dimmedDot }
                 pattern_pad_fill_circle(c.x, c.y, layout.dotRadius, plain)
             }
         }
@@ -100,7 +113,7 @@ struct PadRenderer {
         if !status.isEmpty {
             y = drawWrapped(status, y: y, size: layout.textSize, colour: red ? Self.error : Self.text, layout: layout)
         }
-        y = drawWrapped(Self.hint, y: y, size: layout.textSize, colour: Self.dim, layout: layout)
+        y = drawWrapped(hint(session, now: now), y: y, size: layout.textSize, colour: Self.dim, layout: layout)
         drawField(session, y: y + layout.lineHeight / 2, layout: layout)
 
         let local = (x: pointer.x &- origins[index].x, y: pointer.y &- origins[index].y)
@@ -148,6 +161,9 @@ struct PadRenderer {
     }
 
     func statusText(_ session: PadSession, now: Int64) -> [UInt8] {
+        if session.succeeded { return localized("Unlocked.") }
+        // While a new drawing is made, words about an older one (a verdict that came late) are not shown.
+        if session.drawing && !session.patternLocked(now: now) { return [] }
         if session.tooShortUntil > now {
             let n = Int64(session.settings.minimumLength)
             return localizedPlural(
@@ -161,8 +177,8 @@ struct PadRenderer {
             return localizedPlural(
                 "Wrong pattern. %s try left before a wait.", "Wrong pattern. %s tries left before a wait.", left,
                 PadText.number(left))
-        case .wait(let seconds, let afterWrong):
-            let left = seconds - (now - session.messageAt) / 1000
+        case .wait(_, let afterWrong):
+            let left = session.waitLeft(now: now) ?? 0
             if left <= 0 { return localized("You can draw your pattern again.") }
             if afterWrong {
                 return localized(
@@ -222,7 +238,7 @@ struct PadRenderer {
         return y + layout.lineHeight
     }
 
-    /// Centred lines no wider than the layout allows; returns the baseline after them.
+    /// Centred lines no wider than the layout allows, no word stranded (PadLineBreak); returns the baseline after them.
     private mutating func drawWrapped(
         _ text: [UInt8], y: Int32, size: Int32, colour: UInt32, layout: PadLayout
     )
@@ -239,32 +255,7 @@ struct PadRenderer {
         for entry in wrapped where entry.width == width && entry.size == size && entry.key == text {
             return entry.lines
         }
-        var result: [[UInt8]] = []
-        var rest = text[...]
-        while !rest.isEmpty && result.count < 6 {
-            let whole = Array(rest)
-            if measure(whole, size) <= width {
-                result.append(whole)
-                break
-            }
-            // The longest prefix that fits, cut at a space, else at a character boundary.
-            var cut = rest.startIndex
-            var spaceCut = rest.startIndex
-            var index = rest.startIndex + 1
-            while index <= rest.endIndex {
-                let boundary = index == rest.endIndex || rest[index] & 0xC0 != 0x80
-                if boundary {
-                    if measure(Array(rest[rest.startIndex..<index]), size) > width { break }
-                    cut = index
-                    if index < rest.endIndex && rest[index] == 0x20 { spaceCut = index }
-                }
-                index += 1
-            }
-            let end = spaceCut > rest.startIndex ? spaceCut : max(cut, rest.startIndex + 1)
-            result.append(Array(rest[rest.startIndex..<end]))
-            rest = rest[end...]
-            while rest.first == 0x20 { rest = rest.dropFirst() }
-        }
+        let result = PadLineBreak.lines(text, width: width) { measure($0, size) }
         if wrapped.count >= 8 { wrapped.removeFirst() }
         wrapped.append((text, width, size, result))
         return result

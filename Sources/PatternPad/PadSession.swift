@@ -9,9 +9,15 @@ import PatternCoreEmbedded
 /// (the password), the run is cancelled (`x`, nothing counted) and a new run's pattern prompt gets it. When
 /// that new run does not ask for a pattern either (the pattern is locked), the drawing is dropped and the
 /// module's message says why.
+///
+/// Nothing here waits: a cancelled run ends in the background (`retiring`, reaped at each tick) while the next run
+/// asks for the pattern, so the loop reads the pointer at every frame and no drawing begun meanwhile is lost.
 struct PadSession {
     let settings: PadSettings
     var run: AuthprotoRun? = nil
+    /// Cancelled runs still ending (pam_unix sits out its fail delay after a cancel): reaped, or killed after
+    /// `retireGraceMs`, never read.
+    var retiring: [AuthprotoRun] = []
     var prompt: PadPrompt? = nil
     /// What waits in the secret page for the next prompt.
     var queued: Queued = .nothing
@@ -43,6 +49,8 @@ struct PadSession {
     var lastActivity: Int64
     /// Set when the pad must end: 0 only after authproto exited 0.
     var finished: Int32? = nil
+    /// authproto exited 0: the last frame shows it before the screen opens.
+    var succeeded = false
 
     enum Queued { case nothing, pattern, typed }
     enum Awaiting { case nothing, pattern, typed }
@@ -50,6 +58,8 @@ struct PadSession {
     static let errorMs: Int64 = 1000
     static let shakeMs: Int64 = 500
     static let tooShortMs: Int64 = 3000
+    /// How long a cancelled run may take to end before it is killed (pam_unix's fail delay is 2 s).
+    static let retireGraceMs: Int64 = 3000
 
     init(settings: PadSettings, now: Int64) {
         self.settings = settings
@@ -60,6 +70,7 @@ struct PadSession {
 
     mutating func tick(now: Int64) {
         if finished != nil { return }
+        settleRetiring(now: now)
         if run == nil && now >= nextStartAt { startRun() }
         if var current = run {
             current.readAvailable()
@@ -71,7 +82,10 @@ struct PadSession {
             }
             if current.reader.broken {
                 pattern_pad_log("authproto sent a malformed packet; restarting it")
-                current.stop(graceMs: 200)
+                retire(current, now: now)
+                run = nil
+                prompt = nil
+                return
             }
             if current.ended() {
                 current.close()
@@ -94,6 +108,24 @@ struct PadSession {
         }
     }
 
+    /// Cancels a run without waiting for it: the next tick may start another at once.
+    private mutating func retire(_ cancelled: AuthprotoRun, now: Int64) {
+        var ending = cancelled
+        ending.cancel(graceMs: Self.retireGraceMs, now: now)
+        retiring.append(ending)
+    }
+
+    private mutating func settleRetiring(now: Int64) {
+        var index = 0
+        while index < retiring.count {
+            if retiring[index].settled(now: now) {
+                retiring.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+    }
+
     private mutating func startRun() {
         guard let started = AuthprotoRun.start(path: settings.authproto) else {
             pattern_pad_log("cannot start authproto")
@@ -108,6 +140,7 @@ struct PadSession {
     private mutating func ended(status: Int32, now: Int64) {
         prompt = nil
         if status == 0 {
+            succeeded = true
             finished = 0
             return
         }
@@ -140,7 +173,8 @@ struct PadSession {
     /// The last reply was refused: red for a second (the drawing stays lit in red, then the grid is clean). A typed
     /// answer that PAM refused without a word (pam_unix says nothing) is told as a wrong password.
     private mutating func notAccepted(now: Int64) {
-        if awaiting == .pattern { errorUntil = now + Self.errorMs }
+        // A verdict on a drawing that a newer one has replaced (being drawn, or waiting to be sent) paints nothing red.
+        if awaiting == .pattern && !drawing && queued != .pattern { errorUntil = now + Self.errorMs }
         if awaiting == .typed && messageAt < sentAt {
             message = .other(localized("Wrong password."))
             messageAt = now
@@ -177,9 +211,9 @@ struct PadSession {
         case (.text, .typed):
             sendTyped(UInt8(ascii: "u"))
         case (.secret, .pattern), (.text, .pattern):
-            if !restartedForQueue, var current = run {
+            if !restartedForQueue, let current = run {
                 restartedForQueue = true
-                current.stop(graceMs: 2000)
+                retire(current, now: now)
                 run = nil
                 prompt = nil
                 nextStartAt = now
@@ -233,6 +267,12 @@ struct PadSession {
         finished = 1
     }
 
+    /// When the pad ends: the cancelled runs still ending are killed (they can no longer be read or answered).
+    mutating func killRetiring() {
+        for ending in retiring where ending.exitStatus == nil { pattern_pad_signal_kill(ending.pid) }
+        retiring = []
+    }
+
     mutating func wipeAll() {
         PadSecret.trace.pointee.wipe()
         wipeTypedText()
@@ -240,11 +280,31 @@ struct PadSession {
         queued = .nothing
     }
 
+    /// The seconds of the module's wait still to run (nil when no wait was said).
+    func waitLeft(now: Int64) -> Int64? {
+        guard case .wait(let seconds, _)? = message else { return nil }
+        return seconds - (now - messageAt) / 1000
+    }
+
+    /// The pattern is held back (the module said so, and no pattern prompt waits): the grid is dimmed and takes no
+    /// drawing; the password field stays.
+    func patternLocked(now: Int64) -> Bool {
+        if prompt?.isPattern == true { return false }
+        if case .disabled? = message { return true }
+        return (waitLeft(now: now) ?? 0) > 0
+    }
+
     // MARK: drawing
 
     /// A fresh press at local (x, y) of monitor `monitor`'s grid; `from` is the last sample before it (the press
     /// happened somewhere between, so the segment is hit-tested too).
-    mutating func press(monitor: Int, grid: PadGrid, from: (x: Int32, y: Int32), to: (x: Int32, y: Int32)) {
+    mutating func press(
+        monitor: Int, grid: PadGrid, from: (x: Int32, y: Int32), to: (x: Int32, y: Int32), now: Int64
+    ) {
+        // Refused while the pattern is held back: nothing is drawn, nothing will be sent.
+        if patternLocked(now: now) { return }
+        // The last drawing's words are old news once a new one begins.
+        message = nil
         if queued == .pattern {
             // A drawing still waits for the pattern prompt: the new one replaces it.
             queued = .nothing
@@ -268,6 +328,11 @@ struct PadSession {
         drawing = false
         let count = PadSecret.trace.pointee.count
         if count == 0 {
+            PadSecret.trace.pointee.wipe()
+            return
+        }
+        if patternLocked(now: now) {
+            // The wait began while this was drawn (the last drawing's verdict): it is not taken.
             PadSecret.trace.pointee.wipe()
             return
         }

@@ -35,6 +35,13 @@ def dot_centre(dot):
     return CENTRE[0] + ((dot - 1) % 3 - 1) * SPACING, CENTRE[1] + ((dot - 1) // 3 - 1) * SPACING
 
 
+def dot_shows(image, dot, predicate, above=SPACING // 10):
+    """Whether dot 1..9 is drawn in a colour predicate takes, read `above` px over its centre (the pad's own pointer
+    may sit on the centre; a lit dot is wider than a plain one)."""
+    x, y = dot_centre(dot)
+    return predicate(*image.pixel(x, y - above))
+
+
 def grid_box(margin=SPACING // 2):
     """(x0, y0, x1, y1) around the nine dots."""
     (x0, y0), (x1, y1) = dot_centre(1), dot_centre(9)
@@ -64,8 +71,10 @@ def dots(digits):
 
 # Stands in for authproto_pam where a test must see exactly what the pad sends: asks "Pattern: " up to three
 # times, writes each reply's type and bytes to its log (a test's own throwaway digits), exits 1 (stays locked).
+# PAD_RECORDER_DELAY: seconds it takes to answer a reply (a slow hash); PAD_RECORDER_ACCEPT=1: the first pattern
+# reply is taken as right (exit 0, the screen opens).
 RECORDER = r"""#!/usr/bin/python3
-import os, sys
+import os, sys, time
 log = open(os.environ["PAD_RECORDER_LOG"], "a")
 def send(kind, text):
     data = text.encode()
@@ -92,20 +101,34 @@ for _ in range(3):
     log.flush()
     if kind != "p":
         sys.exit(1)
+    time.sleep(float(os.environ.get("PAD_RECORDER_DELAY", "0")))
+    if os.environ.get("PAD_RECORDER_ACCEPT") == "1":
+        sys.exit(0)
     send("e", "Wrong pattern.")
 sys.exit(1)
 """
 
 # Runs in the namespace as root with the job (JSON) on argv[1]; prints the results (JSON).
 DRIVER = r'''
-import json, os, re, signal, socket, subprocess, sys, time
+import json, os, re, signal, socket, subprocess, sys, threading, time
 job = json.loads(sys.argv[1])
 W = job["root"]
 out = {"steps": [], "log": []}
 log = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 log.bind("/dev/log")
-log.setblocking(False)
 os.chmod("/dev/log", 0o666)
+# Read as it comes: a datagram socket's queue is short (net.unix.max_dgram_qlen), and a full one blocks the
+# sender's syslog(3), so a log read only at the end would stall authproto_pam after a dozen lines.
+log.settimeout(0.2)
+logging = True
+def read_log():
+    while logging:
+        try:
+            out["log"].append(log.recv(65536).decode("latin-1"))
+        except socket.timeout:
+            pass
+log_reader = threading.Thread(target=read_log)
+log_reader.start()
 rfd, wfd = os.pipe()
 xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-nolisten", "tcp", "-ac", "-screen", "0", "%dx%dx24" % tuple(job["screen"])],
                         pass_fds=[wfd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -144,9 +167,16 @@ def name(pid):
             return f.read().strip()
     except OSError:
         return ""
+def running(pid):
+    # A process that has ended but is not yet reaped (its parent held by SIGSTOP) is a zombie: not running.
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
 def find(comm):
     for pid in descendants(locker.pid):
-        if name(pid) == comm:
+        if name(pid) == comm and running(pid):
             return pid
     return None
 def wait_for(predicate, timeout):
@@ -185,6 +215,12 @@ def move(point):
 def centre(dot):
     c = job["centre"]; s = job["spacing"]
     return c[0] + ((dot - 1) % 3 - 1) * s, c[1] + ((dot - 1) // 3 - 1) * s
+def shoot_after(shot, result):
+    time.sleep(max(0.0, result["pressed_at"] + shot["delay"] - time.monotonic()))
+    result["shot_at"] = time.monotonic() - result["pressed_at"]
+    subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, shot["name"])], check=True)
+    result["shot_caption"] = caption()
+last_release = None
 time.sleep(0.3)
 for position, step in enumerate(job["steps"]):
     op = step["op"]
@@ -200,11 +236,26 @@ for position, step in enumerate(job["steps"]):
         result["ready"] = bool(ready)
         time.sleep(0.4)
     elif op == "drag":
-        # Each dot (or [x, y] point) in turn, `steps` pointer samples between neighbours, `pause` s each.
+        # Each dot (or [x, y] point) in turn, `steps` pointer samples between neighbours, `pause` s each. With `gap`
+        # the press comes that many s after the previous drag's release; with `shot_after_press` {"name", "delay"} a
+        # screenshot and the caption are taken that long after the press, while the drag goes on (the release waits
+        # for them).
         points = [centre(p) if isinstance(p, int) else tuple(p) for p in step["path"]]
-        move(points[0]); time.sleep(0.15)
+        move(points[0])
+        if step.get("gap") is not None and last_release is not None:
+            time.sleep(max(0.0, last_release + step["gap"] - time.monotonic()))
+        else:
+            time.sleep(0.15)
+        shooter = None
         if step.get("press", True):
-            x("xdotool", "mousedown", "1"); time.sleep(0.08)
+            x("xdotool", "mousedown", "1")
+            result["pressed_at"] = time.monotonic()
+            if last_release is not None:
+                result["gap"] = result["pressed_at"] - last_release
+            if step.get("shot_after_press"):
+                shooter = threading.Thread(target=shoot_after, args=(step["shot_after_press"], result))
+                shooter.start()
+            time.sleep(0.08)
         last = points[0]
         for point in points[1:]:
             n = step.get("steps", 4)
@@ -213,10 +264,13 @@ for position, step in enumerate(job["steps"]):
                 time.sleep(step.get("pause", 0.03))
             last = point
         time.sleep(0.1)
+        if shooter is not None:
+            shooter.join()
         for i, shot in enumerate(step.get("shots_before_release", [])):
             subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, shot)], check=True)
         if step.get("release", True):
             x("xdotool", "mouseup", "1")
+            last_release = time.monotonic()
         result["released_at"] = time.monotonic()
     elif op == "shots":
         # `count` screenshots `every` s apart, starting now (names NAME-0.xwd ...).
@@ -249,6 +303,9 @@ for position, step in enumerate(job["steps"]):
         if pad:
             os.kill(pad, getattr(signal, step["name"]))
             wait_for(lambda: find("auth_pattern") != pad, 10)
+    elif op == "locker_signal":
+        # SIGSTOP holds xsecurelock where it is (its grab stays, the pad runs on); SIGCONT lets it go on.
+        os.kill(locker.pid, getattr(signal, step["name"]))
     elif op == "pad_gone":
         result["gone"] = bool(wait_for(lambda: find("auth_pattern") is None, step["timeout"]))
     elif op == "processes":
@@ -295,6 +352,9 @@ if locker.poll() is None:
         locker.wait()
 xvfb.terminate()
 xvfb.wait()
+logging = False
+log_reader.join()
+log.setblocking(False)
 while True:
     try:
         out["log"].append(log.recv(65536).decode("latin-1"))

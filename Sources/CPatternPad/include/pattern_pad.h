@@ -32,6 +32,8 @@ void pattern_pad_wipe(unsigned char *bytes, size_t length);
 
 /* Monotonic milliseconds. */
 int64_t pattern_pad_now_ms(void);
+/* Sleeps ms milliseconds (only when the pad is ending: the loop never sleeps but in pattern_pad_wait). */
+void pattern_pad_sleep_ms(int ms);
 /* Seconds since the epoch. */
 int64_t pattern_pad_wall_seconds(void);
 
@@ -59,6 +61,8 @@ long pattern_pad_read(int fd, unsigned char *buffer, size_t capacity);
 int pattern_pad_reap(pid_t pid, int *status);
 /* Sends SIGKILL to the child and reaps it. */
 void pattern_pad_kill(pid_t pid);
+/* Sends SIGKILL to the child without waiting (pattern_pad_reap reaps it later). */
+void pattern_pad_signal_kill(pid_t pid);
 void pattern_pad_close(int fd);
 /* Makes fd 0 non-blocking. */
 void pattern_pad_stdin_nonblocking(void);
@@ -74,6 +78,10 @@ int pattern_pad_wait(const int *fds, int count, int timeout_ms);
  * when there is none). Returns 0, or -1 with a reason logged. */
 int pattern_pad_x11_open(void);
 void pattern_pad_x11_close(void);
+/* Closes the display but leaves the monitor windows with the last frame on
+ * screen (RetainTemporary) until their parent, the locker's window, is
+ * destroyed: the success frame stays until the screen opens. */
+void pattern_pad_x11_close_keeping_frame(void);
 /* Handles pending X events; returns 1 when the monitors or the parent's
  * size changed (windows were remade: redraw everything), else 0. */
 int pattern_pad_x11_events(void);
@@ -103,5 +111,7 @@ int32_t pattern_pad_text(const unsigned char *utf8, size_t length, int32_t cx, i
 /* The width pattern_pad_text would draw, without drawing. */
 int32_t pattern_pad_text_width(const unsigned char *utf8, size_t length, int32_t pixel_size);
 void pattern_pad_frame_end(void);
+/* Waits until the X server has drawn every request sent (XSync). */
+void pattern_pad_x11_sync(void);
 
 #endif
