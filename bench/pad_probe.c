@@ -4,7 +4,8 @@
  *   pad_probe latency N X Y   N times: warp the pointer to one of two points
  *                             near (X, Y) and time until the pad's own drawn
  *                             pointer shows there (XGetImage of the root);
- *                             prints the median and 95th percentile in us.
+ *                             prints the median, the 95th percentile, the
+ *                             samples seen and the longest, in us.
  *   pad_probe move SECONDS X Y
  *                             moves the pointer around (X, Y) every 10 ms.
  *   pad_probe window SECONDS 0 0
@@ -91,6 +92,9 @@ int main(int argc, char **argv) {
         return 1;
     }
     qsort(samples, (size_t)got, sizeof *samples, compare);
-    printf("%lld %lld %d\n", samples[got / 2], samples[(got * 95) / 100 < got ? (got * 95) / 100 : got - 1], got);
+    /* A sample that never showed within the second counts as that second (a stall at least that long). */
+    long long longest = got < n ? 1000000 : samples[got - 1];
+    printf("%lld %lld %d %lld\n", samples[got / 2], samples[(got * 95) / 100 < got ? (got * 95) / 100 : got - 1], got,
+           longest);
     return 0;
 }

@@ -205,18 +205,23 @@ fi
 # with the button up.
 pad_rows=""
 auth_x11=/usr/libexec/xsecurelock/auth_x11
+# A private Xvfb with a screen-sized window standing in for the one xsecurelock hands its auth module: sets DISPLAY,
+# XSCREENSAVER_WINDOW, xvfb_pid and window_pid; $1 names its files in $work.
+locker_display() {
+    Xvfb -displayfd 8 -nolisten tcp -screen 0 1024x768x24 8>"$work/display$1" >/dev/null 2>&1 &
+    xvfb_pid=$!
+    for _ in $(seq 100); do [ -s "$work/display$1" ] && break; sleep 0.1; done
+    export DISPLAY=":$(cat "$work/display$1")"
+    "$work/pad_probe" window 100000 0 0 >"$work/window$1" &
+    window_pid=$!
+    for _ in $(seq 100); do [ -s "$work/window$1" ] && break; sleep 0.1; done
+    export XSCREENSAVER_WINDOW="$(cat "$work/window$1")"
+}
 if [ -x "$build/auth_pattern" ] && command -v Xvfb >/dev/null && command -v xdotool >/dev/null \
     && gcc -O2 -o "$work/pad_probe" "$(dirname "$0")/pad_probe.c" -lX11 2>/dev/null; then
     printf '#!/bin/sh\nprintf "P 9\\nPattern: \\n"\nexec cat >/dev/null\n' >"$work/proto"
     chmod 0755 "$work/proto"
-    Xvfb -displayfd 8 -nolisten tcp -screen 0 1024x768x24 8>"$work/display" >/dev/null 2>&1 &
-    xvfb_pid=$!
-    for _ in $(seq 100); do [ -s "$work/display" ] && break; sleep 0.1; done
-    export DISPLAY=":$(cat "$work/display")"
-    "$work/pad_probe" window 100000 0 0 >"$work/window" &
-    window_pid=$!
-    for _ in $(seq 100); do [ -s "$work/window" ] && break; sleep 0.1; done
-    export XSCREENSAVER_WINDOW="$(cat "$work/window")"
+    locker_display 1
     # A program that ended early reads as 0 ticks (its row then shows 0), never an exit that leaves Xvfb behind.
     ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
     share() { awk -v t="$1" -v s="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.2f", 100 * t / hz / s}'; }
@@ -255,6 +260,47 @@ if [ -x "$build/auth_pattern" ] && command -v Xvfb >/dev/null && command -v xdot
 | pointer move to the frame showing it, button up (median / p95 of 60) | $(ms "$up_med") / $(ms "$up_p95") | | | < 16 ms ($(verdict "$up_p95" 16000)) |"
 fi
 
+# The pad at the real xsecurelock, as the bench user, with pam_pattern alone in a PAM service of its own (through
+# the setuid helper installed above): the time from the release of the right drawing to xsecurelock's exit (the
+# screen open), against one yescrypt verification of the same cost in the same round (bench/pad_unlock.py). Then
+# the pad loop's longest stall while a PAM run it cancelled is still ending: a stand-in authproto asks for the
+# password, a drawing cancels it, and the stand-in takes 2 s to end (pam_unix's fail delay) while pad_probe times
+# pointer moves to the frames that show them.
+unlock_rows=""
+if [ -n "$helper_row" ] && [ -n "$pad_rows" ] && [ -x /usr/libexec/xsecurelock/authproto_pam ] \
+    && command -v xsecurelock >/dev/null; then
+    install -m 0755 "$build/auth_pattern" "$work/auth_pattern"
+    printf 'auth required %s\naccount required pam_permit.so\n' "$build/pam_pattern.so" >"$work/etc/pam.d/pattern-pad"
+    chmod 0644 "$work/etc/pam.d/pattern-pad"
+    read -r unlock_us verify_us unlock_ratio unlock_rounds < <(/usr/bin/python3 -W ignore \
+        "$(dirname "$0")/pad_unlock.py" "$work/auth_pattern" "$bench_uid" pattern-pad "$secret" "$unix_hash" \
+        "$secret" "${BENCH_PAD_ROUNDS:-9}")
+    unlock_rows="| pad at xsecurelock: release of the right drawing to xsecurelock's exit (the success frame drawn first), as the user through the helper (median of $unlock_rounds; the ratio's per round) | $(ms "$unlock_us") | one yescrypt cost $cost verification: $(ms "$verify_us") | $unlock_ratio | <= 1.5 ($(verdict "$unlock_ratio" 1.5)) |"
+    locker_display 2
+    printf '#!/bin/sh\nprintf "P 10\\nPassword: \\n"\nread -r answer\necho "$answer" >>"%s"\nsleep 2\n' \
+        "$work/cancelled" >"$work/slow-proto"
+    chmod 0755 "$work/slow-proto"
+    mkfifo "$work/keys2"
+    exec 9<>"$work/keys2"
+    XSECURELOCK_AUTHPROTO="$work/slow-proto" XSECURELOCK_PATTERN_SIZE=100 "$build/auth_pattern" <"$work/keys2" \
+        >/dev/null 2>&1 &
+    pad_pid=$!
+    sleep 2
+    # Dots 1, 2, 3, 6 of the grid (100 px apart, centred 33 px above the middle), a sample at each.
+    xdotool mousemove 412 251; sleep 0.1; xdotool mousedown 1; sleep 0.05
+    for point in "512 251" "612 251" "612 351"; do xdotool mousemove $point; sleep 0.03; done
+    xdotool mouseup 1
+    read -r _ _ stall_seen stall_us < <("$work/pad_probe" latency 60 150 600)
+    kill "$pad_pid" "$window_pid" 2>/dev/null || true
+    wait "$pad_pid" 2>/dev/null || true
+    kill "$xvfb_pid" 2>/dev/null || true
+    wait "$xvfb_pid" 2>/dev/null || true
+    exec 9>&-
+    if ! grep -q '^x 0$' "$work/cancelled" 2>/dev/null; then echo "bench: the drawing did not cancel the run" >&2; exit 1; fi
+    unlock_rows="$unlock_rows
+| pad loop's longest stall while a cancelled run ends (2 s), pointer move to the frame showing it (longest of $stall_seen) | $(ms "$stall_us") | | | < 20 ms ($(verdict "$stall_us" 20000)) |"
+fi
+
 auth_ratio=$(ratio "$p_us" "$u_us")
 echo "pam_pattern benchmark: $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -r), yescrypt cost $cost, median of $iterations (auth) / $loads (load)"
 echo
@@ -268,3 +314,4 @@ echo "| lookup, 100,000-user store (no hash) | $(ms "$big_us") | 1-user store: $
 [ -z "$helper_row" ] || echo "$helper_row"
 [ -z "$tpm_rows" ] || echo "$tpm_rows"
 [ -z "$pad_rows" ] || echo "$pad_rows"
+[ -z "$unlock_rows" ] || echo "$unlock_rows"

@@ -47,12 +47,6 @@ int64_t pattern_pad_now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void pattern_pad_sleep_ms(int ms) {
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
 int64_t pattern_pad_wall_seconds(void) { return (int64_t)time(NULL); }
 
 const char *pattern_pad_getenv(const char *name) { return getenv(name); }
@@ -62,7 +56,12 @@ const char *pattern_pad_user_name(void) {
     struct passwd pw, *found = NULL;
     char buffer[4096];
     if (getpwuid_r(getuid(), &pw, buffer, sizeof buffer, &found) != 0 || found == NULL) return "";
-    snprintf(name, sizeof name, "%s", found->pw_name);
+    /* The full name (the GECOS field up to its first comma), as desktop lock screens show; else the login. */
+    size_t full = found->pw_gecos ? strcspn(found->pw_gecos, ",") : 0;
+    if (full > 0 && full < sizeof name)
+        snprintf(name, sizeof name, "%.*s", (int)full, found->pw_gecos);
+    else
+        snprintf(name, sizeof name, "%s", found->pw_name);
     return name;
 }
 

@@ -84,7 +84,8 @@ struct PadSession {
                 pattern_pad_log("authproto sent a malformed packet; restarting it")
                 retire(current, now: now)
                 run = nil
-                prompt = nil
+                // As a run that ended: a stand-in that keeps sending garbage is restarted with a growing pause.
+                ended(status: 1, now: now)
                 return
             }
             if current.ended() {

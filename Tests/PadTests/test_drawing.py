@@ -49,6 +49,8 @@ def plain(image, dot):
 
 class DrawingTest(pad.PadCase):
     USER = "pphpad2"
+    # The README's screenshot shows a neutral name: the pad shows the account's full name when it has one.
+    FULL_NAME = "Alex Morgan"
 
     def drawing_session(self, env=None):
         # The right pattern, held down on its last dot while the screenshot is taken, then released.
@@ -56,12 +58,14 @@ class DrawingTest(pad.PadCase):
         report = self.session(
             [
                 {"op": "wake"},
+                {"op": "caption"},
                 {"op": "drag", "path": path, "shots_before_release": ["drawing.xwd"]},
                 {"op": "wait", "timeout": 20},
             ],
             env=env,
         )
         self.assertWoke(report)
+        self.assertEqual(self.step(report, "caption")["text"].splitlines()[0], self.FULL_NAME)
         self.assertTrue(self.step(report, "wait")["unlocked"], report)
         return self.shot("drawing.xwd")
 

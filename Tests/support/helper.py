@@ -322,13 +322,15 @@ class HelperCase(unittest.TestCase):
 
     USER = None
     PASSWORD = None
+    # The account's full name (GECOS), shown by the pad instead of the login name.
+    FULL_NAME = None
     ENROL = True
 
     def namespace(self):
         return Namespace(self)
 
     def setUp(self):
-        self.user = TestUser(self.USER, password=self.PASSWORD)
+        self.user = TestUser(self.USER, password=self.PASSWORD, full_name=self.FULL_NAME)
         self.addCleanup(self.user.remove)
         self.sandbox = self.namespace()
         if self.ENROL:

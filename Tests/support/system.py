@@ -69,14 +69,15 @@ def remove(path):
 
 
 class TestUser:
-    """A throwaway local user with /bin/sh (login starts it) and, unless home=False, a home; removed with
-    userdel -r even when half-made. An existing user of that name is never reused or deleted."""
+    """A throwaway local user with /bin/sh (login starts it), a full name (GECOS) if given and, unless home=False, a
+    home; removed with userdel -r even when half-made. An existing user of that name is never reused or deleted."""
 
-    def __init__(self, name, password=None, home=True):
+    def __init__(self, name, password=None, home=True, full_name=None):
         self.name = name
         if run(["id", "-u", name]).returncode == 0:
             raise AssertionError("user %s exists already: refusing to reuse or delete it" % name)
-        made = run(["useradd", "-m" if home else "-M", "-s", "/bin/sh", name])
+        comment = ["-c", full_name] if full_name else []
+        made = run(["useradd", "-m" if home else "-M", "-s", "/bin/sh"] + comment + [name])
         if made.returncode != 0:
             self.remove()
             raise AssertionError("useradd %s: %s" % (name, made.stderr.decode()))

@@ -32,14 +32,13 @@ void pattern_pad_wipe(unsigned char *bytes, size_t length);
 
 /* Monotonic milliseconds. */
 int64_t pattern_pad_now_ms(void);
-/* Sleeps ms milliseconds (only when the pad is ending: the loop never sleeps but in pattern_pad_wait). */
-void pattern_pad_sleep_ms(int ms);
 /* Seconds since the epoch. */
 int64_t pattern_pad_wall_seconds(void);
 
 /* An environment variable's value (NULL when unset). */
 const char *pattern_pad_getenv(const char *name);
-/* The real user's login name (NUL-terminated, static), or "" when unknown. */
+/* The real user's full name (GECOS up to its first comma) or, without one,
+ * the login name (NUL-terminated, static); "" when unknown. */
 const char *pattern_pad_user_name(void);
 
 /* One line to stderr, prefixed "auth_pattern: ". Never given a secret. */
