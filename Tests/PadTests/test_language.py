@@ -1,7 +1,7 @@
 """The pad speaks the person's language: under LANG=zh_CN.UTF-8 (compiled with localedef into the sandbox,
 LOCPATH) and the built catalogue mounted over /usr/share/locale/zh_CN, the hint, the module's "wrong pattern,
-N tries left" (which authproto_pam delivers in English: it sets only LC_CTYPE) and the countdown are Chinese
-under the grid. Root only (make deps; the locales package)."""
+N tries left" (which authproto_pam delivers in English: it sets only LC_CTYPE), the countdown and the hint while
+the pattern is held back are Chinese under the grid. Root only (make deps; the locales package)."""
 
 import os
 import re
@@ -55,6 +55,8 @@ class ChineseTest(pad.PadCase):
         text = self.step(report, "caption")["text"]
         self.assertRegex(text, r"\d+ 秒", text)
         self.assertNotIn("Too many", text)
+        # While held back the grid takes no drawing: the hint says to type the password.
+        self.assertIn("请输入密码后按回车键。", text.splitlines())
 
 
 if __name__ == "__main__":
