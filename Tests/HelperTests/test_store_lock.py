@@ -6,8 +6,8 @@ user never waits for the store lock at all (reads take none).
 
 The attacker's own program spawns `pam_pattern_helper set SELF` on a store large enough to hold the lock
 for a while, watches /proc/locks, and sends SIGSTOP the moment the helper holds the lock. The same attack on
-their own `verify` while it holds their own state lock is ruled out by design (the lock is per user) and
-shown here too. Root only; see Tests/support/helper.py for the namespace.
+their own `verify` while it holds their own state lock is refused too (every state lock is held as real uid
+root), and would delay nobody else anyway (the lock is per user). Root only; see Tests/support/helper.py for the namespace.
 """
 
 import json
@@ -178,17 +178,18 @@ class StoppedSetTest(unittest.TestCase):
         self.assertEqual(report["attacker"]["kind"], "refused", report)
         self.assert_victim_unaffected(report)
 
-    def test_a_verify_stopped_holding_its_own_state_lock_delays_nobody_else(self):
-        # Ruled out by design, shown here: the state lock is per user, so the attacker's own verify, stopped while
-        # it records or clears their count, holds nothing another user's login or root's write needs. Their own
-        # right pattern: every try takes the lock twice and never locks them out.
+    def test_a_verify_holding_its_own_state_lock_cannot_be_stopped_and_delays_nobody_else(self):
+        # The state lock is per user, so the attacker's own verify holds nothing another user's login or root's
+        # write needs; and it holds it as real uid root like every state lock (a user's su holds another user's),
+        # so the attacker's SIGSTOP is refused while it does. Their own right pattern: every try takes the lock
+        # twice and never locks them out.
         state = formats.state_file(self.sandbox.state_dir, self.ATTACKER_NAME)
         with open(state, "wb") as f:
             f.write(formats.state_record(0, 0))
         os.chmod(state, 0o600)
         lock = formats.state_file("/var/lib/pam_pattern", self.ATTACKER_NAME)
         report = self.attack("verify", 1, [PATTERN], lock)
-        self.assertEqual(report["attacker"]["kind"], "stopped", report)
+        self.assertEqual(report["attacker"]["kind"], "refused", report)
         self.assert_victim_unaffected(report)
 
 

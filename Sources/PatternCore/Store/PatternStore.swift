@@ -161,8 +161,8 @@ public struct PatternStore: Sendable {
 
         // The setuid helper writes for a user who could SIGSTOP it while it holds the store lock, and stall
         // every other user's writes: it holds the lock as real uid root (only root can signal it then).
-        let realUID = pattern_take_real_uid_root()
-        defer { pattern_restore_real_uid(realUID) }
+        let hold = SignalProofHold()
+        defer { hold.end() }
         let lock = try SafeFile.takeLockFile(in: directory, location, suffix: ".lock", LOCK_EX)
         defer { SystemCall.close(lock) }  // closing the last descriptor releases the flock
 

@@ -3,8 +3,14 @@ import CPatternSystem
 /// An open, exclusively flocked state file. Closing releases the lock.
 struct LockedThrottleState {
     private(set) var fd: Int32
+    /// Another user's login may wait for this lock (su and sudo run the module as its caller's real uid): held
+    /// as real uid root, so the caller cannot stop the holder (SignalProofHold). Ended by `close`.
+    private let hold: SignalProofHold
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, hold: SignalProofHold) {
+        self.fd = fd
+        self.hold = hold
+    }
 
     /// Parses the state under the lock.
     func read() throws(StoreError) -> ThrottleState {
@@ -48,5 +54,6 @@ struct LockedThrottleState {
     mutating func close() {
         SystemCall.close(fd)
         fd = -1
+        hold.end()
     }
 }

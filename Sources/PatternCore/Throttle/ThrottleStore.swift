@@ -154,15 +154,19 @@ public struct ThrottleStore: Sendable {
                 }
             }
         }
+        // Real uid root from before the lock is taken until it is released (LockedThrottleState.close): a
+        // SIGSTOP the caller sent earlier lands at the latest when setresuid returns, while nothing is held.
+        let hold = SignalProofHold()
         do throws(StoreError) {
             _ = try SafeFile.checkFile(fd, limit: ThrottleStore.maximumFileBytes)
             // Held until close: around read -> check -> record, or around the reset after a success; never
-            // across a hash or a conversation. Bounded: a stopped holder cannot freeze anyone else.
+            // across a hash or a conversation. Bounded, and its holder cannot be stopped by its caller.
             try ThrottleStore.takeLock(fd, LOCK_EX)
         } catch {
             SystemCall.close(fd)
+            hold.end()
             throw error
         }
-        return LockedThrottleState(fd: fd)
+        return LockedThrottleState(fd: fd, hold: hold)
     }
 }
