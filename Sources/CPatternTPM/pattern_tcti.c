@@ -103,6 +103,12 @@ static TSS2_RC transmit(TSS2_TCTI_CONTEXT *context, size_t size, const uint8_t *
     if (command == NULL || size < HEADER_SIZE) return TSS2_TCTI_RC_BAD_VALUE;
     if (tcti->awaiting) return TSS2_TCTI_RC_BAD_SEQUENCE;
     if (tcti->fd < 0) return TSS2_TCTI_RC_IO_ERROR;
+    // Nothing goes out past the deadline: a command sent now (by a process stopped and continued late) would
+    // be judged by the TPM while its answer is no longer waited for.
+    if (tcti->deadline_ns - now_ns() <= 0) {
+        fail(tcti);
+        return TSS2_TCTI_RC_IO_ERROR;
+    }
     if (write_all(tcti, command, size) != 0) {
         fail(tcti);
         return TSS2_TCTI_RC_IO_ERROR;

@@ -393,8 +393,15 @@ uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle, const uint8_t 
         goto done;
     }
     TPM2B_MAX_NV_BUFFER *data = NULL;
+    uint32_t sent_before = pattern_tcti_commands(tpm->tcti);
     rc = Esys_NV_Read(tpm->esys, index, index, session, ESYS_TR_NONE, ESYS_TR_NONE, 8, 0, &data);
     Esys_Free(data);
+    // The read went out and no TPM answer came back (a TCTI or ESAPI error, not the TPM's own result: the
+    // deadline, a dead connection): the TPM may have judged the guess and counted it, so the caller must not
+    // take its count back.
+    if (pattern_tcti_commands(tpm->tcti) != sent_before && (rc & TSS2_RC_LAYER_MASK) != TSS2_TPM_RC_LAYER) {
+        rc = PATTERN_TPM_RC_UNANSWERED;
+    }
     if (rc == TSS2_RC_SUCCESS) forget(tpm, &session); // the TPM flushed it
 done:
     flush(tpm, &session);
@@ -493,6 +500,7 @@ const char *pattern_tpm_describe(uint32_t rc) {
     case PATTERN_TPM_RC_BUSY: return "pattern_tpm: another process held the TPM past the wait";
     case PATTERN_TPM_RC_LOCK_UNUSABLE: return "pattern_tpm: the TPM conversation lock could not be taken";
     case PATTERN_TPM_RC_NO_LIBRARY: return "pattern_tpm: tpm2-tss (libtss2-esys.so.0) could not be loaded";
+    case PATTERN_TPM_RC_UNANSWERED: return "pattern_tpm: the check went out and its answer never came back";
     // tpm2-tss's decoder when it is loaded (every TPM result comes from a conversation, which loaded it).
     default: return pattern_tss_loaded() ? Tss2_RC_Decode(rc) : "pattern_tpm: a TPM result";
     }

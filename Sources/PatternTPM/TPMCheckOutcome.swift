@@ -9,8 +9,12 @@ public enum TPMCheckOutcome: Equatable {
     /// The index is at its pinLimit: the TPM refuses even the right pattern, counts nothing more.
     case limitReached
     /// Anything else: no TPM, a cleared TPM, a missing or different index, a TPM from another machine,
-    /// a dead connection. Never a success, never a counted failure: the stack goes on to the password.
+    /// a dead connection before the guess went out. Never a success, never a counted failure: the stack goes
+    /// on to the password.
     case unavailable(code: UInt32)
+    /// The guess went to the TPM and its answer never came back (the deadline, a dead connection): the TPM
+    /// may have judged and counted it. Never a success; the stack goes on to the password, the count stays.
+    case unanswered(code: UInt32)
 
     /// TPM_RC_BAD_AUTH / TPM_RC_AUTH_FAIL on the first session (the index's), as format-one codes.
     static let badAuthSession1: UInt32 = 0x9A2
@@ -29,6 +33,7 @@ public enum TPMCheckOutcome: Equatable {
         case 0: return .right
         case badAuthSession1, authFailSession1: return .wrong
         case authUnavailable, nvUnavailable: return .limitReached
+        case TPMFailure.unanswered: return .unanswered(code: rc)
         default: return .unavailable(code: rc)
         }
     }
@@ -52,6 +57,8 @@ public struct TPMFailure: Error, Equatable {
     public static let busy: UInt32 = 0x7E00_0005
     /// The conversation lock's file could not be opened or locked (PATTERN_TPM_RC_LOCK_UNUSABLE).
     public static let lockUnusable: UInt32 = 0x7E00_0006
+    /// A check's read went out and its answer never came back (PATTERN_TPM_RC_UNANSWERED).
+    public static let unanswered: UInt32 = 0x7E00_0008
 
     /// An NV index already defined at the handle (another enrolment took it meanwhile).
     public var isHandleTaken: Bool { code == 0x14C }

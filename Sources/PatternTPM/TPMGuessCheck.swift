@@ -19,6 +19,7 @@ public enum TPMGuessCheck {
             case .right: return .right
             case .limitReached: return .limitReached
             case .unavailable(let code): return .unavailable(code: code)
+            case .unanswered(let code): return .unanswered(code: code)
             case .wrong:
                 // The TPM's own count, for the throttle's max(); an unreadable count is only a missed sync.
                 do throws(TPMFailure) {

@@ -168,10 +168,7 @@ class StoppedSuHoldingTheLockTest(unittest.TestCase):
                 "session required pam_permit.so",
             ],
         )
-        conf = os.path.join(self.sandbox.root, "overlay", "etc_security", "up", "pam_pattern.conf")
-        with open(conf, "w") as f:
-            f.write("deny = 1000\nlock_after = 0\n")
-        os.chmod(conf, 0o644)
+        self.sandbox.write_conf("deny = 1000\nlock_after = 0\n")
         self.sandbox.enrol(self.VICTIM)
         # The state file exists from the start, so the attacker knows which lock to watch for.
         state = formats.state_file(self.sandbox.state_dir, self.VICTIM)
@@ -179,19 +176,12 @@ class StoppedSuHoldingTheLockTest(unittest.TestCase):
             f.write(formats.state_record(0, 0))
         os.chmod(state, 0o600)
 
-    def write(self, name, text):
-        path = os.path.join(self.sandbox.root, name)
-        with open(path, "w") as f:
-            f.write(text)
-        os.chmod(path, 0o644)
-        return path
-
     def test_a_stopped_su_never_freezes_the_victim_or_root(self):
         job = {
             "state_file": formats.state_file("/var/lib/pam_pattern", self.VICTIM),
             "prefix": setpriv_argv(self.attacker),
             "victim_prefix": setpriv_argv(self.victim),
-            "attacker": self.write("attacker.py", ATTACKER),
+            "attacker": self.sandbox.write_file("attacker.py", ATTACKER),
             "seconds": ATTACK_SECONDS,
             "wrong": wrong_patterns(40, avoid=(PATTERN,)),
             "helper": HELPER_PATH,
@@ -199,7 +189,7 @@ class StoppedSuHoldingTheLockTest(unittest.TestCase):
             "victim": self.VICTIM,
             "pattern": PATTERN,
         }
-        orchestrator = self.write("orchestrator.py", ORCHESTRATOR)
+        orchestrator = self.sandbox.write_file("orchestrator.py", ORCHESTRATOR)
         command = "exec /usr/bin/python3 %s %s" % (shlex.quote(orchestrator), shlex.quote(json.dumps(job)))
         done = self.sandbox.run(command, timeout=600)
         self.assertEqual(done.returncode, 0, done.stderr)

@@ -28,54 +28,6 @@ SECOND_PATTERN = "8426519"
 FILLER_LINES = 40000
 STORE = "/etc/security/pam_pattern/patterns"
 
-# Run as the attacker. Sets their own pattern back and forth until SIGSTOP reaches a helper that holds the
-# lock (or is refused while it does); reports which, then keeps the stopped helper until stdin closes.
-ATTACKER = r"""
-import json, os, signal, subprocess, sys
-job = json.loads(sys.argv[1])
-def holds(pid):
-    with open("/proc/locks") as f:
-        for line in f:
-            fields = line.split()
-            if "->" not in fields and len(fields) > 5 and fields[4] == str(pid) and fields[5] == job["lock"]:
-                return True
-    return False
-patterns = job["patterns"]
-outcome = {"kind": "missed", "tries": 0}
-for attempt in range(job["attempts"]):
-    outcome["tries"] = attempt + 1
-    p = subprocess.Popen([job["helper"], job["operation"], job["user"]], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
-    p.stdin.write("".join(field + "\0" for field in patterns[: job["fields"]]).encode())
-    p.stdin.close()
-    kind = None
-    while kind is None and p.poll() is None:
-        if holds(p.pid):
-            try:
-                os.kill(p.pid, signal.SIGSTOP)
-                kind = "stopped"
-            except PermissionError:
-                kind = "refused"
-    if kind == "stopped" and not holds(p.pid):
-        os.kill(p.pid, signal.SIGCONT)  # it let go just before the signal: try again
-        kind = None
-    if kind == "stopped":
-        outcome["kind"] = "stopped"
-        print(json.dumps(outcome), flush=True)
-        sys.stdin.read()
-        os.kill(p.pid, signal.SIGKILL)
-        p.wait()
-        sys.exit(0)
-    status = p.wait()
-    if p.stdout.read().startswith(b"accepted"):
-        patterns.reverse()
-    if kind == "refused":
-        outcome.update(kind="refused", status=status)
-        break
-print(json.dumps(outcome), flush=True)
-sys.stdin.read()
-"""
-
 # Run as root in the namespace: the attacker, then (while it keeps its helper) root's write for the victim and
 # the victim's login through the module in-process, each timed.
 ORCHESTRATOR = r"""
@@ -139,7 +91,7 @@ class StoppedSetTest(unittest.TestCase):
         job = {
             "lock_file": lock_file,
             "prefix": setpriv_argv(self.attacker),
-            "attacker": self.write("attacker.py", ATTACKER),
+            "attacker": self.write("attacker.py", helper.LOCK_STOPPER),
             "attacker_job": {
                 "helper": HELPER_PATH,
                 "user": self.ATTACKER_NAME,

@@ -28,7 +28,7 @@ import unittest
 from support import helper
 from support.paths import BUILD, MODULE
 from support.system import TestUser
-from support.tpm import driver, tpm_for_helper
+from support.tpm import driver, enrol_in_store, tpm_for_helper
 
 # The TPM part of one check (TPMConversationBound.check: lock wait + deadline of the commands), and room
 # for su, the two execs and a loaded machine.
@@ -268,16 +268,10 @@ class TPMConversationAttackTest(unittest.TestCase):
         self.addCleanup(self.victim.remove)
         self.pam_lines = ["auth sufficient %s" % MODULE, "auth required pam_unix.so"]
         self.sandbox = helper.Namespace(self, service="su", pam_lines=self.pam_lines)
-        lines = ""
-        for user, pattern in ((self.ATTACKER, ATTACKER_PATTERN), (self.VICTIM, VICTIM_PATTERN)):
-            status, record = driver("enroll", self.tpm.tcti, user, pattern, "50")
-            self.assertEqual(status, 0, record)
-            lines += "%s:%s:1764460000\n" % (user, record)
-            if user == self.VICTIM:
-                self.victim_record = record
-        fd = os.open(self.sandbox.store, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        os.write(fd, lines.encode())
-        os.close(fd)
+        records = enrol_in_store(
+            self.tpm, self.sandbox.store, ((self.ATTACKER, ATTACKER_PATTERN), (self.VICTIM, VICTIM_PATTERN))
+        )
+        self.victim_record = records[self.VICTIM]
         self.confdir = os.path.join(self.sandbox.root, "pam.d")
         os.mkdir(self.confdir, 0o755)
         with open(os.path.join(self.confdir, "tpm-conv"), "w") as f:

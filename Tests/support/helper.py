@@ -92,6 +92,21 @@ class Namespace(PatternctlClient):
             self.pam_file = os.path.join(self.root, "pam-" + service)
             self.write_pam(pam_lines or [])
 
+    def write_file(self, name, text, mode=0o644):
+        """A file of the test's (a script run in the namespace, say) in the sandbox's root; its path."""
+        path = os.path.join(self.root, name)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+        return path
+
+    def write_conf(self, text):
+        """/etc/security/pam_pattern.conf as the namespace sees it."""
+        path = os.path.join(self.root, "overlay", "etc_security", "up", "pam_pattern.conf")
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, 0o644)
+
     def write_pam(self, lines):
         with open(self.pam_file, "w") as f:
             f.write("".join(line.rstrip() + "\n" for line in lines))
@@ -151,6 +166,58 @@ def parse_call(output):
             verdict.append(line)
     return "\n".join(verdict), status
 
+
+# Run as the attacker, a JSON job on argv[1]: runs `pam_pattern_helper OPERATION SELF` (their own set or verify,
+# patterns back and forth) until SIGSTOP reaches a helper that holds the lock named by "lock" (its /proc/locks
+# device:inode), or is refused while it does; reports which, then keeps the stopped helper until stdin closes.
+LOCK_STOPPER = r"""
+import json, os, signal, subprocess, sys
+job = json.loads(sys.argv[1])
+def holds(pid):
+    with open("/proc/locks") as f:
+        for line in f:
+            fields = line.split()
+            if "->" not in fields and len(fields) > 5 and fields[4] == str(pid) and fields[5] == job["lock"]:
+                return True
+    return False
+patterns = job["patterns"]
+# "patterns": the order the next set must give them in (the current pattern first).
+outcome = {"kind": "missed", "tries": 0, "patterns": patterns}
+for attempt in range(job["attempts"]):
+    outcome["tries"] = attempt + 1
+    p = subprocess.Popen([job["helper"], job["operation"], job["user"]], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+    p.stdin.write("".join(field + "\0" for field in patterns[: job["fields"]]).encode())
+    p.stdin.close()
+    kind = None
+    while kind is None and p.poll() is None:
+        if holds(p.pid):
+            try:
+                os.kill(p.pid, signal.SIGSTOP)
+                kind = "stopped"
+            except PermissionError:
+                kind = "refused"
+    if kind == "stopped" and not holds(p.pid):
+        os.kill(p.pid, signal.SIGCONT)  # it let go just before the signal: try again
+        kind = None
+    if kind == "stopped":
+        outcome["kind"] = "stopped"
+        print(json.dumps(outcome), flush=True)
+        sys.stdin.read()
+        os.kill(p.pid, signal.SIGKILL)
+        p.wait()
+        sys.exit(0)
+    status = p.wait()
+    answer = p.stdout.read()
+    outcome["last"] = [status, answer.decode(errors="replace")]
+    if answer.startswith(b"accepted"):
+        patterns.reverse()
+    if kind == "refused":
+        outcome.update(kind="refused", status=status)
+        break
+print(json.dumps(outcome), flush=True)
+sys.stdin.read()
+"""
 
 # Runs inside the namespace (as root) with a JSON job on argv[1]; spawns the helper as the user and reports.
 DRIVER = r'''

@@ -105,6 +105,24 @@ class SoftwareTPM:
         return [int(line.strip().lstrip("- "), 16) for line in out.splitlines() if line.strip()]
 
 
+def enrol_in_store(tpm, store, patterns, limit="50"):
+    """Puts each user's pattern into `tpm` (tpm-driver enroll, pinLimit `limit`) and writes a new root-only
+    `store` naming them: {user: record}."""
+    records, lines = {}, ""
+    for user, pattern in patterns:
+        status, record = driver("enroll", tpm.tcti, user, pattern, limit)
+        if status != 0:
+            raise AssertionError("tpm-driver enroll %s failed: %s" % (user, record))
+        records[user] = record
+        lines += "%s:%s:1764460000\n" % (user, record)
+    fd = os.open(store, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, lines.encode())
+    finally:
+        os.close(fd)
+    return records
+
+
 def driver(*args, env=None):
     """Runs tpm-driver; returns (exit status, stdout stripped)."""
     result = subprocess.run(

@@ -113,7 +113,7 @@ func run(_ args: [String]) {
         case .right: print(args.count >= 7 ? "right \(tpm.commandCount)" : "right")
         case .wrong: fail("wrong", status: 1)
         case .limitReached: fail("limit", status: 2)
-        case .unavailable(let code):
+        case .unavailable(let code), .unanswered(let code):
             fail("unavailable \(hex32(code)) \(TPMFailure(code: code).description)", status: 3)
         }
     case (bytes("session-key"), 4):

@@ -33,6 +33,7 @@ enum {
     PATTERN_TPM_RC_BUSY = 0x7E000005u,          // another conversation held the TPM past the wait
     PATTERN_TPM_RC_LOCK_UNUSABLE = 0x7E000006u, // the conversation lock's file could not be used
     PATTERN_TPM_RC_NO_LIBRARY = 0x7E000007u,    // tpm2-tss could not be loaded (dlopen)
+    PATTERN_TPM_RC_UNANSWERED = 0x7E000008u,    // a check's read went out and its answer never came back
 };
 
 /// Whether tpm2-tss (and with it libcrypto) is loaded in this process: only a conversation loads it.
@@ -77,7 +78,8 @@ uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
 /// an HMAC over the auth crosses the bus). The session is bound to the session-key index at `key_handle`
 /// whose auth value is `key_secret` (32 bytes) when given and when it proves itself on that index;
 /// otherwise it is salted by an ECC key made for it. 0 = right (the TPM reset its count); a TPM error
-/// otherwise.
+/// otherwise; PATTERN_TPM_RC_UNANSWERED when the read went out but no answer came back (the deadline, a
+/// dead connection): the TPM may have judged and counted the guess.
 uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle,
                                const uint8_t name[PATTERN_TPM_NAME_SIZE],
                                const uint8_t auth[PATTERN_TPM_AUTH_SIZE], uint32_t key_handle,

@@ -5,10 +5,12 @@ import CPatternSystem
 /// process has a session or an object loaded in the TPM at a time (a real TPM has a few dozen session slots
 /// for all its users; swtpm serves one connection at a time anyway), and whatever is loaded when a
 /// conversation starts on a TPM without a resource manager was left by one that is over, so it may be flushed.
-/// The wait is bounded by the caller (TPMConversationBound); the holder's own watchdog ends it, stopped or not,
-/// shortly after its conversation's deadline, so a stopped holder delays the next one by at most that much.
+/// The wait is bounded by the caller (TPMConversationBound); the holder's own watchdog ends it shortly after its
+/// conversation's deadline. Every user's check waits for it, so it is held as real uid root (SignalProofHold):
+/// the helper's caller (a user changing their own pattern) cannot stop the holder to keep everyone else out.
 public struct TPMConversationLock {
     let fd: Int32
+    private let hold: SignalProofHold
 
     /// Takes the lock (creating its file, 0600) for `store`; `.lockBusy` after `milliseconds`.
     public init(store: PatternStore, waitingAtMost milliseconds: Int32) throws(StoreError) {
@@ -17,12 +19,20 @@ public struct TPMConversationLock {
             throw .missingDirectory
         }
         defer { SystemCall.close(directory) }
-        fd = try SafeFile.takeLockFile(
-            in: directory, location, suffix: ".tpm-conversation.lock", LOCK_EX, waitingAtMost: milliseconds)
+        let hold = SignalProofHold()
+        do throws(StoreError) {
+            fd = try SafeFile.takeLockFile(
+                in: directory, location, suffix: ".tpm-conversation.lock", LOCK_EX, waitingAtMost: milliseconds)
+        } catch {
+            hold.end()
+            throw error
+        }
+        self.hold = hold
     }
 
-    /// Lets go (closing the only descriptor releases the flock).
+    /// Lets go (closing the only descriptor releases the flock), then gives the caller's real uid back.
     public func release() {
         SystemCall.close(fd)
+        hold.end()
     }
 }

@@ -7,7 +7,10 @@ public enum TPMGuessResult: Equatable, Sendable {
     case wrong(tpmFailures: Int?)
     /// The index is at its limit: the TPM refuses every pattern, the right one too.
     case limitReached
-    /// The TPM could not judge (no TPM, cleared, missing or different index, ...): never a success, never a
-    /// counted failure.
+    /// The TPM could not judge (no TPM, cleared, missing or different index, ...), and the guess never went
+    /// out: never a success, never a counted failure.
     case unavailable(code: UInt32)
+    /// The guess went to the TPM and its answer never came back: the TPM may have counted it, so the
+    /// throttle's count stays (it never falls below the TPM's). Never a success.
+    case unanswered(code: UInt32)
 }

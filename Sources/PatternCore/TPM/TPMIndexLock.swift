@@ -1,12 +1,15 @@
 import CPatternSystem
 
 /// ".<store name>.tpm.lock" beside the store: an enrolment holds it shared from defining its NV index until
-/// its store line is written; the orphan sweep holds it exclusively, so it never mistakes an index whose line
-/// is about to be written for one a killed enrolment left behind. Shared, so a stopped enrolment (a user may
-/// SIGSTOP their own setuid helper) holds up only the sweep, never another user's enrolment; the wait is
-/// bounded like every lock here.
+/// the old index is deleted (after its store line is written); the orphan sweep holds it exclusively, so it
+/// never mistakes an index whose line is about to be written for one a killed enrolment left behind. Shared,
+/// so an enrolment holds up only the sweep, never another user's enrolment; the wait is bounded like every
+/// lock here. Held as real uid root (SignalProofHold): a user can neither stop their own enrolment while it
+/// holds it (which would make root's sweep fail) nor kill it between its conversations (which would leave an
+/// index behind).
 public struct TPMIndexLock {
     let fd: Int32
+    private let hold: SignalProofHold
 
     /// Takes the lock (creating its file, 0600) for `store`; `.lockBusy` after the bounded wait.
     public init(store: PatternStore, exclusive: Bool) throws(StoreError) {
@@ -15,12 +18,20 @@ public struct TPMIndexLock {
             throw .missingDirectory
         }
         defer { SystemCall.close(directory) }
-        fd = try SafeFile.takeLockFile(
-            in: directory, location, suffix: ".tpm.lock", exclusive ? LOCK_EX : LOCK_SH)
+        let hold = SignalProofHold()
+        do throws(StoreError) {
+            fd = try SafeFile.takeLockFile(
+                in: directory, location, suffix: ".tpm.lock", exclusive ? LOCK_EX : LOCK_SH)
+        } catch {
+            hold.end()
+            throw error
+        }
+        self.hold = hold
     }
 
-    /// Lets go (closing the only descriptor releases the flock).
+    /// Lets go (closing the only descriptor releases the flock), then gives the caller's real uid back.
     public func release() {
         SystemCall.close(fd)
+        hold.end()
     }
 }

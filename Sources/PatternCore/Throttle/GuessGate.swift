@@ -168,7 +168,8 @@ public struct GuessGate {
 
     /// The TPM's answer, settled under the lock. The throttle's count becomes the larger of its own and the
     /// TPM's, so deleting the state file buys nothing and the waits follow the TPM's count; "unavailable" takes
-    /// back this attempt's failure and its attempt-record entry (it was no guess).
+    /// back this attempt's failure and its attempt-record entry (it never reached the TPM), "unanswered" keeps
+    /// them (it may have: the throttle never counts less than the TPM).
     func settle(
         _ result: TPMGuessResult, user: [UInt8], record: StoreRecord, before: ThrottleState,
         counted: ThrottleState, now: Int64, origin: AttemptOrigin?, markSeen: Bool, tag: [UInt8]?,
@@ -201,6 +202,9 @@ public struct GuessGate {
             if settings.lockAfter > 0 { after.failures = max(after.failures, settings.lockAfter) }
             if after != state { try locked.write(after) }
             return .refused(.disabled)
+        case .unanswered(let code):
+            // The TPM may have judged and counted it: the count and the listing stay, whatever the answer was.
+            throw .tpmUnavailable(code: code)
         case .unavailable(let code):
             try locked.write(undone)
             var ignored: (count: Int, last: FailedAttempt)? = nil

@@ -110,6 +110,21 @@ import Testing
         #expect(try gate.throttle.state(for: alice) == before)
     }
 
+    @Test func unansweredKeepsTheCountedFailure() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let tpm = FakeTPM()
+        let gate = try makeGate(dir, ThrottleSettings(deny: 5, unlockTime: 60, lockAfter: 20), tpm: tpm)
+        tpm.answers = [.wrong(tpmFailures: 2), .unanswered(code: 0x7E00_0008)]
+        _ = try gate.attempt(user: alice, pattern: storePattern("1236"), now: t)
+        let before = try gate.throttle.state(for: alice)
+        #expect(throws: StoreError.tpmUnavailable(code: 0x7E00_0008)) {
+            try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 5)
+        }
+        // The TPM may have counted it: so does the throttle.
+        #expect(try gate.throttle.state(for: alice).failures == before.failures + 1)
+    }
+
     @Test func limitReachedDisables() throws {
         let dir = TempDirectory()
         defer { dir.remove() }

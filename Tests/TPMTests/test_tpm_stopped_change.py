@@ -1,0 +1,110 @@
+"""A user changes their own TPM-held pattern and stops the setuid helper while it holds the TPM conversation lock.
+
+Every check of every user's TPM pattern waits for that lock (2 s at most, then "unavailable"), and a change may
+hold it for seconds: a user who could stop their own `pam_pattern_helper set SELF` while it holds the lock
+(nothing is counted against them: their current pattern is right) would make every other user's right pattern
+answer "unavailable", repeatably, at no cost. The helper therefore holds the conversation lock (and the index
+lock of an enrolment) as real uid root (SignalProofHold): the attacker's SIGSTOP is refused while it does.
+
+The attacker's program (support.helper.LOCK_STOPPER) polls /proc/locks and sends SIGSTOP the moment its helper
+holds the lock; then the victim's right pattern through the helper must be accepted within 3 s, in each of
+several rounds. swtpm (support.tpm), support.helper's namespace; users ppstch1 (attacker) and ppstch2 (victim).
+Root only.
+"""
+
+import json
+import os
+import shlex
+import unittest
+
+from support import helper
+from support.system import TestUser, setpriv_argv
+
+# unittest calls these around the module: the shared run flock (users, /etc).
+from support.helper import release_run_lock as tearDownModule  # noqa: F401
+from support.helper import take_run_lock as setUpModule  # noqa: F401
+from support.tpm import enrol_in_store, tpm_for_helper
+
+VICTIM_PATTERN = helper.PATTERN
+ATTACKER_PATTERN = "8426519"
+ATTACKER_NEW_PATTERN = helper.PATTERN  # not weak: a self-service set refuses weak ones
+ANSWER_SECONDS = 3.0
+ROUNDS = 4
+CONVERSATION_LOCK = "/etc/security/pam_pattern/.patterns.tpm-conversation.lock"
+
+# Run as root in the namespace: ROUNDS times, the attacker until it reports, then the victim's right pattern
+# through the helper, timed, while the attacker keeps whatever it stopped.
+ORCHESTRATOR = r"""
+import json, os, subprocess, sys, time
+job = json.loads(sys.argv[1])
+info = os.stat(job["lock_file"])
+job["attacker_job"]["lock"] = "%02x:%02x:%d" % (os.major(info.st_dev), os.minor(info.st_dev), info.st_ino)
+rounds = []
+for _ in range(job["rounds"]):
+    attacker = subprocess.Popen(job["prefix"] + ["/usr/bin/python3", job["attacker"], json.dumps(job["attacker_job"])],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={})
+    report = {"attacker": json.loads(attacker.stdout.readline())}
+    job["attacker_job"]["patterns"] = report["attacker"]["patterns"]
+    start = time.monotonic()
+    done = subprocess.run(job["victim_prefix"] + [job["helper"], "verify", job["victim"]],
+                          input=(job["pattern"] + "\0").encode(), capture_output=True, timeout=60, env={})
+    report["answer"] = done.stdout.decode(errors="replace")
+    report["seconds"] = time.monotonic() - start
+    attacker.stdin.close()
+    attacker.wait(timeout=30)
+    rounds.append(report)
+print(json.dumps(rounds))
+"""
+
+
+class StoppedTPMChangeTest(unittest.TestCase):
+    ATTACKER = "ppstch1"
+    VICTIM = "ppstch2"
+
+    def setUp(self):
+        self.tpm = tpm_for_helper(self)
+        self.attacker = TestUser(self.ATTACKER)
+        self.addCleanup(self.attacker.remove)
+        self.victim = TestUser(self.VICTIM)
+        self.addCleanup(self.victim.remove)
+        self.sandbox = helper.Namespace(self)
+        enrol_in_store(self.tpm, self.sandbox.store, ((self.ATTACKER, ATTACKER_PATTERN), (self.VICTIM, VICTIM_PATTERN)))
+        # The lock's file exists from the start, so the attacker knows which lock to watch for.
+        lock = os.path.join(self.sandbox.store_dir, os.path.basename(CONVERSATION_LOCK))
+        os.close(os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        self.sandbox.write_conf("deny = 100\nlock_after = 0\ntpm = yes\ntpm_tcti = %s\n" % self.tpm.tcti)
+
+    def test_a_stopped_change_never_keeps_another_users_pattern_out(self):
+        job = {
+            "lock_file": CONVERSATION_LOCK,
+            "prefix": setpriv_argv(self.attacker),
+            "victim_prefix": setpriv_argv(self.victim),
+            "attacker": self.sandbox.write_file("attacker.py", helper.LOCK_STOPPER),
+            "attacker_job": {
+                "helper": helper.HELPER_PATH,
+                "user": self.ATTACKER,
+                "operation": "set",
+                "fields": 2,
+                "patterns": [ATTACKER_PATTERN, ATTACKER_NEW_PATTERN],
+                "attempts": 40,
+            },
+            "rounds": ROUNDS,
+            "helper": helper.HELPER_PATH,
+            "victim": self.VICTIM,
+            "pattern": VICTIM_PATTERN,
+        }
+        orchestrator = self.sandbox.write_file("orchestrator.py", ORCHESTRATOR)
+        command = "exec /usr/bin/python3 %s %s" % (shlex.quote(orchestrator), shlex.quote(json.dumps(job)))
+        done = self.sandbox.run(command, timeout=900)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        rounds = json.loads(done.stdout)
+        self.assertEqual(len(rounds), ROUNDS, rounds)
+        for report in rounds:
+            # The attacker's helper was met holding the lock, and the kernel refused the SIGSTOP.
+            self.assertEqual(report["attacker"]["kind"], "refused", rounds)
+            self.assertTrue(report["answer"].startswith("accepted"), rounds)
+            self.assertLess(report["seconds"], ANSWER_SECONDS, rounds)
+
+
+if __name__ == "__main__":
+    unittest.main()
