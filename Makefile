@@ -1,13 +1,17 @@
 # pam_pattern - see README.md (docs/reference.md for everything else). `make demo` tries it, `make test` proves it.
 SHELL        := /bin/bash
 BUILD        := build
+# Debian 13's root for Tests/PackageTests/test_debian13.py (debootstrap, cached; Tests/support/debian13.py names it too).
+DEBIAN13_CACHE := $(BUILD)/debian13
 SCRATCH      ?= .build
 PYTHON       ?= /usr/bin/python3
 MULTIARCH    := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 PREFIX       ?= /usr/local
 DESTDIR      ?=
-# PAM looks for modules in the multiarch security directory, not under PREFIX.
-PAMDIR       ?= /lib/$(MULTIARCH)/security
+# PAM looks for modules in the multiarch security directory, not under PREFIX. /usr/lib's spelling: Debian 13
+# keeps its modules there (its lintian refuses /lib as an aliased location), and on Debian 12's merged /usr
+# /lib/<multiarch>/security is the same directory.
+PAMDIR       ?= /usr/lib/$(MULTIARCH)/security
 # patternctl is for every person (their own pattern) as well as root: bin, as passwd and chsh.
 BINDIR       ?= $(PREFIX)/bin
 MANDIR       ?= $(PREFIX)/share/man
@@ -27,7 +31,7 @@ PAMDDIR      ?= /etc/pam.d
 DOCDIR       ?= $(PREFIX)/share/doc/pam_pattern
 # gettext catalogues: where glibc looks by default (the module has no other way to find them).
 LOCALEDIR    ?= /usr/share/locale
-# Debian's places (make deb); Debian 12's libpam-modules keeps modules in /lib/<multiarch>/security too.
+# Debian's places (make deb).
 ifeq ($(LAYOUT),debian)
 override PREFIX := /usr
 override BINDIR := /usr/bin
@@ -44,11 +48,11 @@ SWIFT := $(or $(shell command -v swift 2>/dev/null),$(wildcard $(SWIFT_FALLBACK)
 endif
 
 # Debian packages the build (and so `make demo`) needs, and those the tests, the package and the benchmarks add.
-DEB_BUILD_PACKAGES := libpam0g-dev libcrypt-dev libtss2-dev libbsd-dev gettext libx11-dev libxrandr-dev libxft-dev
+DEB_BUILD_PACKAGES := g++ libpam0g-dev libcrypt-dev libtss2-dev libbsd-dev gettext libx11-dev libxrandr-dev libxft-dev
 DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 swtpm swtpm-tools tpm2-tools \
-                xvfb i3lock xdotool dpkg-dev lintian apt python3-venv locales \
+                xvfb i3lock xdotool dpkg-dev lintian apt python3-venv locales debootstrap \
                 fonts-wqy-microhei xsecurelock x11-apps x11-utils \
                 qmlscene qml-module-qtquick2 qml-module-qttest
 # The KDE lock screen's tests: the greeter and the Plasma package structure, without the desktop they recommend.
@@ -129,7 +133,14 @@ toolchain:
 	  echo "$(SWIFT) is not a Swift 6 toolchain ($${version:-it printed no Swift version})."; \
 	  echo "  Get Swift 6 from https://www.swift.org/install/linux/, or name it: make SWIFT=/path/to/usr/bin/swift ..."; \
 	  exit 1; \
-	fi
+	fi; \
+	case "$${version#Swift version }" in 6.0|6.0.*) \
+	  echo "$(SWIFT) is $$version: its Embedded Swift has no String (swiftlang/swift#75281), which the module,"; \
+	  echo "  the helper and the pad are written with. (Debian 13's swiftlang is 6.0.3.) Get a newer one from"; \
+	  echo "  https://www.swift.org/install/linux/ (the Debian 12 tarball works on Debian 13 too) and name it:"; \
+	  echo "  make SWIFT=/path/to/usr/bin/swift ..."; \
+	  exit 1;; \
+	esac
 
 print-swift:
 	@echo "$(SWIFT)"
@@ -140,7 +151,7 @@ print-swift:
 build-owner:
 	@if [ "$$(id -u)" != 0 ]; then \
 	  for d in $(BUILD) $(SCRATCH); do \
-	    other=$$(find "$$d" ! -user "$$(id -u)" -print -quit 2>/dev/null); \
+	    other=$$(find "$$d" -path $(DEBIAN13_CACHE) -prune -o ! -user "$$(id -u)" -print -quit 2>/dev/null); \
 	    if [ -n "$$other" ]; then \
 	      echo "$(CURDIR)/$$d holds files owned by $$(stat -c %U "$$other") (e.g. $$other), left by a build as root;"; \
 	      echo "this build runs as uid $$(id -u) and cannot write there. Give them back with"; \
@@ -152,11 +163,12 @@ build-owner:
 	fi
 
 # After `sudo make ...` in a tree its invoking user owns, the build trees go
-# back to that user (SUDO_UID), so their own `make build` keeps working.
+# back to that user (SUDO_UID), so their own `make build` keeps working. Not the Debian 13 system the tests
+# cache (Tests/support/debian13.py): its files are root's and must stay so (sudo, the setuid helper).
 GIVE_BACK = if [ "$$(id -u)" = 0 ] && [ -n "$${SUDO_UID:-}" ] && [ "$$SUDO_UID" != 0 ] \
               && [ "$$(stat -c %u .)" = "$$SUDO_UID" ]; then \
               for d in $(BUILD) $(SCRATCH) $(FUZZ_SCRATCH); do \
-                [ ! -e "$$d" ] || chown -R -h -P "$$SUDO_UID:$$SUDO_GID" "$$d"; \
+                [ ! -e "$$d" ] || find "$$d" -path $(DEBIAN13_CACHE) -prune -o -exec chown -h "$$SUDO_UID:$$SUDO_GID" {} +; \
               done; \
             fi
 

@@ -156,6 +156,15 @@ class ToolchainTests(unittest.TestCase):
         self.assertIn("is not a Swift 6 toolchain (Swift version 5.10)", r.stdout + r.stderr)
         self.assertEqual(self.swift_builds(), 0, "swift build ran with the old toolchain")
 
+    def test_swift_6_0_is_refused_with_its_embedded_limit(self):
+        """Debian 13's swiftlang (6.0.3): its Embedded standard library marks String unavailable, and every Embedded
+        target fails hundreds of times over; make says so before any build."""
+        debian = self.write_swift("6.0.3", "debian-swift")
+        r = make("build", uid=USER_ID, cwd=self.tree, env={"SWIFT": debian})
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("is Swift version 6.0.3: its Embedded Swift has no String", r.stdout + r.stderr)
+        self.assertEqual(self.swift_builds(), 0, "swift build ran with Swift 6.0")
+
     def test_sudo_build_then_user_build_works(self):
         # As sudo would run it: root, with the invoking user in SUDO_UID/SUDO_GID.
         sudo_env = {

@@ -63,7 +63,7 @@ class LoginShell:
         if self.pid == 0:  # child: the namespace's su, from a clean environment
             os.execve(
                 shutil.which("nsenter"),
-                ["nsenter", "-t", str(ns.holder.pid), "-m", "--", "su", "-l", user],
+                ns.enter(["su", "-l", user]),
                 {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "TERM": "dumb", "LANG": "C.UTF-8"},
             )
         self.output, self.cursor = b"", 0
@@ -124,6 +124,9 @@ class LoginShell:
 
 @unittest.skipUnless(os.geteuid() == 0, "needs root: installs the package (in a private mount namespace)")
 class FreshInstallTests(unittest.TestCase):
+    # Where the package is installed: the host's overlays here, Debian 13 in test_debian13.
+    NAMESPACE = Namespace
+
     @classmethod
     def setUpClass(cls):
         for tool in ("dpkg-deb", "apt-get", "nsenter", "unshare", "su", "useradd"):
@@ -144,10 +147,11 @@ class FreshInstallTests(unittest.TestCase):
             ["patternctl set", "patternctl status", "patternctl set", "patternctl remove"],
             "the reference's transcripts are the first pattern, status, change, remove",
         )
-        ns = Namespace()
+        ns = self.NAMESPACE()
         self.addCleanup(ns.close)
         # Nothing was set before: whatever the host has, the namespace has no store and no state.
         ns.sh("rm -rf %s %s" % (STORE_DIR, STATE_DIR))
+        ns.share(os.path.dirname(self.deb))
         ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.deb], timeout=300)
         # The new user's home: /home is not one of the overlays, so a private one, gone with the namespace.
         ns.sh("mount -t tmpfs -o mode=0755 tmpfs /home")

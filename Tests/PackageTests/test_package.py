@@ -141,6 +141,8 @@ class Namespace:
     """A mount namespace with overlays on /usr, /etc and /var; gone when its holder is killed."""
 
     LAYERS = ("/usr", "/etc", "/var")
+    # Paths a test's own setup writes to (none: the host's /tmp is not an overlay).
+    scratch = ()
 
     def __init__(self):
         self.dir = tempfile.mkdtemp(prefix="pp-deb-ns.")
@@ -188,10 +190,18 @@ class Namespace:
         """A path inside the namespace, seen from outside."""
         return "/proc/%d/root%s" % (self.holder.pid, p)
 
+    def enter(self, argv):
+        """argv run inside the namespace, as root."""
+        return ["nsenter", "-t", str(self.holder.pid), "-m", "--", *argv]
+
+    def share(self, path):
+        """A host directory at the same path inside (the host's /tmp is already there)."""
+        return path
+
     def run(self, argv, input=None, check=True, timeout=120):
         env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive", "LC_ALL": "C"}
         r = subprocess.run(
-            ["nsenter", "-t", str(self.holder.pid), "-m", "--", *argv],
+            self.enter(argv),
             input=input,
             capture_output=True,
             text=True,
@@ -213,6 +223,9 @@ class Namespace:
 
 @unittest.skipUnless(os.geteuid() == 0, "needs root: installs the package (in a private mount namespace)")
 class PackageTests(unittest.TestCase):
+    # Where the package is installed: the host's overlays here, Debian 13 in test_debian13.
+    NAMESPACE = Namespace
+
     @classmethod
     def setUpClass(cls):
         for tool in ("dpkg-deb", "lintian", "apt-get", "nsenter", "unshare", "sudo", "useradd"):
@@ -429,10 +442,11 @@ class PackageTests(unittest.TestCase):
     # -- installed on a system ------------------------------------------------
 
     def test_life_install_enable_sudo_upgrade_remove_purge(self):
-        ns = Namespace()
+        ns = self.NAMESPACE()
         self.addCleanup(ns.close)
 
         # Install the way an administrator would.
+        ns.share(os.path.dirname(self.deb))
         r = ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.deb], timeout=300)
         self.assertIn("Setting up %s" % PACKAGE, r.stdout)
         installed = [
@@ -558,8 +572,10 @@ class PackageTests(unittest.TestCase):
         tpm = SoftwareTPM()
         self.addCleanup(tpm.close)
         os.chmod(tpm.directory, 0o755)
-        ns = Namespace()
+        ns = self.NAMESPACE()
         self.addCleanup(ns.close)
+        ns.share(tpm.directory)
+        ns.share(os.path.dirname(self.deb))
         ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.deb], timeout=300)
         ns.sh("printf 'tpm = yes\\ntpm_tcti = %s\\n' > /etc/security/pam_pattern.conf" % tpm.tcti)
         ns.run(["useradd", "-M", "-d", "/nonexistent", "-s", "/bin/sh", ENROLLED])
@@ -613,17 +629,17 @@ class PackageTests(unittest.TestCase):
     def leftovers(self, ns):
         """Everything in the overlays' upper layers that the package (not the test, not dpkg's books) left."""
         left = []
-        for layer in Namespace.LAYERS:
+        for layer in ns.LAYERS:
             upper = ns.upper(layer)
             for directory, dirs, files in os.walk(upper):
                 for name in dirs + files:
                     p = os.path.join(directory, name)
-                    inside = layer + "/" + os.path.relpath(p, upper)
+                    inside = os.path.join(layer, os.path.relpath(p, upper))
                     before = os.path.join(ns.lower(layer), os.path.relpath(p, upper))
                     st = os.lstat(p)
                     if stat.S_ISCHR(st.st_mode) and st.st_rdev == 0:
                         left.append(inside + " (deleted a file that was there before)")
-                    elif inside in TEST_MADE or inside.startswith(BOOKKEEPING):
+                    elif inside in TEST_MADE or inside.startswith(BOOKKEEPING + tuple(ns.scratch)):
                         continue
                     elif stat.S_ISDIR(st.st_mode):
                         if not os.path.isdir(before):  # no such directory before the test

@@ -1,0 +1,247 @@
+"""Debian 13 (trixie): the .deb `make deb` built here, installed in a trixie system (support.debian13: debootstrap
+from the Debian mirror apt uses, cached under the build directory, an overlay of it per test in a private mount
+namespace), and the installed-package tests run there: PackageTests' whole life (apt install, pam-auth-update,
+sudo, reinstall, upgrade, remove, purge), FreshInstallTests' first pattern, and what only this suite does: Debian
+13's lintian on the package, su, the pad at Debian 13's xsecurelock, i3lock, TPM mode on swtpm through the
+installed helper, and no mount left behind (also after a failure).
+
+The first run builds the cache (about 2.5 min, mostly downloads); the suite prints its time. Root only; holds the
+real-client lock (PackageTests' setUpClass).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import unittest
+from collections import namedtuple
+
+import test_fresh_install
+import test_package
+
+from support import debian13, i3lock, pad
+from support.tpm import SoftwareTPM, require_swtpm
+
+PATTERN, WRONG = test_package.PATTERN, test_package.WRONG
+ENROLLED, OTHER = test_package.ENROLLED, test_package.OTHER
+PASSWORDS = test_package.PASSWORDS
+User = namedtuple("User", "name uid")
+STARTED = time.monotonic()
+
+
+def setUpModule():
+    if os.geteuid() != 0:
+        raise unittest.SkipTest("needs root: debootstrap, chroot, mount namespaces")
+    for tool in ("debootstrap", "unshare", "nsenter", "chroot"):
+        if shutil.which(tool) is None:
+            raise unittest.SkipTest("%s is not installed (make deps)" % tool)
+    began = time.monotonic()
+    fresh = not os.path.exists(debian13.STAMP)
+    debian13.cached_root()
+    if fresh:
+        sys.stderr.write("Debian 13 root built and cached in %.0f s\n" % (time.monotonic() - began))
+
+
+def tearDownModule():
+    sys.stderr.write("Debian 13 suite: %.0f s\n" % (time.monotonic() - STARTED))
+
+
+class Debian13Package(test_package.PackageTests):
+    NAMESPACE = debian13.Debian13
+
+    def installed(self):
+        """A trixie overlay with the package installed, the profile enabled, ENROLLED holding PATTERN and OTHER
+        without a pattern (both with passwords)."""
+        ns = self.NAMESPACE()
+        self.addCleanup(ns.close)
+        ns.share(os.path.dirname(self.deb))
+        ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.deb], timeout=300)
+        for name, password in PASSWORDS.items():
+            ns.run(["useradd", "-M", "-d", "/nonexistent", "-s", "/bin/sh", name])
+            ns.run(["chpasswd"], input="%s:%s\n" % (name, password))
+        ns.run(["pam-auth-update", "--enable", "pattern"])
+        return ns
+
+    def user(self, ns, name):
+        return User(name, int(ns.run(["id", "-u", name]).stdout))
+
+    def test_lintian_of_debian_13_reports_nothing_beyond_the_documented_overrides(self):
+        """Debian 13's lintian refuses a module under /lib ("aliased-location")."""
+        ns = self.NAMESPACE()
+        self.addCleanup(ns.close)
+        ns.sh("mkdir -m 0755 /tmp/lint")
+        shutil.copy(self.deb, ns.path("/tmp/lint"))
+        version = ns.run(["lintian", "--version"]).stdout.strip()
+        r = ns.run(
+            [
+                "setpriv",
+                "--reuid=nobody",
+                "--regid=nogroup",
+                "--clear-groups",
+                "env",
+                "HOME=/tmp/lint",
+                "lintian",
+                "--fail-on",
+                "error,warning",
+                "/tmp/lint/" + os.path.basename(self.deb),
+            ],
+            check=False,
+            timeout=300,
+        )
+        self.assertEqual(r.returncode, 0, "%s:\n%s%s" % (version, r.stdout, r.stderr))
+        self.assertNotRegex(r.stdout, r"(?m)^[EW]: ", "%s:\n%s" % (version, r.stdout))
+
+    def test_depends_and_recommends_resolve_on_debian_13(self):
+        """The fields dpkg-shlibdeps and build-deb.sh wrote on this machine name packages Debian 13 has (its tss2
+        libraries are the t64 renames, which provide the old names)."""
+        ns = self.NAMESPACE()
+        self.addCleanup(ns.close)
+        for name in ("Depends", "Recommends"):
+            with self.subTest(name):
+                field = self.field(name)
+                r = ns.run(["apt-get", "satisfy", "-s", field], check=False)
+                self.assertEqual(r.returncode, 0, "%s: %s\n%s%s" % (name, field, r.stdout, r.stderr))
+
+    def test_su_with_the_pattern(self):
+        ns = self.installed()
+        ns.run(["patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
+
+        def su(typed):
+            # OTHER asks su for ENROLLED: su authenticates ENROLLED (the module in su, as root).
+            return ns.run(
+                ["su", "-s", "/bin/sh", OTHER, "-c", "su -c 'id -un' %s" % ENROLLED], input=typed, check=False
+            )
+
+        right = su(PATTERN + "\n")
+        self.assertEqual((right.returncode, right.stdout.strip()), (0, ENROLLED), right.stderr)
+        self.assertIn("Pattern", right.stderr)
+        wrong = su(WRONG + "\n")
+        self.assertNotEqual(wrong.returncode, 0, wrong.stdout)
+        self.assertNotIn(ENROLLED, wrong.stdout)
+
+    def test_i3lock_and_the_pad_at_xsecurelock_unlock_through_the_installed_helper(self):
+        """Both run PAM as the user: the module asks the installed setuid helper."""
+        ns = self.installed()
+        ns.run(["patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
+        user = self.user(ns, ENROLLED)
+
+        ns.sh("mkdir -m 0755 /tmp/i3lock")
+        sandbox = Sandbox(ns, "/tmp/i3lock")
+        self.assertEqual(i3lock.session(sandbox, user, WRONG, PATTERN), ["step 1 locked", "step 2 unlocked rc=0"])
+
+        ns.sh("mkdir -m 0755 /tmp/pad")
+        job = {
+            "root": "/tmp/pad",
+            "screen": list(pad.SCREEN),
+            "spacing": pad.SPACING,
+            "centre": list(pad.CENTRE),
+            "user": user.name,
+            "home": "/nonexistent",
+            "pad": pad.INSTALLED_PAD,
+            "setpriv": ["setpriv", "--reuid=%d" % user.uid, "--regid=%d" % user.uid, "--clear-groups"],
+            "env": {},
+            "steps": [{"op": "wake"}, {"op": "drag", "path": pad.dots(PATTERN)}, {"op": "wait", "timeout": 30}],
+        }
+        done = ns.run(["python3", "-c", pad.DRIVER, json.dumps(job)], check=False, timeout=180)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        report = json.loads(done.stdout)
+        with open(ns.path("/tmp/pad/xsecurelock.log"), "rb") as f:
+            locker_log = f.read().decode(errors="replace")
+        wake = next(s for s in report["steps"] if s["op"] == "wake")
+        self.assertTrue(wake["pad"] and wake["ready"], "the pad did not come up: %r\n%s" % (report, locker_log))
+        waited = [s for s in report["steps"] if s["op"] == "wait"]
+        self.assertTrue(waited and waited[-1]["unlocked"], "%r\n%s" % (report, locker_log))
+
+    def test_tpm_mode_pattern_works_and_purge_deletes_its_indexes(self):
+        """A pattern set in TPM mode (swtpm on the host, its socket shared): sudo takes it, a wrong one is refused,
+        and `dpkg -P` deletes every NV index of pam_pattern's range."""
+        require_swtpm()
+        tpm = SoftwareTPM()
+        self.addCleanup(tpm.close)
+        os.chmod(tpm.directory, 0o755)
+        ns = self.installed()
+        ns.share(tpm.directory)
+        ns.sh("printf 'tpm = yes\\ntpm_tcti = %s\\n' > /etc/security/pam_pattern.conf" % tpm.tcti)
+        ns.sh(
+            "printf '%%s\\n' 'Defaults:%s !lecture, passwd_tries=1' '%s ALL=(root) /usr/bin/id' > %s && chmod 0440 %s"
+            % (ENROLLED, ENROLLED, test_package.SUDOERS_DROPIN, test_package.SUDOERS_DROPIN)
+        )
+        ns.run(["patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
+        with open(ns.path(test_package.STORE_DIR + "/patterns")) as f:
+            self.assertIn("$tpm2$", f.read())
+
+        def ours():
+            return [h for h in tpm.defined_indexes() if 0x01A50000 <= h <= 0x01A5FFFF]
+
+        self.assertEqual(len(ours()), 2, "the pattern's index and the session key")
+        self.assertTrue(self.sudo(ns, ENROLLED, PATTERN).ok, "the TPM-held pattern did not unlock sudo")
+        self.assertFalse(self.sudo(ns, ENROLLED, WRONG).ok)
+        purge = ns.run(["dpkg", "-P", test_package.PACKAGE])
+        self.assertEqual(ours(), [], purge.stdout + purge.stderr)
+        self.assertFalse(os.path.exists(ns.path(test_package.STORE_DIR)))
+
+
+class Debian13FreshInstall(test_fresh_install.FreshInstallTests):
+    NAMESPACE = debian13.Debian13
+
+
+class Sandbox:
+    """What support.i3lock wants of a sandbox: a directory (`root`, inside) and `run(script)` as root there."""
+
+    def __init__(self, ns, root):
+        self.ns, self.root = ns, root
+
+    def run(self, script, timeout):
+        env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL": "C"}
+        return subprocess.run(self.ns.enter(["bash", "-c", script]), capture_output=True, timeout=timeout, env=env)
+
+
+@unittest.skipUnless(os.geteuid() == 0, "needs root: mount namespaces")
+class Debian13Mounts(unittest.TestCase):
+    def test_no_mount_is_left_behind_also_after_a_failure(self):
+        """The overlay, /proc and /dev exist inside (seen from the holder), never in the host's mount table, and
+        are gone with the namespace even when the test inside fails."""
+        before = debian13.mounts_under(debian13.CACHE, "/tmp")
+        seen = {}
+        with self.assertRaises(AssertionError):
+            with debian13.Debian13() as system:
+                namespace = system.namespace()
+                with open("/proc/%d/mountinfo" % system.holder.pid) as f:
+                    inside = [line.split()[4] for line in f]
+                seen["inside"] = [p for p in inside if p.startswith(system.merged)]
+                seen["host"] = debian13.mounts_under(system.dir, debian13.CACHE)
+                system.run(["false"])  # a failing step: AssertionError leaves the with block
+        for point in ("", "/proc", "/dev", "/dev/pts"):
+            self.assertIn(system.merged + point, seen["inside"])
+        self.assertEqual(seen["host"], [], "a mount reached the host's mount table")
+        self.assertEqual(debian13.processes_in(namespace), [], "the namespace outlived the failure")
+        self.assertFalse(os.path.exists(system.dir))
+        self.assertEqual(debian13.mounts_under(debian13.CACHE, "/tmp"), before)
+
+
+# Of PackageTests, what only an installed system shows (the package's bytes are PackageTests' on the host).
+ON_DEBIAN_13 = {
+    Debian13Package: [
+        "test_life_install_enable_sudo_upgrade_remove_purge",
+        "test_lintian_of_debian_13_reports_nothing_beyond_the_documented_overrides",
+        "test_depends_and_recommends_resolve_on_debian_13",
+        "test_su_with_the_pattern",
+        "test_i3lock_and_the_pad_at_xsecurelock_unlock_through_the_installed_helper",
+        "test_tpm_mode_pattern_works_and_purge_deletes_its_indexes",
+    ],
+    Debian13FreshInstall: ["test_a_new_user_sets_checks_changes_and_removes_a_pattern_as_the_readme_says"],
+    Debian13Mounts: ["test_no_mount_is_left_behind_also_after_a_failure"],
+}
+
+
+def load_tests(loader, tests, pattern):
+    suite = unittest.TestSuite()
+    for case, names in ON_DEBIAN_13.items():
+        suite.addTests(case(name) for name in names)
+    return suite
+
+
+if __name__ == "__main__":
+    unittest.main()
