@@ -568,6 +568,17 @@ class PackageTests(unittest.TestCase):
     def test_purge_deletes_the_tpm_indexes_of_its_patterns(self):
         """A pattern set in TPM mode (through the installed helper, on swtpm): after `dpkg -P` no NV index of
         pam_pattern's range is left in the TPM, the session key's included."""
+        tpm, ns = self.in_tpm_mode()
+        self.assertEqual(len(self.tpm_indexes(tpm)), 2, "the pattern's index and the session key")
+        ns.run(["dpkg", "-r", PACKAGE])
+        self.assertEqual(len(self.tpm_indexes(tpm)), 2, "remove (not purge) keeps the patterns, in the TPM too")
+        purge = ns.run(["dpkg", "-P", PACKAGE])
+        self.assertEqual(self.tpm_indexes(tpm), [], purge.stdout + purge.stderr)
+        self.assertFalse(os.path.exists(ns.path(STORE_DIR)))
+
+    def in_tpm_mode(self):
+        """A software TPM, and a namespace with the package installed in TPM mode on it and ENROLLED's pattern
+        set there (through the installed helper); both closed at cleanup."""
         require_swtpm()
         tpm = SoftwareTPM()
         self.addCleanup(tpm.close)
@@ -582,16 +593,12 @@ class PackageTests(unittest.TestCase):
         ns.run(["/usr/bin/patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
         with open(ns.path(STORE_DIR + "/patterns")) as f:
             self.assertIn("$tpm2$", f.read())
+        return tpm, ns
 
-        def ours():
-            return [h for h in tpm.defined_indexes() if 0x01A50000 <= h <= 0x01A5FFFF]
-
-        self.assertEqual(len(ours()), 2, "the pattern's index and the session key")
-        ns.run(["dpkg", "-r", PACKAGE])
-        self.assertEqual(len(ours()), 2, "remove (not purge) keeps the patterns, in the TPM too")
-        purge = ns.run(["dpkg", "-P", PACKAGE])
-        self.assertEqual(ours(), [], purge.stdout + purge.stderr)
-        self.assertFalse(os.path.exists(ns.path(STORE_DIR)))
+    @staticmethod
+    def tpm_indexes(tpm):
+        """The NV indexes of pam_pattern's range defined in the TPM."""
+        return [h for h in tpm.defined_indexes() if 0x01A50000 <= h <= 0x01A5FFFF]
 
     # -- helpers for the life test ---------------------------------------------
 
