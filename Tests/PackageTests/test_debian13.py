@@ -5,8 +5,8 @@ sudo, reinstall, upgrade, remove, purge), FreshInstallTests' first pattern, and 
 13's lintian on the package, su, the pad at Debian 13's xsecurelock, i3lock, TPM mode on swtpm through the
 installed helper, and no mount left behind (also after a failure).
 
-The first run builds the cache (about 2.5 min, mostly downloads); the suite prints its time. Root only; holds the
-real-client lock (PackageTests' setUpClass).
+The first run builds the cache (about 2.5 min, mostly downloads); the suite prints its time. Root only; no lock:
+nothing of the host's is touched (swtpm runs on the host in a private temporary directory).
 """
 
 import json

@@ -173,6 +173,8 @@ class Debian13:
     # -- what PackageTests' Namespace offers -----------------------------------
 
     LAYERS = ("/",)
+    # A system of its own: nothing of the host's to lock or to check afterwards.
+    ON_HOST = False
 
     def lower(self, layer):
         return self.lower_root
