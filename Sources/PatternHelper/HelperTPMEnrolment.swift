@@ -10,6 +10,11 @@ enum HelperTPMEnrolment {
     /// The TPM's limit when lock_after is 0 ("never disabled"): a PIN Fail index always has one.
     static let limitWhenNeverDisabled: UInt32 = 20
 
+    /// The most indexes the sweep looks at in one conversation: 64 deletions take about 1.3 s at 20 ms a
+    /// command (a discrete chip), well within a change's 5 s deadline. Less than a listing holds, so a full page
+    /// always means more may follow.
+    static let pruneIndexesPerConversation = 64
+
     /// The TPM of the system's configuration, for a change (TPMConversationBound.change), holding the
     /// conversation lock beside the configuration's store.
     static func connect(_ options: PatternSettings) throws(TPMFailure) -> TPMConnection {
@@ -133,36 +138,50 @@ enum HelperTPMEnrolment {
             // Every line, even of a deleted account: its index is not an orphan until the line goes.
             named = try store.load().compactMap { $0.tpmRecord?.handle }
         } catch {
+            if case .lockBusy = error {
+                HelperLog.notice(
+                    "tpm-prune: an enrolment into the TPM held the TPM index lock past the wait; nothing deleted")
+                return .tpmRefused(.busy)
+            }
             HelperLog.critical("tpm-prune: pattern store unusable: \(error.message)")
             return .unavailable
         }
         defer { lock.release() }
         let root = Array("root".utf8)
-        let tpm: TPMConnection
-        let defined: [UInt32]
-        do throws(TPMFailure) {
-            tpm = try connect(options)
-            defined = try tpm.definedIndexes(from: TPMIndexRange.first, through: TPMIndexRange.last)
-        } catch {
-            return refused("tpm-prune: no TPM", error, root)
-        }
         var removed = 0
-        for handle in defined where TPMIndexRange.handles.contains(handle) && !named.contains(handle) {
+        var from: UInt32? = TPMIndexRange.first
+        // Any number of indexes: a page of them per conversation, until the last page.
+        while let start = from {
             do throws(TPMFailure) {
-                try TPMPatternIndex.removeUnrecorded(handle: handle, on: tpm)
-                removed += 1
-                HelperLog.notice("tpm-prune: deleted index \(handle) (decimal), named by no store line")
+                from = try prunePage(from: start, sparing: named, options: options, removed: &removed)
             } catch {
-                return refused("tpm-prune: the TPM refused to delete an index", error, root)
+                return refused("tpm-prune: the TPM refused to list or delete an index", error, root)
             }
         }
         // No pattern in the TPM any more: its session key goes too (the next enrolment makes a new one).
         if named.isEmpty {
-            do throws(TPMFailure) { try TPMSessionKey.remove(on: tpm) } catch {
+            do throws(TPMFailure) { try TPMSessionKey.remove(on: try connect(options)) } catch {
                 return refused("tpm-prune: the TPM refused to delete the session-key index", error, root)
             }
         }
         return .pruned(removed)
+    }
+
+    /// One conversation of the sweep: deletes the unnamed indexes among the first `pruneIndexesPerConversation`
+    /// defined from `start` on (counting them into `removed`); where the next page starts, or nil after the last.
+    private static func prunePage(
+        from start: UInt32, sparing named: [UInt32], options: PatternSettings, removed: inout Int
+    ) throws(TPMFailure) -> UInt32? {
+        let tpm = try connect(options)
+        let defined = try tpm.definedIndexes(from: start, through: TPMIndexRange.last)
+        let page = defined.prefix(pruneIndexesPerConversation)
+        for handle in page where TPMIndexRange.handles.contains(handle) && !named.contains(handle) {
+            try TPMPatternIndex.removeUnrecorded(handle: handle, on: tpm)
+            removed += 1
+            HelperLog.notice("tpm-prune: deleted index \(handle) (decimal), named by no store line")
+        }
+        guard defined.count > page.count, let last = page.last, last < TPMIndexRange.last else { return nil }
+        return last + 1
     }
 
     /// The problem as the caller is told it, after a syslog line naming the TPM's own result.

@@ -58,6 +58,8 @@ struct SelfService {
         let verdict = try guess(gate, user: user, current: current)
         guard verdict == .accepted else { return verdict }
         let old = try gate.store.record(for: user)
+        let indexLock = try SelfService.indexLock(for: old?.tpmRecord, store: gate.store)
+        defer { indexLock?.release() }
         guard let old, try gate.store.removeIfUnchanged(old) else { return .notEnrolled }
         try gate.throttle.reset(user: user)
         // The line first: from then on the pattern opens nothing, whatever the TPM does.
@@ -104,10 +106,20 @@ struct SelfService {
     func save(_ new: Pattern, user: [UInt8], inTPM: Bool) throws(StoreError) -> HelperVerdict {
         if inTPM { return HelperTPMEnrolment.enroll(new, user: user, options: options, now: now()) }
         let old = try gate.store.record(for: user)?.tpmRecord
+        let indexLock = try SelfService.indexLock(for: old, store: gate.store)
+        defer { indexLock?.release() }
         try gate.store.save(
             StoreRecord(user: user, hash: try newHash(new), setAt: now()))
         if let old { HelperTPMEnrolment.removeIndex(of: old, user: user, options: options) }
         return .accepted
+    }
+
+    /// When a line naming a TPM index is replaced or removed, the TPM index lock (shared, as an enrolment holds
+    /// it) from before the line changes until the index is deleted: held as real uid root, so the caller cannot
+    /// kill the helper in between and leave an index no line names. nil when there is no index to delete.
+    static func indexLock(for old: TPMRecord?, store: PatternStore) throws(StoreError) -> TPMIndexLock? {
+        guard old != nil else { return nil }
+        return try TPMIndexLock(store: store, exclusive: false)
     }
 
     /// The new pattern's hash at the system's cost; a hash that fails is answered like an unusable store.

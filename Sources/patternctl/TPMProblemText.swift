@@ -11,6 +11,7 @@ extension TPMProblem {
             )
         case .full: return localized("the TPM has no NV space or free handle left for another pattern")
         case .failed: return localized("the TPM refused (the syslog lines of pam_pattern_helper say why)")
+        case .busy: return localized("an enrolment into the TPM was under way for longer than the wait; try again")
         }
     }
 }

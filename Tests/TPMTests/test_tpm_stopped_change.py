@@ -31,9 +31,10 @@ ATTACKER_NEW_PATTERN = helper.PATTERN  # not weak: a self-service set refuses we
 ANSWER_SECONDS = 3.0
 ROUNDS = 4
 CONVERSATION_LOCK = "/etc/security/pam_pattern/.patterns.tpm-conversation.lock"
+INDEX_LOCK = "/etc/security/pam_pattern/.patterns.tpm.lock"
 
-# Run as root in the namespace: ROUNDS times, the attacker until it reports, then the victim's right pattern
-# through the helper, timed, while the attacker keeps whatever it stopped.
+# Run as root in the namespace: ROUNDS times, the attacker until it reports, then `then` (the victim's right
+# pattern through the helper, or root's prune) timed, while the attacker keeps whatever it stopped.
 ORCHESTRATOR = r"""
 import json, os, subprocess, sys, time
 job = json.loads(sys.argv[1])
@@ -46,9 +47,9 @@ for _ in range(job["rounds"]):
     report = {"attacker": json.loads(attacker.stdout.readline())}
     job["attacker_job"]["patterns"] = report["attacker"]["patterns"]
     start = time.monotonic()
-    done = subprocess.run(job["victim_prefix"] + [job["helper"], "verify", job["victim"]],
-                          input=(job["pattern"] + "\0").encode(), capture_output=True, timeout=60, env={})
-    report["answer"] = done.stdout.decode(errors="replace")
+    done = subprocess.run(job["then"], input=job["then_input"].encode(), capture_output=True, timeout=60, env={})
+    report["answer"] = (done.stdout + done.stderr).decode(errors="replace")
+    report["status"] = done.returncode
     report["seconds"] = time.monotonic() - start
     attacker.stdin.close()
     attacker.wait(timeout=30)
@@ -69,16 +70,18 @@ class StoppedTPMChangeTest(unittest.TestCase):
         self.addCleanup(self.victim.remove)
         self.sandbox = helper.Namespace(self)
         enrol_in_store(self.tpm, self.sandbox.store, ((self.ATTACKER, ATTACKER_PATTERN), (self.VICTIM, VICTIM_PATTERN)))
-        # The lock's file exists from the start, so the attacker knows which lock to watch for.
-        lock = os.path.join(self.sandbox.store_dir, os.path.basename(CONVERSATION_LOCK))
-        os.close(os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        # The locks' files exist from the start, so the attacker knows which lock to watch for.
+        for lock in (CONVERSATION_LOCK, INDEX_LOCK):
+            path = os.path.join(self.sandbox.store_dir, os.path.basename(lock))
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         self.sandbox.write_conf("deny = 100\nlock_after = 0\ntpm = yes\ntpm_tcti = %s\n" % self.tpm.tcti)
 
-    def test_a_stopped_change_never_keeps_another_users_pattern_out(self):
+    def attack(self, lock_file, then, then_input):
+        """ROUNDS rounds of the attacker stopping their own set while it holds `lock_file`, each followed by
+        `then` (argv, run as root in the namespace, `then_input` on its stdin): the rounds' reports."""
         job = {
-            "lock_file": CONVERSATION_LOCK,
+            "lock_file": lock_file,
             "prefix": setpriv_argv(self.attacker),
-            "victim_prefix": setpriv_argv(self.victim),
             "attacker": self.sandbox.write_file("attacker.py", helper.LOCK_STOPPER),
             "attacker_job": {
                 "helper": helper.HELPER_PATH,
@@ -89,9 +92,8 @@ class StoppedTPMChangeTest(unittest.TestCase):
                 "attempts": 40,
             },
             "rounds": ROUNDS,
-            "helper": helper.HELPER_PATH,
-            "victim": self.VICTIM,
-            "pattern": VICTIM_PATTERN,
+            "then": then,
+            "then_input": then_input,
         }
         orchestrator = self.sandbox.write_file("orchestrator.py", ORCHESTRATOR)
         command = "exec /usr/bin/python3 %s %s" % (shlex.quote(orchestrator), shlex.quote(json.dumps(job)))
@@ -99,11 +101,23 @@ class StoppedTPMChangeTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         rounds = json.loads(done.stdout)
         self.assertEqual(len(rounds), ROUNDS, rounds)
+        return rounds
+
+    def test_a_stopped_change_never_keeps_another_users_pattern_out(self):
+        verify = setpriv_argv(self.victim) + [helper.HELPER_PATH, "verify", self.VICTIM]
+        rounds = self.attack(CONVERSATION_LOCK, verify, VICTIM_PATTERN + "\0")
         for report in rounds:
             # The attacker's helper was met holding the lock, and the kernel refused the SIGSTOP.
             self.assertEqual(report["attacker"]["kind"], "refused", rounds)
             self.assertTrue(report["answer"].startswith("accepted"), rounds)
             self.assertLess(report["seconds"], ANSWER_SECONDS, rounds)
+
+    def test_a_stopped_change_never_makes_roots_prune_fail(self):
+        rounds = self.attack(INDEX_LOCK, [helper.PATTERNCTL, "prune"], "")
+        for report in rounds:
+            # Met holding the index lock (from its new index to the old one's deletion): SIGSTOP refused.
+            self.assertEqual(report["attacker"]["kind"], "refused", rounds)
+            self.assertEqual(report["status"], 0, rounds)
 
 
 if __name__ == "__main__":

@@ -174,6 +174,8 @@ public enum TPMProblem: Equatable, Sendable, NamedByWord {
     case full
     /// Any other TPM error (the helper's syslog line names it).
     case failed
+    /// The sweep waited in vain for an enrolment into the TPM to end (it holds the TPM index lock).
+    case busy
 
     public var word: [UInt8] {
         switch self {
@@ -181,6 +183,7 @@ public enum TPMProblem: Equatable, Sendable, NamedByWord {
         case .ownerAuthorization: return Array("owner-auth".utf8)
         case .full: return Array("nv-full".utf8)
         case .failed: return Array("error".utf8)
+        case .busy: return Array("busy".utf8)
         }
     }
 
