@@ -416,11 +416,13 @@ enum FuzzFiles {
     }
 }
 
-/// State input: the bytes of a throttle state file, read through ThrottleStore.
+/// State input: the bytes of a throttle state file, read through ThrottleStore, and the same bytes as an attempt
+/// record (its remembered wrong guesses: old one-line records and the newer timed ones).
 enum FuzzState {
     static let user: [UInt8] = Array("fuzz".utf8)
 
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
+        attemptRecord(Array(data))
         guard let name = ThrottleStore.fileName(for: user) else { return }
         _ = FuzzFiles.write(Array(data), name: String(decoding: name, as: UTF8.self))
         let store = ThrottleStore(directory: FuzzFiles.directory)
@@ -438,5 +440,20 @@ enum FuzzState {
         // Reset always works on a file that is root-only, whatever its content.
         do { try store.reset(user: user) } catch { require(false, "reset failed: \(error.message)") }
         require((try? store.state(for: user)) == ThrottleState.zero, "reset did not zero the state")
+    }
+
+    /// An attempt record that parses is within its bounds, reads back the same once written again, and its
+    /// remembered guesses can be asked about and added to without a trap or exceeding the limit.
+    static func attemptRecord(_ bytes: [UInt8]) {
+        guard var record = AttemptRecord.parse(bytes) else { return }
+        require(bytes.count <= AttemptRecord.maximumFileBytes, "a record longer than the limit read")
+        require(record.wrongGuesses.count <= RepeatedGuess.remembered, "too many remembered guesses")
+        require(AttemptRecord.parse(record.encoded()) == record, "a record does not read back as written")
+        let now = Int64(bytes.count) * 1_000_003
+        for guess in record.wrongGuesses { _ = record.isRepeat(guess.tag, at: now) }
+        record.rememberWrong(
+            [UInt8](repeating: UInt8(truncatingIfNeeded: bytes.count), count: RepeatedGuess.bytes), at: now)
+        require(record.wrongGuesses.count <= RepeatedGuess.remembered, "remembering exceeded the limit")
+        require(record.encoded().count <= AttemptRecord.maximumFileBytes, "a record grew past the limit")
     }
 }

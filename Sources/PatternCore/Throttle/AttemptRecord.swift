@@ -29,21 +29,49 @@ public struct AttemptRecord: Equatable, Sendable {
     public static let maximumFieldBytes = 64
     /// The unseen count saturates here (9 digits).
     public static let maximumUnseen = 999_999_999
-    /// Largest file: "unseen " + 9 digits + newline, "repeat " + 64 hex digits + newline, then `capacity` lines
-    /// of a 19-digit time and three full fields, each with its separator (3,529 bytes).
-    public static let maximumFileBytes = 17 + 72 + capacity * (20 + 3 * (maximumFieldBytes + 1))
+    /// Largest file: "unseen " + 9 digits + newline, `RepeatedGuess.remembered` lines of "repeat " + 64 hex
+    /// digits + a space + a 19-digit time + newline, then `capacity` lines of a 19-digit time and three full
+    /// fields, each with its separator (3,917 bytes).
+    public static let maximumFileBytes =
+        17 + RepeatedGuess.remembered * 92 + capacity * (20 + 3 * (maximumFieldBytes + 1))
 
     /// Failures since the last success that told the person about them. Can exceed `attempts.count`.
     public var unseen: Int
     /// Oldest first, at most `capacity`.
     public var attempts: [FailedAttempt]
-    /// The tag of the last guess when it was wrong and nothing was tried since (RepeatedGuess); nil otherwise.
-    public var repeatTag: [UInt8]?
+    /// The last distinct wrong guesses (RepeatedGuess), oldest first, at most `RepeatedGuess.remembered`.
+    public private(set) var wrongGuesses: [RememberedWrongGuess]
 
-    public init(unseen: Int = 0, attempts: [FailedAttempt] = [], repeatTag: [UInt8]? = nil) {
+    public init(unseen: Int = 0, attempts: [FailedAttempt] = [], wrongGuesses: [RememberedWrongGuess] = []) {
         self.unseen = min(max(unseen, 0), AttemptRecord.maximumUnseen)
         self.attempts = attempts
-        self.repeatTag = repeatTag.flatMap { $0.count == RepeatedGuess.bytes ? $0 : nil }
+        self.wrongGuesses = Array(
+            wrongGuesses.filter { $0.tag.count == RepeatedGuess.bytes }.suffix(RepeatedGuess.remembered))
+    }
+
+    /// Whether a guess with `tag` at `now` repeats one of the remembered wrong guesses (RepeatedGuess).
+    public func isRepeat(_ tag: [UInt8], at now: Int64) -> Bool {
+        return wrongGuesses.contains { $0.isRepeat(of: tag, at: now) }
+    }
+
+    /// Remembers a wrong guess judged at `now`: the newest last, no tag twice, none older than the window, at
+    /// most `RepeatedGuess.remembered` (the oldest goes).
+    public mutating func rememberWrong(_ tag: [UInt8], at time: Int64) {
+        guard tag.count == RepeatedGuess.bytes else { return }
+        let now = max(time, 0)  // times are never negative, so the differences below cannot overflow
+        wrongGuesses.removeAll { $0.tag == tag || now - $0.time > RepeatedGuess.windowSeconds }
+        wrongGuesses.append(RememberedWrongGuess(tag: tag, time: now))
+        if wrongGuesses.count > RepeatedGuess.remembered {
+            wrongGuesses.removeFirst(wrongGuesses.count - RepeatedGuess.remembered)
+        }
+    }
+
+    /// Forgets every remembered wrong guess (a success, a reset, a new pattern); whether there was any.
+    @discardableResult
+    public mutating func forgetWrongGuesses() -> Bool {
+        let had = !wrongGuesses.isEmpty
+        wrongGuesses.removeAll()
+        return had
     }
 
     /// No failures recorded.
@@ -78,11 +106,13 @@ public struct AttemptRecord: Equatable, Sendable {
         return TextCodec.printable(Array(raw.prefix(maximumFieldBytes)), space: false)
     }
 
-    /// "unseen N\n", "repeat TAG\n" when there is a tag (64 lower-case hex digits), then one
-    /// "TIME SERVICE TTY HOST\n" per attempt; an empty field is "-".
+    /// "unseen N\n", one "repeat TAG TIME\n" per remembered wrong guess (64 lower-case hex digits, seconds),
+    /// then one "TIME SERVICE TTY HOST\n" per attempt; an empty field is "-".
     public func encoded() -> [UInt8] {
         var bytes = Array("unseen ".utf8) + TextCodec.decimal(Int64(unseen)) + [0x0A]
-        if let repeatTag { bytes += Array("repeat ".utf8) + TextCodec.hex(repeatTag) + [0x0A] }
+        for guess in wrongGuesses {
+            bytes += Array("repeat ".utf8) + TextCodec.hex(guess.tag) + [0x20] + TextCodec.decimal(guess.time) + [0x0A]
+        }
         for attempt in attempts {
             bytes += TextCodec.decimal(attempt.time)
             for value in [attempt.service, attempt.tty, attempt.remoteHost] {
@@ -113,14 +143,22 @@ public struct AttemptRecord: Equatable, Sendable {
                 else { return nil }
                 record.unseen = Int(unseen)
                 isHeader = false
-            } else if record.attempts.isEmpty && record.repeatTag == nil && fields.count == 2
+            } else if record.attempts.isEmpty && (fields.count == 2 || fields.count == 3)
                 && fields[0].elementsEqual("repeat".utf8)
             {
-                // Only right after the header; lower-case hex, as written.
-                guard fields[1].count == 2 * RepeatedGuess.bytes, let tag = TextCodec.parseHex(fields[1]) else {
-                    return nil
+                // Only right after the header, at most `remembered`, lower-case hex, as written. Without a time
+                // (the one line written before 2026-12, when only the last guess was remembered): long expired.
+                guard record.wrongGuesses.count < RepeatedGuess.remembered,
+                    fields[1].count == 2 * RepeatedGuess.bytes, let tag = TextCodec.parseHex(fields[1])
+                else { return nil }
+                var time: Int64 = 0
+                if fields.count == 3 {
+                    guard let written = TextCodec.parseDecimal(fields[2], leadingZeros: false, maximumDigits: 19)
+                    else { return nil }
+                    time = written
                 }
-                record.repeatTag = tag
+                guard !record.wrongGuesses.contains(where: { $0.tag == tag }) else { return nil }
+                record.wrongGuesses.append(RememberedWrongGuess(tag: tag, time: time))
             } else {
                 guard fields.count == 4, record.attempts.count < capacity,
                     let time = TextCodec.parseDecimal(fields[0], leadingZeros: false, maximumDigits: 19)

@@ -94,16 +94,15 @@ public struct GuessGate {
             guard case .allowed = verdict else { return .refused(verdict) }
             var attempts = try recordedAttempts(user: user)
             tag = repeatKey.map { RepeatedGuess.tag(key: $0, user: user, record: record, pattern: pattern) }
-            // The same wrong pattern as the last guess, nothing tried since: "wrong", not counted, not listed,
-            // not hashed, the TPM not asked (RepeatedGuess).
-            if let tag, attempts.repeatTag == tag { return .rejected(verdictAfter: verdict) }
-            // Anything else is tried now: no guess before this one may pass as a repeat any more.
-            let hadTag = attempts.repeatTag != nil
-            attempts.repeatTag = nil
+            // One of the last distinct wrong patterns again, within the window: "wrong", not counted, not
+            // listed, not hashed, the TPM not asked (RepeatedGuess).
+            if let tag, attempts.isRepeat(tag, at: now) { return .rejected(verdictAfter: verdict) }
             // List the guess first: a write the caller's limits cut short (file size, full disk) then refuses
             // the guess before it is counted or hashed, so nobody can guess unlisted.
-            if let origin { attempts.add(origin.failure(at: max(now, 0))) }
-            if origin != nil || hadTag { try throttle.replaceAttempts(attempts, for: user) }
+            if let origin {
+                attempts.add(origin.failure(at: max(now, 0)))
+                try throttle.replaceAttempts(attempts, for: user)
+            }
             // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
             var failed = state
             failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
@@ -127,7 +126,7 @@ public struct GuessGate {
             throw .hash(error)
         }
         guard matched else {
-            if let tag { rememberWrong(tag, user: user, counted: counted) }
+            if let tag { rememberWrong(tag, user: user, now: now) }
             return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
         }
 
@@ -148,21 +147,19 @@ public struct GuessGate {
         return .accepted
     }
 
-    /// After a wrong guess: its tag becomes the one a repeat is recognised by, unless another guess was counted
-    /// while this one hashed (then something else was tried in between). Best effort, under the lock: when it
-    /// cannot be written the repeat is simply counted.
-    func rememberWrong(_ tag: [UInt8], user: [UInt8], counted: ThrottleState) {
+    /// After a wrong guess: its tag joins the remembered ones a repeat is recognised by. Best effort, under the
+    /// lock: when it cannot be written the repeat is simply counted.
+    func rememberWrong(_ tag: [UInt8], user: [UInt8], now: Int64) {
         guard let opened = try? throttle.lock(user: user, create: false) else { return }
         var locked = opened
         defer { locked.close() }
-        guard (try? locked.read()) == counted else { return }
-        remember(tag, user: user)
+        remember(tag, user: user, now: now)
     }
 
     /// Writes `tag` into the user's attempt record (the caller holds the state lock).
-    private func remember(_ tag: [UInt8], user: [UInt8]) {
+    private func remember(_ tag: [UInt8], user: [UInt8], now: Int64) {
         guard var attempts = try? recordedAttempts(user: user) else { return }
-        attempts.repeatTag = tag
+        attempts.rememberWrong(tag, at: max(now, 0))
         try? throttle.replaceAttempts(attempts, for: user)
     }
 
@@ -195,7 +192,7 @@ public struct GuessGate {
             if let tpmFailures { after.failures = min(max(after.failures, tpmFailures), ThrottleState.maximumFailures) }
             if after != state { try locked.write(after) }
             // Typed again, it is answered without asking the TPM (RepeatedGuess).
-            if let tag, state == counted { remember(tag, user: user) }
+            if let tag { remember(tag, user: user, now: now) }
             return .rejected(verdictAfter: ThrottlePolicy.verdict(state: after, now: now, settings: settings))
         case .limitReached:
             var after = state
@@ -248,8 +245,7 @@ public struct GuessGate {
         unseen: inout (count: Int, last: FailedAttempt)?
     ) throws(StoreError) {
         var attempts = try recordedAttempts(user: user)
-        let hadTag = attempts.repeatTag != nil
-        attempts.repeatTag = nil
+        let hadTag = attempts.forgetWrongGuesses()
         guard let origin else {
             if hadTag { try throttle.replaceAttempts(attempts, for: user) }
             return

@@ -1,10 +1,11 @@
 import CPatternSystem
 
-/// The same wrong pattern typed again, with nothing else tried in between, is answered "wrong" without being
-/// counted, hashed, or put to the TPM (as Android 16 and iOS do: it tells an attacker nothing, and a person who
-/// retypes a mistake, or a locker that re-submits it, would lose a try each time).
+/// Any of the last `remembered` distinct wrong patterns typed again within `windowSeconds` of being judged wrong
+/// is answered "wrong" without being counted, hashed, or put to the TPM (Android's 2025 rate limiter does the
+/// same: it tells an attacker nothing, and a person who retypes a mistake, goes back and forth between two
+/// near misses, or a locker that re-submits one, would lose a try each time).
 ///
-/// The last wrong guess is remembered as a tag in the user's attempt record: HMAC-SHA256 under the repeat key of
+/// Each wrong guess is remembered as a tag, with the time, in the user's attempt record: HMAC-SHA256 under the repeat key of
 /// the user, the store record the guess was judged against and the guess's canonical digits. Never the digits:
 /// the key is 32 random bytes in `.<store name>.repeat-key` beside the store (root, 0600, like the store), not
 /// in the state directory the record is in, so a copy of /var/lib (a backup) holds nothing a guess can be
@@ -13,6 +14,10 @@ import CPatternSystem
 public enum RepeatedGuess {
     /// Length of the key and of a tag.
     public static let bytes = 32
+    /// How many distinct wrong guesses are remembered (Android: 5).
+    public static let remembered = 5
+    /// How long a wrong guess is remembered, in seconds (Android: 5 minutes).
+    public static let windowSeconds: Int64 = 300
 
     static let label: [UInt8] = Array("pam_pattern repeated guess v1\u{0}".utf8)
 
@@ -29,6 +34,24 @@ public enum RepeatedGuess {
         for dot in pattern.dots { message.append(dot &+ 0x30) }
         defer { message.withUnsafeMutableBytes { pattern_secure_zero($0.baseAddress, $0.count) } }
         return SHA256.hmac(key: key, message: message)
+    }
+}
+
+/// A wrong guess as the attempt record remembers it: its tag (RepeatedGuess) and when it was judged wrong.
+public struct RememberedWrongGuess: Equatable, Sendable {
+    public let tag: [UInt8]
+    /// Seconds since the epoch, never negative; 0 for a tag written before times were kept (long expired).
+    public let time: Int64
+
+    public init(tag: [UInt8], time: Int64) {
+        self.tag = tag
+        self.time = max(time, 0)
+    }
+
+    /// Whether a guess at `now` with this tag is a repeat: the same tag, judged wrong at most `windowSeconds`
+    /// ago (a time ahead of `now`, a clock set back, is no repeat: counted).
+    func isRepeat(of tag: [UInt8], at now: Int64) -> Bool {
+        return self.tag == tag && now >= time && now - time <= RepeatedGuess.windowSeconds
     }
 }
 

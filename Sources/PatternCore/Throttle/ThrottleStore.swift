@@ -107,10 +107,10 @@ public struct ThrottleStore: Sendable {
             guard case .malformedAttemptRecord = error else { throw error }
             attempts = .empty
         }
-        guard attempts.unseen != 0 || attempts.repeatTag != nil else { return }
+        guard attempts.unseen != 0 || !attempts.wrongGuesses.isEmpty else { return }
         attempts.unseen = 0
-        // A reset or a new pattern is a fresh start: the last wrong guess counts again if typed again.
-        attempts.repeatTag = nil
+        // A reset or a new pattern is a fresh start: the last wrong guesses count again if typed again.
+        attempts.forgetWrongGuesses()
         try replaceAttempts(attempts, for: user)
     }
 

@@ -18,22 +18,66 @@ import Testing
         #expect(AttemptRecord.parse(record.encoded()) == record)
     }
 
-    @Test func theRepeatTagIsALineAfterTheHeader() {
+    func tag(_ byte: UInt8) -> [UInt8] { [UInt8](repeating: byte, count: RepeatedGuess.bytes) }
+
+    @Test func rememberedWrongGuessesAreLinesAfterTheHeader() {
         var record = AttemptRecord.empty
         record.add(attempt(1_764_460_000))
-        record.repeatTag = [UInt8](repeating: 0xAB, count: RepeatedGuess.bytes)
+        record.rememberWrong(tag(0xAB), at: 1_764_460_000)
+        record.rememberWrong(tag(0xCD), at: 1_764_460_007)
         let text = String(decoding: record.encoded(), as: UTF8.self)
-        #expect(text == "unseen 1\nrepeat " + String(repeating: "ab", count: 32) + "\n1764460000 su /dev/pts/1 -\n")
+        #expect(
+            text
+                == "unseen 1\nrepeat " + String(repeating: "ab", count: 32) + " 1764460000\nrepeat "
+                + String(repeating: "cd", count: 32) + " 1764460007\n1764460000 su /dev/pts/1 -\n")
         #expect(AttemptRecord.parse(record.encoded()) == record)
+        let line = "repeat " + String(repeating: "ab", count: 32) + " 5\n"
         for bad in [
-            "unseen 1\nrepeat " + String(repeating: "AB", count: 32) + "\n",  // one spelling: lower case
-            "unseen 1\nrepeat " + String(repeating: "ab", count: 31) + "\n",  // too short
-            "unseen 1\n1764460000 su /dev/pts/1 -\nrepeat " + String(repeating: "ab", count: 32) + "\n",  // not first
-            "unseen 1\nrepeat " + String(repeating: "ab", count: 32) + "\nrepeat " + String(repeating: "ab", count: 32)
-                + "\n",
+            "unseen 1\nrepeat " + String(repeating: "AB", count: 32) + " 5\n",  // one spelling: lower case
+            "unseen 1\nrepeat " + String(repeating: "ab", count: 31) + " 5\n",  // too short
+            "unseen 1\nrepeat " + String(repeating: "ab", count: 32) + " 05\n",  // one spelling of a time
+            "unseen 1\nrepeat " + String(repeating: "ab", count: 32) + " 5 6\n",
+            "unseen 1\n1764460000 su /dev/pts/1 -\n" + line,  // not right after the header
+            "unseen 1\n" + line + line,  // the same guess twice
+            "unseen 1\n" + (0..<6).map { "repeat " + String(repeating: "0\($0)", count: 32) + " 5\n" }.joined(),
         ] {
             #expect(AttemptRecord.parse(Array(bad.utf8)) == nil, "\(bad)")
         }
+        let five = "unseen 1\n" + (0..<5).map { "repeat " + String(repeating: "0\($0)", count: 32) + " 5\n" }.joined()
+        #expect(AttemptRecord.parse(Array(five.utf8))?.wrongGuesses.count == 5)
+    }
+
+    @Test func aRecordFromBeforeTimesWereKeptStillReads() {
+        // Written when only the last wrong guess was remembered: "repeat TAG", no time. It reads (nothing is
+        // lost of the attempts), and its guess counts as long expired: typed again, it is counted once more.
+        let old = "unseen 1\nrepeat " + String(repeating: "ab", count: 32) + "\n1764460000 su /dev/pts/1 -\n"
+        let record = AttemptRecord.parse(Array(old.utf8))
+        #expect(record?.wrongGuesses == [RememberedWrongGuess(tag: tag(0xAB), time: 0)])
+        #expect(record?.attempts == [attempt(1_764_460_000)])
+        #expect(record?.isRepeat(tag(0xAB), at: 1_764_460_001) == false)
+    }
+
+    @Test func theLastFiveDistinctWrongGuessesAreRepeatsForFiveMinutes() {
+        var record = AttemptRecord.empty
+        let now: Int64 = 1_764_460_000
+        for byte: UInt8 in 1...6 { record.rememberWrong(tag(byte), at: now + Int64(byte)) }
+        // Six distinct: the first is forgotten, the other five are repeats.
+        #expect(record.wrongGuesses.map { $0.tag } == (2...6).map { tag($0) })
+        #expect(!record.isRepeat(tag(1), at: now + 7))
+        for byte: UInt8 in 2...6 { #expect(record.isRepeat(tag(byte), at: now + 7)) }
+        // Until five minutes after each was judged wrong, not a second longer; never from the future.
+        #expect(record.isRepeat(tag(2), at: now + 2 + 300))
+        #expect(!record.isRepeat(tag(2), at: now + 2 + 301))
+        #expect(!record.isRepeat(tag(2), at: now + 1))
+        // Judged wrong again (its repeat came late, so it was counted): the newest, with a fresh time.
+        record.rememberWrong(tag(2), at: now + 400)
+        #expect(record.wrongGuesses.map { $0.tag } == [tag(2)], "the expired ones are dropped")
+        #expect(record.isRepeat(tag(2), at: now + 650))
+        let forgot = record.forgetWrongGuesses()
+        #expect(forgot)
+        #expect(!record.isRepeat(tag(2), at: now + 401))
+        let forgotAgain = record.forgetWrongGuesses()
+        #expect(!forgotAgain)
     }
 
     @Test func keepsTheNewestCapacityEntriesAndCountsAll() {
@@ -63,7 +107,8 @@ import Testing
     @Test func largestRecordFitsTheFileLimit() {
         let full = [UInt8](repeating: 0x61, count: AttemptRecord.maximumFieldBytes)
         var record = AttemptRecord(
-            unseen: AttemptRecord.maximumUnseen, repeatTag: [UInt8](repeating: 0xFF, count: RepeatedGuess.bytes))
+            unseen: AttemptRecord.maximumUnseen,
+            wrongGuesses: (1...UInt8(RepeatedGuess.remembered)).map { RememberedWrongGuess(tag: tag($0), time: .max) })
         for _ in 0..<AttemptRecord.capacity {
             record.add(FailedAttempt(time: Int64.max, service: full, tty: full, remoteHost: full))
         }

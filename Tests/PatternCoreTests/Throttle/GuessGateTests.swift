@@ -127,6 +127,42 @@ import Testing
         #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 60) == .accepted)
     }
 
+    /// Android's 2025 rule: any of the last 5 distinct wrong patterns, tried again within 5 minutes, costs nothing.
+    @Test func anyOfTheLastFiveDistinctWrongGuessesIsFreeForFiveMinutes() throws {
+        let dir = TempDirectory()
+        defer { dir.remove() }
+        let gate = try makeGate(dir, ThrottleSettings(deny: 100, unlockTime: 1, lockAfter: 0))
+        let alice = ascii("alice")
+        let t: Int64 = 1_764_460_000
+        func failures() throws -> Int { try gate.throttle.state(for: alice).failures }
+        // A-B-A-B-A-B: two tries, each answered with the same tries left.
+        let (a, b) = (wrongPatterns[0], wrongPatterns[1])
+        for (index, guess) in [a, b, a, b, a, b].enumerated() {
+            let expected = index == 0 ? 99 : 98
+            #expect(
+                try gate.attempt(user: alice, pattern: guess, now: t + Int64(index))
+                    == .rejected(verdictAfter: .allowed(freeAttemptsLeft: expected)), "guess \(index)")
+        }
+        #expect(try failures() == 2)
+        // Six distinct wrong patterns count six: A, B and four more.
+        for index in 2..<6 { _ = try gate.attempt(user: alice, pattern: wrongPatterns[index], now: t + 10) }
+        #expect(try failures() == 6)
+        // Only the last five are remembered: A was pushed out, so it is counted again; the fifth back is free.
+        _ = try gate.attempt(user: alice, pattern: a, now: t + 11)
+        #expect(try failures() == 7)
+        _ = try gate.attempt(user: alice, pattern: wrongPatterns[2], now: t + 12)
+        #expect(try failures() == 7)
+        // Five minutes after it was judged wrong it is still free; a second later it is counted.
+        _ = try gate.attempt(user: alice, pattern: wrongPatterns[5], now: t + 10 + 300)
+        #expect(try failures() == 7)
+        _ = try gate.attempt(user: alice, pattern: wrongPatterns[4], now: t + 10 + 301)
+        #expect(try failures() == 8)
+        // A success forgets them all.
+        #expect(try gate.attempt(user: alice, pattern: storePattern("1235789"), now: t + 320) == .accepted)
+        _ = try gate.attempt(user: alice, pattern: wrongPatterns[4], now: t + 321)
+        #expect(try failures() == 1)
+    }
+
     /// 64 threads, each with its own descriptors (flock is per open file description), all guessing wrong at once,
     /// each a different pattern (the guarantee is for different guesses; a repeat is not counted at all).
     func concurrentWrongGuesses(settings: ThrottleSettings) throws -> [GuessOutcome] {
@@ -200,10 +236,10 @@ import Testing
                     == .rejected(verdictAfter: .allowed(freeAttemptsLeft: 4)))
         }
         #expect(try gate.throttle.state(for: alice).failures == 1)
-        // Another guess in between: the first one counts again.
+        // Another guess in between: the first one is still one of the last five, and free.
         _ = try gate.attempt(user: alice, pattern: wrongPatterns[1], now: t)
         _ = try gate.attempt(user: alice, pattern: wrongPatterns[0], now: t)
-        #expect(try gate.throttle.state(for: alice).failures == 3)
+        #expect(try gate.throttle.state(for: alice).failures == 2)
     }
 
     @Test func sixtyFourConcurrentGuessesOnlyFiveGetThrough() throws {
