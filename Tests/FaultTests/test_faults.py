@@ -211,11 +211,13 @@ class StateWriteFaultTests(Base):
 
     def test_module_wrong_guess_with_failed_record_is_refused_and_state_whole(self):
         tree = self.tree
+        # A wrong pattern not among the last ones (setUp's WRONG and OTHER_WRONG would be free repeats).
+        fresh = "2759"
         for syscall, error, allowed in (("pwrite64", "EIO", [2]), ("fsync", "EIO", [3])):
             with self.subTest(syscall=syscall, error=error):
-                argv = tree.auth_argv("daemon", WRONG)
+                argv = tree.auth_argv("daemon", fresh)
                 when = self.aim_state(argv, syscall)
-                code, transcript = tree.auth("daemon", WRONG, prefix=inject(syscall, error, when))
+                code, transcript = tree.auth("daemon", fresh, prefix=inject(syscall, error, when))
                 self.assertEqual(code, PAM_AUTHINFO_UNAVAIL, transcript)
                 self.assertIn(tree.failures("daemon"), allowed)
                 tree.write_state("daemon", 2, 1764460000)
