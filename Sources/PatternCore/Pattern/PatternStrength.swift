@@ -101,6 +101,9 @@ extension Pattern {
         let minimum = Pattern.clampedMinimumLength(minimumLength)
         if dots.count < minimum { return .tooShort(dotCount: dots.count, minimum: minimum) }
         guard rules.rawValue >= StrengthRules.shapes.rawValue else { return nil }
+        // A pattern that looks random is never refused, whatever the table learnt (two people in the studies
+        // drew the same knight-move example): none of the shape rules or the model's likely ones is one.
+        if looksRandom { return nil }
         if isCommonPattern { return .commonPattern }
         if isSequential { return .sequentialDots }
         if isRingWalk { return .ringWalk }
@@ -178,6 +181,17 @@ extension Pattern {
             if ok { return true }
         }
         return false
+    }
+
+    /// Three or more knight moves (1-6, 2-9, ...: a move that passes no dot and is no straight line of the grid).
+    var looksRandom: Bool {
+        var knightMoves = 0
+        for (from, to) in zip(dots, dots.dropFirst()) {
+            let rows = abs(Pattern.row(of: to) - Pattern.row(of: from))
+            let columns = abs(Pattern.column(of: to) - Pattern.column(of: from))
+            if rows * columns == 2 { knightMoves += 1 }
+        }
+        return knightMoves >= 3
     }
 
     /// How many straight strokes draw the pattern: moves in the same direction

@@ -16,6 +16,7 @@ private func pattern(_ digits: String) -> Pattern {
 
     @Test(arguments: [
         "2759148", "167538", "425816", "961472", "18349276", "3816", "5183", "6183", "4927", "72943816", "3816729",
+        "167294385",  // two people in the studies drew this knight-move example: it still looks random
     ])
     func randomLookingPatternsAreAccepted(digits: String) throws {
         let p = try Pattern.parse(Array(digits.utf8))
@@ -151,9 +152,10 @@ private func pattern(_ digits: String) -> Pattern {
         var refused = 0
         for p in Pattern.allValid() where p.weakness() != nil {
             refused += 1
+            #expect(!p.looksRandom, "a random-looking pattern refused: \(p.digitString)")
             if p.dots.count < 6 { #expect(p.applying(.rotate90).weakness() != nil) }
         }
-        #expect(refused == 3664)
+        #expect(refused == 3656)
         #expect(refused * 100 <= 389_112)
     }
 
