@@ -1,4 +1,8 @@
 /* The PAM entry points and the libpam calls Swift cannot make (see header). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* program_invocation_short_name */
+#endif
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libintl.h>
@@ -129,4 +133,8 @@ int pam_pattern_format_time(long long seconds, char *out, int out_size) {
     if (out == NULL || out_size <= 0 || localtime_r(&t, &tm) == NULL) return -1;
     /* Numeric and the same in every language; the host's time zone, as login shows it. */
     return strftime(out, (size_t)out_size, "%Y-%m-%d %H:%M %Z", &tm) > 0 ? 0 : -1;
+}
+
+const char *pam_pattern_program_name(void) {
+    return program_invocation_short_name;
 }

@@ -12,6 +12,8 @@ enum AuthOutcome {
     case unusableUser
     /// PAM_RHOST names a host and `allow_remote` is not set. No prompt was shown.
     case remoteRefused
+    /// PAM service "patternctl": pam_pattern_helper checks the account password; no pattern is asked for.
+    case passwordCheckSkipped
     /// The user has no pattern and `nullok` is set: let the next module decide.
     case notEnrolledSkipped
     /// The user has no pattern and `nullok` is not set (or PAM_DISALLOW_NULL_AUTHTOK).
@@ -48,8 +50,8 @@ enum AuthOutcome {
     var pamCode: Int32 {
         switch self {
         case .accepted: return PAM_SUCCESS
-        // Only "no pattern (with nullok)" and "nothing typed" may be PAM_IGNORE.
-        case .notEnrolledSkipped, .emptyAnswer, .forwarded: return PAM_IGNORE
+        // Only "no pattern (with nullok)", "nothing typed" and the helper's password check may be PAM_IGNORE.
+        case .notEnrolledSkipped, .emptyAnswer, .forwarded, .passwordCheckSkipped: return PAM_IGNORE
         case .notEnrolled, .unusableUser: return PAM_USER_UNKNOWN
         case .userLookupFailed(let code):
             // pam_get_user's own failure; CONV_AGAIN becomes INCOMPLETE as in pam_unix.
@@ -78,6 +80,7 @@ enum AuthOutcome {
         case .userLookupFailed: return "user lookup failed"
         case .unusableUser: return "unusable user name"
         case .remoteRefused: return "remote host refused"
+        case .passwordCheckSkipped: return "the helper's password check, skipped"
         case .notEnrolledSkipped: return "not enrolled, skipped (nullok)"
         case .notEnrolled: return "not enrolled"
         case .locked: return "locked by the throttle"

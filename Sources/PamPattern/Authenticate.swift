@@ -24,6 +24,14 @@ struct Authenticator {
     static let maximumForwardedBytes = Int(PAM_MAX_RESP_SIZE)
 
     func run() -> AuthOutcome {
+        // 0. The account password check of pam_pattern_helper's enroll (PAM service "patternctl", reached through
+        // common-auth): the password sets a new pattern there, so no pattern may stand in for it, and the
+        // answer given to every echo-off prompt is the password, never to be judged (and counted) as a pattern.
+        if items.service() == PamItems.passwordCheckService {
+            log.debug("service patternctl: the account password check, skipped")
+            return .passwordCheckSkipped
+        }
+
         // 1. Who.
         let user: [UInt8]
         switch items.user() {
@@ -45,17 +53,19 @@ struct Authenticator {
         defer { service.finish() }
 
         // 3. Enrolled? A store we cannot trust is never "not enrolled".
-        // 4. Locked: no prompt at all.
+        // 4. Locked: no pattern prompt (under PAM_SILENT with forward_pass, a password prompt that says why).
+        let triesLeft: Int
         do {
             switch try service.enrollment(user: user, now: now()) {
             case .notEnrolled:
                 return notEnrolled(user)
             case .enrolled(let verdict):
                 switch verdict {
-                case .allowed: break
+                case .allowed(let left): triesLeft = left
                 case .wait, .disabled:
-                    conversation.error(UserMessages.locked(verdict))
+                    conversation.error(UserMessages.locked(verdict, selfEnroll: options.selfEnroll))
                     logLocked(user, verdict)
+                    if conversation.silent && options.forwardPass { return passwordWhileLocked(verdict, user: user) }
                     return .locked(verdict)
                 }
             }
@@ -73,7 +83,9 @@ struct Authenticator {
         }
         let outcome: AuthOutcome
         do {
-            outcome = try conversation.prompt(promptText, viewLimit: Pattern.maximumInputBytes + 1) {
+            outcome = try conversation.prompt(
+                promptText(triesLeft: triesLeft), viewLimit: Pattern.maximumInputBytes + 1
+            ) {
                 answer in judge(answer, user: user, service: &service)
             }
         } catch {
@@ -117,10 +129,11 @@ struct Authenticator {
         let outcome: GuessOutcome
         var unseen: (count: Int, last: FailedAttempt)? = nil
         do {
-            // The failures are marked seen only when the notice below can be shown (not under PAM_SILENT).
+            // Every success ends the run of failures, told or not (PAM_SILENT, a locker through the helper): the
+            // next notice counts from the last success anywhere, as its words say.
             switch try service.attempt(
                 user: user, pattern: pattern, now: now(), origin: items.origin(),
-                markSeen: !conversation.silent, unseen: &unseen)
+                markSeen: true, unseen: &unseen)
             {
             case .judged(let judged): outcome = judged
             case .tooShort(let minimum):
@@ -139,12 +152,12 @@ struct Authenticator {
         case .rejected(let verdictAfter):
             log.notice(logLine("wrong pattern for user ", user))
             if options.forwardPass { return forward(answer, user: user, counted: verdictAfter) }
-            conversation.error(UserMessages.wrong(verdictAfter))
+            conversation.error(UserMessages.wrong(verdictAfter, selfEnroll: options.selfEnroll))
             return .wrongPattern(verdictAfter: verdictAfter)
         case .refused(let verdict):
             // Locked between check and attempt (a parallel login).
             if options.forwardPass { _ = items.setAuthToken(answer.cString) }
-            conversation.error(UserMessages.locked(verdict))
+            conversation.error(UserMessages.locked(verdict, selfEnroll: options.selfEnroll))
             logLocked(user, verdict)
             return .locked(verdict)
         case .revoked:
@@ -186,17 +199,44 @@ struct Authenticator {
         // pattern just got locked: then the person must know why it stops working.
         switch verdictAfter {
         case .allowed: break
-        case .wait, .disabled: conversation.error(UserMessages.wrong(verdictAfter))
+        case .wait, .disabled: conversation.error(UserMessages.wrong(verdictAfter, selfEnroll: options.selfEnroll))
         }
         return .forwardedAfterWrongPattern(verdictAfter: verdictAfter)
     }
 
-    /// The prompt: `prompt=` as given, else the default in the application's language.
-    var promptText: [UInt8] {
+    /// The prompt: `prompt=` as given, else the default in the application's language. Under PAM_SILENT the
+    /// prompt is all the person sees, so after a failure the default one says how many tries are left before a
+    /// wait (what "Wrong pattern. 3 tries left before a wait." would have said).
+    func promptText(triesLeft: Int) -> [UInt8] {
         if options.prompt == PatternSettings.defaultPrompt {
+            let failed = triesLeft < max(options.throttle.deny, 1)
+            if conversation.silent && failed && triesLeft > 0 {
+                return UserMessages.promptWithTries(forwardPass: options.forwardPass, left: triesLeft)
+            }
             return UserMessages.defaultPrompt(forwardPass: options.forwardPass)
         }
         return options.effectivePrompt
+    }
+
+    /// PAM_SILENT hides why a locked pattern is not asked for; with forward_pass the module may ask for the
+    /// password itself, in words that say it ("Password (pattern locked: try again in 5 minutes): "), and hand
+    /// the answer on as PAM_AUTHTOK, as it does with any answer that is not a pattern. Still a refusal (locked).
+    func passwordWhileLocked(_ verdict: ThrottleVerdict, user: [UInt8]) -> AuthOutcome {
+        do {
+            return try conversation.prompt(UserMessages.passwordWhileLocked(verdict), viewLimit: 0) { answer in
+                if answer.isEmpty { return .locked(verdict) }
+                if answer.isLonger(than: Self.maximumForwardedBytes) { return .forwardFailed }
+                let code = items.setAuthToken(answer.cString)
+                guard code == PAM_SUCCESS else {
+                    log.critical("pam_set_item(PAM_AUTHTOK) failed (PAM code \(Int(code)))")
+                    return .forwardFailed
+                }
+                log.debug(logLine("locked pattern: the password of user ", user, " asked for and handed on"))
+                return .locked(verdict)
+            }
+        } catch {
+            return .conversationFailed
+        }
     }
 
     /// "N failed pattern attempts since your last success, the last from su on /dev/pts/1 at ...".
@@ -225,7 +265,7 @@ struct Authenticator {
         case .disabled: line += Array(" (disabled after too many wrong patterns; patternctl reset re-enables it)".utf8)
         case .allowed: break
         }
-        if conversation.silent { line += Array("; not told (PAM_SILENT), the next success tells of the failures".utf8) }
+        if conversation.silent { line += Array("; not told (PAM_SILENT)".utf8) }
         log.notice(line)
     }
 

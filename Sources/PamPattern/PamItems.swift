@@ -45,13 +45,25 @@ struct PamItems {
         return LoginOrigin.isRemote(host: host, tty: tty)
     }
 
-    /// Service, terminal and remote host of this attempt, for the attempt record (each cut to the record's
-    /// field size; unset items are empty).
+    /// The PAM service pam_pattern_helper runs to check an account password (pam.d/patternctl).
+    static let passwordCheckService: [UInt8] = Array("patternctl".utf8)
+
+    /// The PAM service alone.
+    func service() -> [UInt8] {
+        guard let handle else { return [] }
+        return CString.prefix(pam_pattern_get_item_string(handle, PAM_SERVICE), limit: AttemptRecord.maximumFieldBytes)
+    }
+
+    /// Program, terminal and remote host of this attempt, for the attempt record (each cut to the record's
+    /// field size; unset items are empty). The program is what the person ran, named as they know it: the
+    /// host's name with its PAM service when they differ ("authproto_pam(common-auth)" for xsecurelock), the
+    /// service alone when they agree ("sudo").
     func origin() -> AttemptOrigin {
         let limit = AttemptRecord.maximumFieldBytes
         guard let handle else { return AttemptOrigin(service: [], tty: [], remoteHost: []) }
         return AttemptOrigin(
-            service: CString.prefix(pam_pattern_get_item_string(handle, PAM_SERVICE), limit: limit),
+            service: AttemptOrigin.program(
+                CString.prefix(pam_pattern_program_name(), limit: limit), service: service()),
             tty: CString.prefix(pam_pattern_get_item_string(handle, PAM_TTY), limit: limit),
             remoteHost: CString.prefix(pam_pattern_get_item_string(handle, PAM_RHOST), limit: limit))
     }

@@ -19,8 +19,40 @@ enum UserMessages {
         return forwardPass ? localized("Pattern or password: ") : localized("Pattern: ")
     }
 
+    /// A refusal of the person's pattern, then the way out for a forgotten one (ForgottenPattern).
+    static func withRoute(_ refusal: [UInt8], selfEnroll: Bool) -> [UInt8] {
+        refusal + [0x20] + ForgottenPattern.route(selfEnroll: selfEnroll)
+    }
+
+    /// The default prompt under PAM_SILENT after a failure: the tries left before a wait, which no message can say.
+    static func promptWithTries(forwardPass: Bool, left: Int) -> [UInt8] {
+        forwardPass
+            ? localizedPlural(
+                "Pattern or password (%s try before a wait): ", "Pattern or password (%s tries before a wait): ",
+                Int64(left), number(Int64(left)))
+            : localizedPlural(
+                "Pattern (%s try before a wait): ", "Pattern (%s tries before a wait): ", Int64(left),
+                number(Int64(left)))
+    }
+
+    /// The password prompt with forward_pass under PAM_SILENT while the pattern is locked: why there is no
+    /// pattern prompt, in the one text PAM still shows.
+    static func passwordWhileLocked(_ verdict: ThrottleVerdict) -> [UInt8] {
+        switch verdict {
+        case .wait(let secondsLeft):
+            return localized(
+                "Password (pattern locked: try again in %s): ", DurationWords(seconds: secondsLeft).said)
+        case .disabled, .allowed:
+            return localized("Password (pattern disabled after too many wrong tries): ")
+        }
+    }
+
     /// Shown instead of a prompt while the throttle refuses.
-    static func locked(_ verdict: ThrottleVerdict) -> [UInt8] {
+    static func locked(_ verdict: ThrottleVerdict, selfEnroll: Bool) -> [UInt8] {
+        withRoute(lockedReason(verdict), selfEnroll: selfEnroll)
+    }
+
+    static func lockedReason(_ verdict: ThrottleVerdict) -> [UInt8] {
         switch verdict {
         case .wait(let secondsLeft):
             return localized(
@@ -44,7 +76,11 @@ enum UserMessages {
     }
 
     /// Shown after a wrong pattern.
-    static func wrong(_ verdictAfter: ThrottleVerdict) -> [UInt8] {
+    static func wrong(_ verdictAfter: ThrottleVerdict, selfEnroll: Bool) -> [UInt8] {
+        withRoute(wrongReason(verdictAfter), selfEnroll: selfEnroll)
+    }
+
+    static func wrongReason(_ verdictAfter: ThrottleVerdict) -> [UInt8] {
         switch verdictAfter {
         case .allowed(let left):
             if left <= 0 { return localized("Wrong pattern.") }

@@ -48,13 +48,13 @@ struct HelperService {
                 guard let pattern = try? Pattern.parse(typed, layout: .phone, minimumLength: minimum) else {
                     return .malformed(minimumLength: minimum)
                 }
-                // Listed in the user's attempt record like any failure, under the service and tty the caller
-                // names; the caller (a screen locker) cannot pass on the "failures since" notice, so the
-                // failures stay unseen for the next su or login.
+                // Listed in the user's attempt record like any failure, under the program and tty the caller
+                // names. A success here ends the run of failures as one anywhere does: the next notice (at su or
+                // login) counts from the last success, whichever program it was at.
                 var unseen: (count: Int, last: FailedAttempt)? = nil
                 let outcome = try gate.attempt(
                     user: user, pattern: pattern, now: now(), origin: HelperService.origin(fields),
-                    markSeen: false, unseen: &unseen)
+                    markSeen: true, unseen: &unseen)
                 return HelperVerdict(outcome, user: user, wrongText: "wrong pattern for user ")
             case .tpmEnroll:
                 guard let typed = fields.first else { return .refused(.input) }

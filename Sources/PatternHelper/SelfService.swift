@@ -7,8 +7,8 @@ import PatternCoreEmbedded
 /// root, from the system's settings only:
 /// - the current pattern (set, remove) is a guess through GuessGate: counted before the hash, throttled,
 ///   reset on success, the same state file sudo and login use;
-/// - the account password (enroll) is checked by PAM as root, also through GuessGate (recorded before PAM
-///   runs), and only when self_enroll is yes and the user has no pattern;
+/// - the account password (enroll) is checked by PAM as root, only when self_enroll is yes: for a first
+///   pattern through GuessGate (recorded before PAM runs); for a forgotten one without the pattern's throttle;
 /// - the new pattern obeys minlen and the strength rules (no --allow-weak for users) and is hashed at the
 ///   configured cost.
 /// Typing the new pattern twice is patternctl's typo guard, not a rule: a direct caller sends it once.
@@ -68,17 +68,23 @@ struct SelfService {
         return .accepted
     }
 
-    /// `enroll`: a first pattern, after the account password (checked by PAM, counted like a guess).
+    /// `enroll`: a new pattern after the account password (checked by PAM): a first pattern, or a new one for a
+    /// person who forgot theirs. The password is the stronger secret, so it may replace the pattern; self_enroll
+    /// = no turns both off. A first pattern's password is counted like a guess (GuessGate); a forgotten pattern's
+    /// is not counted against the pattern (that would lock the pattern it replaces, and a locked pattern is the
+    /// usual reason to come here): PAM's own delay and its modules (pam_faillock) limit password guesses, as
+    /// for su.
     func enroll(user: [UInt8], fields: [[UInt8]]) throws(StoreError) -> HelperVerdict {
         guard fields.count == 2 else { return .refused(.input) }
         guard options.selfEnroll else { return .refused(.policy) }
-        if try gate.store.record(for: user) != nil { return .refused(.enrolled) }
+        let forgotten = try gate.store.record(for: user)
         let new: Pattern
         switch SelfService.newPattern(fields[1], minimum: minimum, rules: options.strength) {
         case .success(let pattern): new = pattern
         case .failure(let refusal): return refusal.verdict
         }
         guard let inTPM = enrolsInTPM else { return .tpmRefused(.absent) }
+        if let forgotten { return try replace(forgotten, with: new, user: user, password: fields[0], inTPM: inTPM) }
         let outcome = try gate.countedAttempt(user: user, now: now()) { passwordMatches(user: user, fields[0]) }
         switch outcome {
         case .accepted: break
@@ -92,6 +98,26 @@ struct SelfService {
         if try gate.store.record(for: user) != nil { return .refused(.enrolled) }
         let stored = try save(new, user: user, inTPM: inTPM)
         if stored == .accepted { HelperLog.notice(HelperLog.line("first pattern set by user ", user)) }
+        return stored
+    }
+
+    /// `enroll` for a person who forgot their pattern: the password, then `new` in place of `forgotten` (only if
+    /// the store still holds it), with a clean slate. The throttle neither refuses nor counts the password, and
+    /// no pattern guess is made: "wrong" carries no tries left.
+    func replace(
+        _ forgotten: StoreRecord, with new: Pattern, user: [UInt8], password: [UInt8], inTPM: Bool
+    ) throws(StoreError) -> HelperVerdict {
+        guard passwordMatches(user: user, password) else {
+            HelperLog.notice(HelperLog.line("wrong password for a forgotten pattern for user ", user))
+            return .wrong(.allowed(freeAttemptsLeft: 0))
+        }
+        // Changed meanwhile (root, or the person's own change): that one stays.
+        if try gate.store.record(for: user) != forgotten { return .refused(.enrolled) }
+        let stored = try save(new, user: user, inTPM: inTPM)
+        guard stored == .accepted else { return stored }
+        // The forgotten pattern's failures and lock are not the new one's.
+        try gate.throttle.reset(user: user)
+        HelperLog.notice(HelperLog.line("forgotten pattern replaced after the password by user ", user))
         return stored
     }
 

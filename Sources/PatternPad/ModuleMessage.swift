@@ -1,3 +1,5 @@
+import PatternCoreEmbedded
+
 /// What pam_pattern said, read back from its words so the pad can say it in the person's language and keep a
 /// wait counting down. authproto_pam sets only LC_CTYPE, so under xsecurelock the module always speaks the
 /// msgids (English): those are matched here, and anything else (another module's message, a translated one)
@@ -12,7 +14,26 @@ enum ModuleMessage: Equatable {
     /// Anything else, shown as it came.
     case other([UInt8])
 
-    static func read(_ text: [UInt8]) -> ModuleMessage {
+    static func read(_ message: [UInt8]) -> ModuleMessage {
+        switch matched(withoutRoute(message)) {
+        case .other: return .other(message)
+        case let known: return known
+        }
+    }
+
+    /// The module's refusal without the sentence about a forgotten pattern that ends it (ForgottenPattern): the
+    /// pad says the refusal in its own words, and the way out is a command for after the screen is open.
+    static func withoutRoute(_ text: [UInt8]) -> [UInt8] {
+        let route = [0x20] + PadText.bytes(ForgottenPattern.lead)
+        guard text.count >= route.count else { return text }
+        for index in 0...(text.count - route.count) where PadText.has(text, route, at: index) {
+            return Array(text[0..<index])
+        }
+        return text
+    }
+
+    /// The module's words, without the route sentence, matched against its msgids.
+    private static func matched(_ text: [UInt8]) -> ModuleMessage {
         let wrongPrefix = PadText.bytes("Wrong pattern.")
         if text == wrongPrefix { return .wrong(triesLeft: nil) }
         var rest = text[...]

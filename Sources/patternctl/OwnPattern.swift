@@ -33,7 +33,7 @@ enum OwnPattern {
     }
 
     /// `patternctl status` for oneself: the facts the helper tells (not root's account line or attempt record).
-    static func status(user: String, json: Bool) -> ExitStatus {
+    static func status(user: String, json: Bool, global: GlobalOptions) -> ExitStatus {
         let now = Timestamp.now()
         switch HelperCall.run(.status, user: Array(user.utf8), fields: []) {
         case .success(.status(let facts)):
@@ -45,12 +45,10 @@ enum OwnPattern {
                     ).text)
                 return .success
             }
-            Output.line("user: \(user)")
-            Output.line("enrolled: \(facts.setAt == nil ? "no" : "yes")")
-            Output.line("set: \(facts.setAt.map { Timestamp.format($0) } ?? "-")")
-            Output.line("cost: \(facts.cost.map { "\($0)" } ?? "-")")
-            Output.line("failures: \(facts.failures)")
-            Output.line("locked: \(locked(facts.verdict, now: now))")
+            let lines = StatusLines.lines(
+                user: user, setAt: facts.setAt, cost: facts.cost, failures: facts.failures, verdict: facts.verdict,
+                now: now, throttle: global.throttle)
+            for line in lines { Output.line(line) }
             return .success
         case .success(let other): return unexpected(other)
         case .failure(let failure): return helperFailed(failure)
@@ -58,35 +56,34 @@ enum OwnPattern {
     }
 
     /// `patternctl set` for oneself: the current pattern first (counted), or the account password when there
-    /// is none yet; then the new one twice.
+    /// is none yet or it was forgotten (--forgot); then the new one twice.
     static func set(user: String, command: SetCommand, global: GlobalOptions) -> ExitStatus {
         let name = Array(user.utf8)
         let enrolled: Bool
         switch HelperCall.run(.status, user: name, fields: []) {
         case .success(.status(let facts)):
-            if case .allowed = facts.verdict {
-            } else {
-                Output.error(localized("%s; nothing was changed", WaitText.locked(facts.verdict)))
-                return .failure
-            }
             enrolled = facts.setAt != nil
+            // A locked pattern cannot be given now; a forgotten one need not be.
+            if enrolled && !command.forgot {
+                if case .allowed = facts.verdict {
+                } else {
+                    refusedPattern(localized("%s; nothing was changed", WaitText.locked(facts.verdict)), global)
+                    return .failure
+                }
+            }
         case .success(let other): return unexpected(other)
         case .failure(let failure): return helperFailed(failure)
         }
         let interactive = Terminal.inputIsTerminal
 
-        if enrolled {
+        if enrolled && !command.forgot {
             Output.line(localized("Changing the unlock pattern of %s.", user))
-            guard
-                var current = canonical(
-                    command.readEntry(prompt: localized("Current pattern: "), interactive: interactive),
-                    global: global)
-            else { return .failure }
+            guard var current = currentPattern(command: command, global: global) else { return .failure }
             defer { Terminal.wipe(&current) }
             // Checked now, so a wrong one stops before the new pattern is asked for; counted like a login.
             switch HelperCall.run(.verify, user: name, fields: [current, Array("patternctl".utf8), Terminal.name]) {
             case .success(.accepted): break
-            case .success(let verdict): return refused(verdict, secret: .pattern)
+            case .success(let verdict): return refused(verdict, secret: .pattern, global)
             case .failure(let failure): return helperFailed(failure)
             }
             guard let new = command.askTwice() else {
@@ -99,10 +96,15 @@ enum OwnPattern {
         }
 
         guard global.settings.selfEnroll else {
-            Output.error(policyMessage)
+            Output.error(policyMessage(forgotten: enrolled))
             return .failure
         }
-        Output.line(localized("Setting a first unlock pattern for %s. Your account password first.", user))
+        Output.line(
+            enrolled
+                ? localized(
+                    "Setting a new unlock pattern for %s in place of the forgotten one. Your account password first.",
+                    user)
+                : localized("Setting a first unlock pattern for %s. Your account password first.", user))
         guard var password = command.readEntry(prompt: localized("Password: "), interactive: interactive) else {
             Output.error(localized("no password given; nothing was changed"))
             return .failure
@@ -114,14 +116,36 @@ enum OwnPattern {
         }
         return finish(
             HelperCall.run(.enroll, user: name, fields: [password, new.digits]), new, command, global,
-            secret: .password, changed: false)
+            secret: enrolled ? .passwordForForgotten : .password, changed: enrolled)
+    }
+
+    /// The current pattern as canonical digits, asked again after an entry that is not a pattern (nothing is
+    /// counted for it), as the new pattern is after a mismatch; nil after saying why there is none.
+    private static func currentPattern(command: SetCommand, global: GlobalOptions) -> [UInt8]? {
+        let interactive = Terminal.inputIsTerminal
+        let rounds = interactive ? SetCommand.terminalRounds : 1
+        for round in 1...rounds {
+            guard var typed = command.readEntry(prompt: localized("Current pattern: "), interactive: interactive)
+            else {
+                Output.error(localized("no pattern given; nothing was changed"))
+                return nil
+            }
+            defer { Terminal.wipe(&typed) }
+            if let digits = canonical(typed, global: global, retrying: round < rounds) { return digits }
+        }
+        Output.error(localized("nothing was changed"))
+        return nil
     }
 
     /// `patternctl remove` for oneself, after the current pattern (counted).
     static func remove(user: String, global: GlobalOptions) -> ExitStatus {
-        guard
-            var current = canonical(SetCommand.readLineOrSecret(prompt: localized("Current pattern: ")), global: global)
-        else {
+        guard var typed = SetCommand.readLineOrSecret(prompt: localized("Current pattern: ")) else {
+            Output.error(localized("no pattern given; nothing was changed"))
+            return .failure
+        }
+        defer { Terminal.wipe(&typed) }
+        guard var current = canonical(typed, global: global, retrying: false) else {
+            Output.error(localized("nothing was changed"))
             return .failure
         }
         defer { Terminal.wipe(&current) }
@@ -129,7 +153,7 @@ enum OwnPattern {
         case .success(.accepted):
             Output.line(localized("Removed your pattern. Log in with your password."))
             return .success
-        case .success(let verdict): return refused(verdict, secret: .pattern)
+        case .success(let verdict): return refused(verdict, secret: .pattern, global)
         case .failure(let failure): return helperFailed(failure)
         }
     }
@@ -146,35 +170,42 @@ enum OwnPattern {
             Output.write(PatternDrawing.render(pattern, style: command.style, layout: global.layout))
             Output.line(DrawingChoice.legend(pattern, layout: global.layout))
             return .success
-        case .success(let verdict): return refused(verdict, secret: secret)
+        case .success(let verdict): return refused(verdict, secret: secret, global)
         case .failure(let failure): return helperFailed(failure)
         }
     }
 
-    /// The entry as canonical digits ("1235789"), or nil after saying what is wrong (nothing counted).
-    private static func canonical(_ entry: [UInt8]?, global: GlobalOptions) -> [UInt8]? {
-        guard var typed = entry else {
-            Output.error(localized("no pattern given; nothing was changed"))
-            return nil
-        }
-        defer { Terminal.wipe(&typed) }
+    /// The entry as canonical digits ("1235789"), or nil after saying what is wrong (nothing counted), and
+    /// with `retrying` that it is asked again.
+    private static func canonical(_ typed: [UInt8], global: GlobalOptions, retrying: Bool) -> [UInt8]? {
         do {
             return try Pattern.parse(typed, layout: global.layout, minimumLength: Pattern.minimumLengthRange.lowerBound)
                 .digits
         } catch {
-            Output.error(localized("%s; nothing was changed", error.message(layout: global.layout)))
+            Output.error(error.message(layout: global.layout) + (retrying ? " " + localized("Try again.") : ""))
             return nil
         }
     }
 
-    static var policyMessage: String {
-        localized(
-            "setting a first pattern yourself is turned off (self_enroll = no in %s); ask root: sudo patternctl set USER",
-            "/etc/security/pam_pattern.conf")
+    /// self_enroll = no, for a first pattern or a forgotten one.
+    static func policyMessage(forgotten: Bool) -> String {
+        forgotten
+            ? localized(
+                "setting a new pattern with your password is turned off (self_enroll = no in %s); ask root: sudo patternctl set USER",
+                "/etc/security/pam_pattern.conf")
+            : localized(
+                "setting a first pattern yourself is turned off (self_enroll = no in %s); ask root: sudo patternctl set USER",
+                "/etc/security/pam_pattern.conf")
     }
 
-    /// Which secret a wrong answer was.
-    enum Secret { case pattern, password }
+    /// Which secret a wrong answer was: the current pattern, or the password for a first or a forgotten one.
+    enum Secret { case pattern, password, passwordForForgotten }
+
+    /// A refusal of the current pattern, then the way out for a forgotten one.
+    private static func refusedPattern(_ text: String, _ global: GlobalOptions) {
+        Output.error(text)
+        Output.error(String(decoding: ForgottenPattern.route(selfEnroll: global.settings.selfEnroll), as: UTF8.self))
+    }
 
     /// Why this user may not act on another's pattern; `command` is the verb ("set", "remove", "see").
     private static func othersRefusal(_ command: String, own: String) -> String {
@@ -186,7 +217,7 @@ enum OwnPattern {
     }
 
     /// A verdict other than success, said in words; exit 1.
-    private static func refused(_ verdict: HelperVerdict, secret: Secret) -> ExitStatus {
+    private static func refused(_ verdict: HelperVerdict, secret: Secret, _ global: GlobalOptions) -> ExitStatus {
         switch verdict {
         case .wrong(let after):
             var text: String =
@@ -195,29 +226,27 @@ enum OwnPattern {
             switch after {
             case .allowed(let left) where left > 0: text = localized("%s (%s)", text, WaitText.triesLeft(left))
             case .allowed: break
-            case .wait, .disabled: text = localized("%s. %s", text, WaitText.locked(after))
+            case .wait, .disabled: text = localized("%s (%s)", text, WaitText.locked(after))
             }
-            Output.error(text)
-        case .locked(let now): Output.error(localized("%s; nothing was changed", WaitText.locked(now)))
+            if secret == .pattern { refusedPattern(text, global) } else { Output.error(text) }
+        case .locked(let now):
+            let text = localized("%s; nothing was changed", WaitText.locked(now))
+            if secret == .pattern { refusedPattern(text, global) } else { Output.error(text) }
         case .malformed(let minimum):
             Output.error(localized("not a pattern of at least %s dots; nothing was changed", "\(minimum)"))
         case .weak: Output.error(localized("refused as too easy to guess; nothing was changed"))
         case .notEnrolled: Output.error(localized("you have no pattern; nothing was changed"))
-        case .refused(.policy): Output.error(policyMessage)
-        case .refused(.enrolled): Output.error(localized("you have a pattern already: change it with 'patternctl set'"))
+        case .refused(.policy): Output.error(policyMessage(forgotten: secret == .passwordForForgotten))
+        case .refused(.enrolled):
+            Output.error(
+                secret == .passwordForForgotten
+                    ? localized("your pattern was changed meanwhile; nothing was changed")
+                    : localized("you have a pattern already: change it with 'patternctl set'"))
         case .tpmRefused(let problem):
             Output.error(localized("could not put the pattern into the TPM: %s; nothing was changed", problem.sentence))
         default: return unexpected(verdict)
         }
         return .failure
-    }
-
-    private static func locked(_ verdict: ThrottleVerdict, now: Int64) -> String {
-        switch verdict {
-        case .allowed: return "no"
-        case .wait(let seconds): return "until \(Timestamp.format(now + seconds)) (\(seconds) s)"
-        case .disabled: return "disabled"
-        }
     }
 
     private static func helperFailed(_ failure: HelperFailure) -> ExitStatus {

@@ -43,10 +43,11 @@ struct RemoveCommand: Subcommand {
             if record?.tpmRecord != nil && RootTPM.usesSystemStore(global) {
                 guard RootTPM.remove(user: user) else { return .failure }
                 Output.line(localized("Removed the pattern of %s and its TPM index.", user))
-                return .success
+                return forgetFailures(of: user)
             }
             if record != nil, try global.store.remove(user: Array(user.utf8)) {
                 Output.line(localized("Removed the pattern of %s.", user))
+                guard forgetFailures(of: user) == .success else { return .failure }
                 if record?.tpmRecord != nil {
                     Output.error(
                         localized(
@@ -64,5 +65,18 @@ struct RemoveCommand: Subcommand {
             )
             return .failure
         }
+    }
+
+    /// A removed pattern's failures are not the next one's: its count and lock go with it (as a user's own
+    /// remove does), so status tells nothing of a pattern that is gone.
+    private func forgetFailures(of user: String) -> ExitStatus {
+        do {
+            try global.throttleStore.reset(user: Array(user.utf8))
+        } catch {
+            Output.error(
+                localized("the pattern was removed, but the old failure count could not be cleared: %s", error.message))
+            return .failure
+        }
+        return .success
     }
 }

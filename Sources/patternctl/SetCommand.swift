@@ -11,7 +11,7 @@ struct SetCommand: Subcommand {
             Set or replace the unlock pattern of USER (default: the user who ran sudo,
             else the current user). Needs root, except for your own pattern: then
             your current pattern comes first (counted like a login), or your account
-            password when you have none yet.
+            password when you have none yet or with --forgot.
 
             The pattern is asked twice with echo off; after a mismatch, a malformed or
             a weak pattern it is asked again, three rounds at most. When standard input
@@ -35,6 +35,11 @@ struct SetCommand: Subcommand {
                     "yescrypt cost, %1$s (default: cost= of the configuration file,\nelse %2$s); each step doubles the memory and time\nof every login attempt; see 'patternctl bench'",
                     HelpScreen.range(costRange), "\(PatternHash.defaultCost)")),
             .flag("allow-weak", help: localized("accept a pattern that is easy to guess")),
+            .flag(
+                "forgot",
+                help: localized(
+                    "you forgot your pattern: your account password instead\n(root needs neither; off with self_enroll = no)"
+                )),
         ] + DrawingChoice.specs
     static let needsRoot = true
     static let selfService = true
@@ -48,6 +53,8 @@ struct SetCommand: Subcommand {
     let costOption: Int?
     var cost: Int { costOption ?? global.cost }
     let allowWeak: Bool
+    /// --forgot: the account password instead of the forgotten current pattern (a user's own only).
+    let forgot: Bool
     let style: DrawingStyle
     let global: GlobalOptions
 
@@ -55,6 +62,7 @@ struct SetCommand: Subcommand {
         user = try arguments.operands(["USER"], required: 0)[0]
         costOption = try arguments.integer("cost", in: Self.costRange)
         allowWeak = arguments.has("allow-weak")
+        forgot = arguments.has("forgot")
         style = try DrawingChoice.style(from: arguments)
         self.global = global
     }
@@ -156,7 +164,9 @@ struct SetCommand: Subcommand {
         let rounds = interactive ? Self.terminalRounds : 1
         for round in 1...rounds {
             let last = round == rounds
-            guard var first = readEntry(prompt: localized("Pattern: "), interactive: interactive) else { return nil }
+            guard var first = readEntry(prompt: localized("New pattern: "), interactive: interactive) else {
+                return nil
+            }
             defer { Terminal.wipe(&first) }
             guard let pattern = judge(first, retrying: !last) else { continue }
             guard var second = readEntry(prompt: localized("Again: "), interactive: interactive) else { return nil }

@@ -15,13 +15,16 @@ struct StatusCommand: Subcommand {
               user: NAME
               enrolled: yes|no
               set: DATE                 UTC, like 2026-11-30T01:55:05Z ("-" if none)
-              cost: N                   yescrypt cost ("-" if none)
-              failures: N
+              hash: yescrypt with M MiB of memory per check (cost N)
+                                        how slow each guess is, for anyone
+                                        ("held by the TPM ...", "-" if none)
+              failures: N wrong tries since the last success (and the limits)
+                                        the one count the throttle keeps
               locked: no|until DATE (N s)|disabled
-              unseen failures: N        failures the user has not been told of yet
-              failure: DATE SERVICE TTY [from HOST]
-                                        one per recent failed attempt, oldest first
-                                        (at most 16; "-" for an unset field)
+              failure: DATE PROGRAM TTY [from HOST]
+                                        one per recent failed attempt on this
+                                        pattern, oldest first (at most 16;
+                                        "-" for an unset field)
 
             deny, unlock_time and lock_after come from the configuration file, as
             the module reads them; --deny, --unlock-time and --lock-after override
@@ -55,7 +58,7 @@ struct StatusCommand: Subcommand {
             guard let own = OwnPattern.caller(requested: user, command: "see", global: global, rootOnly: []) else {
                 return .failure
             }
-            return OwnPattern.status(user: own, json: json)
+            return OwnPattern.status(user: own, json: json, global: global)
         }
         guard let name = user ?? UserDatabase.invokingUser() else {
             Output.error(localized("cannot tell who you are; name the user: patternctl status USER"))
@@ -82,15 +85,15 @@ struct StatusCommand: Subcommand {
             Output.line(facts.json.text)
             return .success
         }
-        Output.line("user: \(facts.user)")
-        Output.line("enrolled: \(facts.enrolled)")
-        Output.line("set: \(facts.setAt)")
-        Output.line("cost: \(facts.cost)")
-        Output.line("failures: \(facts.state.failures)")
-        Output.line("locked: \(facts.locked)")
+        let lines = StatusLines.lines(
+            user: facts.user, setAt: facts.record?.setAt, cost: facts.record?.cost, failures: facts.state.failures,
+            verdict: facts.verdict, now: facts.now, throttle: global.throttle)
+        for line in lines { Output.line(line) }
         // Only said when the record is not simply bound to this account (unbound, or a MISMATCH).
         if facts.accountFlagged { Output.line("account: \(facts.account)") }
-        for line in AttemptReport.lines(for: name, throttle: global.throttleStore) { Output.line(line) }
+        // The failures of this pattern only: none listed from before it was set, none without one.
+        let since = facts.record?.setAt
+        for line in AttemptReport.lines(for: name, since: since, throttle: global.throttleStore) { Output.line(line) }
         return .success
     }
 }

@@ -122,11 +122,5 @@ struct UserFacts {
     }
 
     /// "no", "until DATE (N s)" or "disabled".
-    var locked: String {
-        switch verdict {
-        case .allowed: return "no"
-        case .wait(let seconds): return "until \(Timestamp.format(now + seconds)) (\(seconds) s)"
-        case .disabled: return "disabled"
-        }
-    }
+    var locked: String { StatusLines.locked(verdict, now: now) }
 }

@@ -25,6 +25,7 @@ import tempfile
 import threading
 import unittest
 
+from support.formats import attempt_record_file
 from support.guesses import wrong_patterns
 from support import clients, zh_cn
 from support.paths import PATTERNCTL, run
@@ -43,11 +44,12 @@ class SuAttemptTest(clients.SuCase):
     OPTIONS = "deny=100 lock_after=0"
 
     def attempts(self):
-        """(unseen, [failure lines]) from `patternctl status`."""
+        """(unseen, [failure lines]): the record's count of untold failures, and `patternctl status`'s list."""
         done = self.patternctl("status", self.TARGET)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         text = done.stdout.decode()
-        unseen = int(re.search(r"^unseen failures: (\d+)$", text, re.M).group(1))
+        with open(attempt_record_file(self.state_dir, self.TARGET), "rb") as f:
+            unseen = int(re.match(rb"unseen (\d+)\n", f.read()).group(1))
         return unseen, re.findall(r"^failure: (.*)$", text, re.M)
 
     def test_wrong_pattern_is_recorded_with_service_and_tty(self):

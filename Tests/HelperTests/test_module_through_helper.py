@@ -14,6 +14,7 @@ import re
 import shlex
 import unittest
 
+from support.formats import attempt_record_file
 from support.guesses import wrong_patterns
 from support import helper
 from support.system import TestUser
@@ -68,6 +69,22 @@ class ModuleThroughHelperTest(unittest.TestCase):
         self.assertIn("Too many wrong patterns", texts[8])
         # Locked: no prompt at all for the last one.
         self.assertNotIn("Pattern: ", texts[8])
+
+    def test_a_success_through_the_helper_ends_the_run_of_failures(self):
+        # A screen locker's unlock is a success like any other: the next su tells only of failures after it,
+        # not of failures from before it (it told nobody, but "since your last success" must stay true).
+        sandbox = self.sandbox()
+        wrong = wrong_patterns(2, avoid=(PATTERN,))
+        locker = helper.drive_module(sandbox, self.user, [wrong[0], PATTERN])
+        self.assertEqual([r["code"] for r in locker["results"]], ["PAM_AUTH_ERR", "PAM_SUCCESS"])
+        with open(attempt_record_file(sandbox.state_dir, self.USER), "rb") as f:
+            record = f.read()
+        self.assertTrue(record.startswith(b"unseen 0\n"), record)
+        # Listed under the program the person ran: the host's name with its PAM service (python3, the driver).
+        self.assertRegex(record, rb"\n\d+ python3[.\d]*\(pattern-helper-test\) ")
+        later = helper.drive_module(sandbox, self.user, [wrong[1], PATTERN], as_root=True)
+        notice = " ".join(m for _, m in later["results"][1]["messages"])
+        self.assertIn("1 failed pattern attempt since your last success, the last from python3", notice)
 
     def test_not_enrolled_and_nullok_match_in_process(self):
         sandbox = helper.Namespace(self)

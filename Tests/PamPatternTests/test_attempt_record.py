@@ -1,11 +1,12 @@
 """The attempt record through the real libpam: each counted failure is kept
-with its service, terminal and remote host (never the digits), at most 16
-entries, and the next successful pattern tells the person how many failures
-there were since their last success, then marks them seen (FILEFORMAT.md,
-"Attempt record").
+with its program (the host's name and its PAM service), terminal and remote
+host (never the digits), at most 16 entries, and the next successful pattern
+tells the person how many failures there were since their last success, a
+silent one too (FILEFORMAT.md, "Attempt record").
 """
 
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -34,6 +35,11 @@ PATTERN = "1235789"
 WRONG = "14789"
 OTHER = "3816729"  # a second pattern that passes the strength rules
 CAPACITY = 16
+# The host program's name as the module reads it (glibc's program_invocation_short_name: argv[0]'s last part).
+with open("/proc/self/cmdline", "rb") as _cmdline:
+    HOST = os.path.basename(_cmdline.read().split(b"\0")[0])
+# What the record and the notice name: the host and the PAM service it runs.
+PROGRAM = HOST + b"(pattern-record)"
 
 
 def record_path(state_dir, user=USER):
@@ -96,7 +102,7 @@ class AttemptRecordTest(FixtureCase):
         self.assertEqual(unseen, 1)
         self.assertEqual(len(entries), 1)
         _, service, tty, host = entries[0]
-        self.assertEqual((service, tty, host), (b"pattern-record", b"/dev/pts/7", b""))
+        self.assertEqual((service, tty, host), (PROGRAM, b"/dev/pts/7", b""))
         st = os.stat(record_path(self.fixture.state_dir))
         self.assertEqual((st.st_uid, st.st_mode & 0o7777, st.st_nlink), (0, 0o600, 1))
         with open(record_path(self.fixture.state_dir), "rb") as f:
@@ -112,7 +118,8 @@ class AttemptRecordTest(FixtureCase):
         self.assertRegex(
             notice[0],
             rb"^2 failed pattern attempts since your last success, the last from "
-            rb"pattern-record on /dev/pts/9 at \d{4}-\d\d-\d\d \d\d:\d\d \S+\.$",
+            + re.escape(PROGRAM)
+            + rb" on /dev/pts/9 at \d{4}-\d\d-\d\d \d\d:\d\d \S+\.$",
         )
         # Marked seen: kept for `patternctl status`, but not told again.
         unseen, entries = read_record(self.fixture.state_dir)
@@ -163,13 +170,17 @@ class AttemptRecordTest(FixtureCase):
         self.assertEqual([e[2] for e in entries], [b"tty%d" % i for i in range(4, CAPACITY + 4)])
         self.assertRegex(infos(self.auth(PATTERN))[0], rb"^20 failed pattern attempts .* on tty19 at ")
 
-    def test_silent_success_keeps_the_failures_for_the_next_success(self):
+    def test_a_silent_success_ends_the_run_too(self):
+        # "since your last success" means any success: a silent one (sudo on Debian 12) or one at a locker,
+        # where nothing could be told, still ends the run; the next notice counts only what came after it.
         self.auth(self.wrong())
         silent = self.auth(PATTERN, flags=PAM_SILENT)
         self.assertCode(silent, PAM_SUCCESS)
         self.assertEqual(silent.conversation.messages[1:], [], silent)
-        self.assertEqual(read_record(self.fixture.state_dir)[0], 1)
-        self.assertRegex(infos(self.auth(PATTERN))[0], rb"^1 failed pattern attempt since")
+        self.assertEqual(read_record(self.fixture.state_dir)[0], 0)
+        self.assertEqual(infos(self.auth(PATTERN)), [])
+        self.auth(self.wrong(), tty=b"/dev/pts/5")
+        self.assertRegex(infos(self.auth(PATTERN))[0], rb"^1 failed pattern attempt since .* on /dev/pts/5 at ")
 
     def test_lock_is_mentioned_when_the_failures_reached_deny(self):
         for _ in range(2):

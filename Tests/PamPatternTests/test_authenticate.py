@@ -73,7 +73,13 @@ class RightAndWrongTest(AuthenticateTestCase):
         result = self.auth([WRONG.encode()])
         self.assertCode(result, PAM_AUTH_ERR)
         self.assertEqual(self.failures(), 1)
-        self.assertIn(b"Wrong pattern. 4 tries left before a wait.", result.conversation.errors)
+        self.assertEqual(
+            result.conversation.errors,
+            [
+                b"Wrong pattern. 4 tries left before a wait."
+                + b" Forgot your pattern? Set a new one with your password: patternctl set --forgot"
+            ],
+        )
         self.assertFailDelay(result)
 
     def test_each_wrong_pattern_counts_and_the_right_one_resets(self):

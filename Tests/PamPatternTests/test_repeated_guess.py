@@ -45,7 +45,14 @@ class RepeatedGuessTest(FixtureCase):
         self.assertEqual(self.failures(), 1)
         # Each is told it is wrong, with the same tries left.
         for result in results:
-            self.assertIn(b"Wrong pattern. 99 tries left before a wait.", result.conversation.errors, result)
+            self.assertEqual(
+                result.conversation.errors,
+                [
+                    b"Wrong pattern. 99 tries left before a wait. Forgot your pattern? Set a new one with your password: "
+                    b"patternctl set --forgot"
+                ],
+                result,
+            )
 
     def test_three_different_wrong_patterns_cost_three(self):
         self.guesses(WRONG, OTHER_WRONG, THIRD_WRONG)

@@ -313,11 +313,11 @@ class PatternctlTPMTest(helper.HelperCase):
         self.assertEqual(self.handles(r[7][0]), {self.record_handle(r[6][0])})
         self.assertEqual(r[8][1], helper.SUCCESS, r[8])
         self.assertIn("failures: 0", r[9][0])  # the refused attempt counted nothing
-        # A TPM pattern has no yescrypt cost: root and the user both see "-" (the user saw 0 before).
-        self.assertIn("cost: -", r[9][0])
+        # A TPM pattern has no yescrypt hash: root and the user both see it held by the TPM.
+        self.assertIn("hash: held by the TPM", r[9][0])
         self.assertEqual(r[10][1], 0, r[10][0])
         self.assertIn("enrolled: yes", r[10][0])
-        self.assertIn("cost: -", r[10][0])
+        self.assertIn("hash: held by the TPM", r[10][0])
 
     def test_prune_deletes_the_index_of_a_killed_enrolment_and_nothing_else(self):
         outside = "0x1500017"

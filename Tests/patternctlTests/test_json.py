@@ -17,12 +17,17 @@ def expected_from_text(facts):
     """The JSON object the text facts (status lines or a list row) stand for."""
     locked = facts["locked"]
     until = re.fullmatch(r"until (\S+) \((\d+) s\)", locked)
+    # status says how slow the hash is, with its cost at the end; a list row has the bare COST column.
+    cost = re.search(r"\(cost (\d+)\)$", facts["hash"]).group(1) if facts.get("hash", "-") != "-" else None
+    if "hash" not in facts:
+        cost = None if facts["cost"] == "-" else facts["cost"]
     return {
         "user": facts["user"],
         "enrolled": {"yes": True, "no": False}[facts["enrolled"]],
         "set": None if facts["set"] == "-" else facts["set"],
-        "cost": None if facts["cost"] == "-" else int(facts["cost"]),
-        "failures": None if facts["failures"] == "?" else int(facts["failures"]),
+        "cost": None if cost is None else int(cost),
+        # status's failures line starts with the count, then says what it means.
+        "failures": None if facts["failures"] == "?" else int(facts["failures"].split()[0]),
         "locked": None if locked == "?" else ("wait" if until else locked),
         "locked_until": until.group(1) if until else None,
         "wait_seconds": int(until.group(2)) if until else None,

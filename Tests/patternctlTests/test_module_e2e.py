@@ -51,7 +51,7 @@ class ModuleAgreesTests(FixtureCase):
         self.assertEqual(accepted.code, PAM_SUCCESS, accepted)
         refused = self.attempt(service, WRONG)
         self.assertNotEqual(refused.code, PAM_SUCCESS, refused)
-        self.assertEqual(self.status()["failures"], "1")
+        self.assertEqual(self.status()["failures"].split()[0], "1")
 
     def test_numpad_pattern_set_by_patternctl_works_with_layout_numpad(self):
         # Typed on a numpad, 3574126 draws dots 9 5 1 4 7 8 6; the phone layout needs those digits.
@@ -104,13 +104,13 @@ class ModuleAgreesTests(FixtureCase):
         self.assertEqual(locked.conversation.prompts, [], "no prompt while locked: %r" % locked)
 
         facts = self.status("--deny", "3", "--unlock-time", "3600", "--lock-after", "6")
-        self.assertEqual(facts["failures"], "3")
+        self.assertEqual(facts["failures"].split()[0], "3")
         self.assertRegex(facts["locked"], r"^until \S+Z \(\d+ s\)$")
 
         reset = self.ctl("reset", USER_A)
         self.assertEqual(reset.code, 0, reset)
         facts = self.status("--deny", "3", "--unlock-time", "3600", "--lock-after", "6")
-        self.assertEqual((facts["failures"], facts["locked"]), ("0", "no"))
+        self.assertEqual((facts["failures"].split()[0], facts["locked"]), ("0", "no"))
         accepted = self.attempt(service, GOOD)
         self.assertEqual(accepted.code, PAM_SUCCESS, "%s after reset: %r" % (code_name(accepted.code), accepted))
 
@@ -142,7 +142,7 @@ class ModuleAgreesTests(FixtureCase):
         self.assertEqual(locked.conversation.prompts, [], "the module is locked: %r" % locked)
         self.assertIn(b"2 minutes", locked.conversation.text)
         facts = self.status("--conf", conf)
-        self.assertEqual(facts["failures"], "2")
+        self.assertEqual(facts["failures"].split()[0], "2")
         seconds = int(re.match(r"^until \S+Z \((\d+) s\)$", facts["locked"]).group(1))
         self.assertTrue(115 <= seconds <= 120, facts)
         # Without the file patternctl would use deny=5 and disagree: the file is what makes them agree.

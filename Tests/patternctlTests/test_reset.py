@@ -57,7 +57,7 @@ class ResetRepairTests(SandboxCase):
                 self.assertEqual((info.st_uid, stat.S_IMODE(info.st_mode), info.st_nlink), (0, 0o600, 1))
                 status = self.ctl("status", USER_A)
                 self.assertEqual(status.code, 0, status)
-                self.assertIn("failures: 0\n", status.out)
+                self.assertIn("failures: 0 wrong tries", status.out)
                 self.assertIn("locked: no\n", status.out)
 
     def assert_refused_and_untouched(self, reason):

@@ -7,7 +7,7 @@ import time
 import unittest
 
 from support.cli import run, USER_A, USER_B, NO_SUCH_USER, GOOD
-from support.formats import crypt, parse_store
+from support.formats import attempt_record_file, crypt, parse_store
 from support.sandbox import SandboxCase
 
 ISO_UTC = r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"
@@ -35,7 +35,8 @@ class SetTests(SandboxCase):
         self.assertEqual(result.code, 0, result)
         self.assertRegex(
             result.out,
-            r"^user: %s\nenrolled: yes\nset: %s\ncost: 3\nfailures: 0\nlocked: no\nunseen failures: 0\n$"
+            r"^user: %s\nenrolled: yes\nset: %s\nhash: yescrypt with 4 MiB of memory per check \(cost 3\)\n"
+            r"failures: 0 wrong tries since the last success \(a wait begins at 5; disabled at 20\)\nlocked: no\n$"
             % (USER_A, ISO_UTC),
         )
         set_at = _utc_seconds(re.search(r"set: " + ISO_UTC, result.out).group(1))
@@ -43,7 +44,7 @@ class SetTests(SandboxCase):
 
     def test_default_cost_is_reported(self):
         self.ctl("set", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))
-        self.assertEqual(self.status(USER_A)["cost"], "7")
+        self.assertEqual(self.status(USER_A)["hash"], "yescrypt with 64 MiB of memory per check (cost 7)")
 
     def test_set_replaces_and_the_same_pattern_typed_short_matches(self):
         self.set_pattern(USER_A)
@@ -70,7 +71,7 @@ class SetTests(SandboxCase):
         self.assertEqual(self.status(USER_A)["locked"], "disabled")
         self.set_pattern(USER_A)
         facts = self.status(USER_A)
-        self.assertEqual((facts["failures"], facts["locked"]), ("0", "no"))
+        self.assertEqual((facts["failures"].split()[0], facts["locked"]), ("0", "no"))
 
     def test_set_creates_a_missing_store_directory_root_only(self):
         store = os.path.join(self.box.directory, "new", "patterns")
@@ -96,7 +97,7 @@ class SetTests(SandboxCase):
                 self.assertTrue(hashed.startswith(params), hashed)
                 self.assertEqual(crypt(GOOD.encode(), hashed), hashed)
                 self.assertNotEqual(crypt(b"1569873", hashed), hashed)
-                self.assertEqual(self.status(USER_A)["cost"], str(cost))
+                self.assertTrue(self.status(USER_A)["hash"].endswith("(cost %d)" % cost))
 
 
 class RefusalTests(SandboxCase):
@@ -194,12 +195,36 @@ class StatusListTests(SandboxCase):
                 "user": USER_B,
                 "enrolled": "no",
                 "set": "-",
-                "cost": "-",
-                "failures": "0",
+                "hash": "-",
+                "failures": "0 wrong passwords for a first pattern since the last success (a wait begins at 5; disabled at 20)",
                 "locked": "no",
-                "unseen failures": "0",
             },
         )
+
+    def test_one_failure_count_and_nothing_from_a_removed_pattern(self):
+        # The old pattern's failures: 7 counted and listed, none told yet (as after a locker's failures).
+        self.set_pattern(USER_A)
+        then = int(time.time())
+        self.box.write_state(USER_A, 7, then)
+        record = attempt_record_file(self.box.state, USER_A)
+        with open(record, "w") as f:
+            f.write("unseen 7\n" + "".join("%d su /dev/pts/%d -\n" % (then, i) for i in range(7)))
+        os.chmod(record, 0o600)
+        before = self.ctl("status", USER_A).out
+        self.assertIn("failures: 7 wrong tries since the last success (a wait begins at 5; disabled at 20)", before)
+        self.assertEqual(before.count("\nfailure: "), 7, before)
+        self.assertNotIn("unseen", before, "one failure count, not two")
+        self.assertEqual(self.ctl("remove", USER_A).code, 0)
+        gone = self.ctl("status", USER_A).out
+        self.assertIn("failures: 0 ", gone)
+        self.assertNotIn("failure: ", gone, "nothing from the removed pattern")
+        # A new pattern lists none of the old one's failures either (status lists those from the second the
+        # pattern was set on: the new one is set a second later).
+        time.sleep(1.1)
+        self.set_pattern(USER_A)
+        again = self.ctl("status", USER_A).out
+        self.assertIn("failures: 0 wrong tries", again)
+        self.assertNotIn("failure: ", again)
 
     def test_missing_store_directory_means_nobody_enrolled(self):
         missing = ["--store", os.path.join(self.box.directory, "absent", "patterns"), "--state", self.box.state]
@@ -223,7 +248,7 @@ class StatusListTests(SandboxCase):
         now = int(time.time())
         self.box.write_state(USER_A, 5, now)
         facts = self.status(USER_A)
-        self.assertEqual(facts["failures"], "5")
+        self.assertEqual(facts["failures"].split()[0], "5")
         match = re.fullmatch(r"until %s \((\d+) s\)" % ISO_UTC, facts["locked"])
         self.assertIsNotNone(match, facts)
         seconds = int(match.group(2))
@@ -285,7 +310,7 @@ class RemoveResetTests(SandboxCase):
         self.assertEqual(result.code, 0, result)
         self.assertIn("20", result.out)
         facts = self.status(USER_A)
-        self.assertEqual((facts["failures"], facts["locked"]), ("0", "no"))
+        self.assertEqual((facts["failures"].split()[0], facts["locked"]), ("0", "no"))
 
     def test_reset_without_failures(self):
         result = self.ctl("reset", USER_B)

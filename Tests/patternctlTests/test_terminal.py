@@ -101,7 +101,7 @@ class TerminalSetTests(SandboxCase):
 
     def test_asks_twice_with_echo_off_and_draws(self):
         tty = self.session()
-        self.assertIn(b"Setting the unlock pattern for %s." % USER_A.encode(), tty.read_until(b"Pattern: "))
+        self.assertIn(b"Setting the unlock pattern for %s." % USER_A.encode(), tty.read_until(b"New pattern: "))
         tty.type(GOOD)
         tty.read_until(b"Again: ")
         tty.type(GOOD)
@@ -114,13 +114,13 @@ class TerminalSetTests(SandboxCase):
 
     def test_mismatch_then_weak_then_success_in_three_rounds(self):
         tty = self.session()
-        tty.read_until(b"Pattern: ")
+        tty.read_until(b"New pattern: ")
         tty.type(GOOD)
         tty.read_until(b"Again: ")
         tty.type("1236987")
-        self.assertIn(b"not the same pattern; try again", tty.read_until(b"Pattern: "))
+        self.assertIn(b"not the same pattern; try again", tty.read_until(b"New pattern: "))
         tty.type("1235789")
-        self.assertIn(b"too easy to guess", tty.read_until(b"Pattern: "))
+        self.assertIn(b"too easy to guess", tty.read_until(b"New pattern: "))
         tty.type(GOOD)
         tty.read_until(b"Again: ")
         tty.type(GOOD)
@@ -130,7 +130,7 @@ class TerminalSetTests(SandboxCase):
     def test_gives_up_after_three_rounds_and_changes_nothing(self):
         tty = self.session()
         for _ in range(3):
-            tty.read_until(b"Pattern: ")
+            tty.read_until(b"New pattern: ")
             tty.type("123")
         self.assertEqual(tty.finish(), 1, tty.output)
         self.assertIn(b"nothing was changed", tty.output)
@@ -159,7 +159,7 @@ class TerminalSetTests(SandboxCase):
         self.addCleanup(lambda: child.poll() is None and child.kill())
         session = TerminalSession.__new__(TerminalSession)
         session.fd, session.output = master, b""
-        session.read_until(b"Pattern: ")
+        session.read_until(b"New pattern: ")
         cli.wait_until_reading(child.pid)
         self.assertFalse(termios.tcgetattr(slave)[3] & termios.ECHO, "echo is off while typing")
         os.write(master, b"\x03")  # Ctrl-C: SIGINT from the terminal
@@ -268,13 +268,13 @@ class ShellJobControlTests(SandboxCase):
 
     def test_ctrl_z_then_fg_keeps_echo_off(self):
         self.type_line(self.command)
-        self.wait_for_count("Pattern: ", 1)
+        self.wait_for_count("New pattern: ", 1)
         cli.wait_until_reading(self.patternctl_pid())
         self.keys("C-z")
         self.wait_for(lambda screen: "Stopped" in screen, "the job to stop")
         self.type_line("fg")
         # Back in the foreground: echo goes off again and the prompt comes again.
-        self.wait_for_count("Pattern: ", 2)
+        self.wait_for_count("New pattern: ", 2)
         self.type_line(GOOD)
         self.wait_for_count("Again: ", 1)
         self.type_line(GOOD)
@@ -283,8 +283,8 @@ class ShellJobControlTests(SandboxCase):
         screen = self.wait_for_line("EXIT-0")
         self.assertNotIn(GOOD, screen, "the digits were shown")
         for line in screen.splitlines():
-            if line.startswith(("Pattern: ", "Again: ")):
-                self.assertIn(line.strip(), ("Pattern:", "Again:"), "typed text shown: %r" % line)
+            if line.startswith(("New pattern: ", "Again: ")):
+                self.assertIn(line.strip(), ("New pattern:", "Again:"), "typed text shown: %r" % line)
         self.assertIsNotNone(self.box.store_bytes())
         self.assertEqual(self.echo_state(), "echo")
 
@@ -295,7 +295,7 @@ class ShellJobControlTests(SandboxCase):
         # terminal settings and exits normally (bash then keeps what patternctl left).
         self.type_line("set +m")
         self.type_line("sh -c '%s; echo EXIT-$?'" % self.command if wrapped else self.command)
-        self.wait_for_count("Pattern: ", 1)
+        self.wait_for_count("New pattern: ", 1)
         pid = self.patternctl_pid()
         cli.wait_until_reading(pid)
         stop()

@@ -300,4 +300,4 @@ class PatternctlClient:
         return fields
 
     def failures(self, user):
-        return int(self.status(user)["failures"])
+        return int(self.status(user)["failures"].split()[0])

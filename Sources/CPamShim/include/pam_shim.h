@@ -61,6 +61,10 @@ void pam_pattern_fail_delay(pam_handle_t *pamh, unsigned int micros);
 /* Binds the module's text domain "pam_pattern" to the installed locale directory. */
 void pam_pattern_bind_text_domain(void);
 
+/* The host program's name (glibc's program_invocation_short_name: "sudo", "authproto_pam"), which a PAM
+   service name such as "common-auth" does not tell; may be empty, never NULL in glibc. */
+const char *pam_pattern_program_name(void);
+
 /* Formats a time as "2026-11-30 14:25 UTC" in the host's time zone. Returns 0, or -1. */
 int pam_pattern_format_time(long long seconds, char *out, int out_size);
 

@@ -35,10 +35,12 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
     /// Remove USER's pattern: one field, the current pattern, a counted guess. Verdicts: accepted, malformed,
     /// wrong, locked, notEnrolled.
     case remove
-    /// A first pattern for USER, who has none: two fields, USER's account password and the new pattern. Refused
-    /// when self_enroll is no (refused policy) or USER has a pattern (refused enrolled). The new pattern is
-    /// checked first (not counted); then the password is checked by PAM service "patternctl", run by the helper
-    /// itself as root, as a guess through the same throttle (recorded before PAM runs, reset on success).
+    /// A new pattern for USER after the account password: a first one, or one in place of a forgotten one. Two
+    /// fields, USER's account password and the new pattern. Refused when self_enroll is no (refused policy). The
+    /// new pattern is checked first (not counted); then the password is checked by PAM service "patternctl", run
+    /// by the helper itself as root: for a first pattern as a guess through the same throttle (recorded before
+    /// PAM runs, reset on success); for a forgotten one not counted by the pattern's throttle, and the new
+    /// pattern replaces the old one unless it changed meanwhile (refused enrolled).
     /// Verdicts: accepted, malformed, weak, wrong, locked, refused.
     case enroll
     /// Root only: enrol USER's pattern (one field, as for verify) in the TPM: a new PIN Fail index whose limit is
@@ -145,7 +147,7 @@ public enum HelperRefusal: Equatable, Sendable, NamedByWord {
     case input
     /// enroll while the configuration says self_enroll = no.
     case policy
-    /// enroll for a user who already has a pattern (set changes it, with the current pattern).
+    /// enroll for a user who got a pattern meanwhile (a first one), or whose forgotten one changed meanwhile.
     case enrolled
 
     /// The call itself was not served (usage, user, tty, input); policy and enrolled answer an enroll.

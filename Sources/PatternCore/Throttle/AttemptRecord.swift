@@ -196,6 +196,15 @@ public struct AttemptOrigin: Equatable, Sendable {
         self.remoteHost = remoteHost
     }
 
+    /// The program field of a record entry: what the person ran, as they know it. The host program's name
+    /// with its PAM service in brackets when they differ ("authproto_pam(common-auth)": xsecurelock's
+    /// authentication runs the shared service), the one name when they agree ("sudo") or only one is known.
+    public static func program(_ name: [UInt8], service: [UInt8]) -> [UInt8] {
+        if name.isEmpty || name == service { return service }
+        if service.isEmpty { return name }
+        return name + [0x28] + service + [0x29]
+    }
+
     /// The record entry for a failure at `time`.
     public func failure(at time: Int64) -> FailedAttempt {
         return FailedAttempt(time: time, service: service, tty: tty, remoteHost: remoteHost)

@@ -18,6 +18,21 @@ import Testing
         #expect(AttemptRecord.parse(record.encoded()) == record)
     }
 
+    @Test func theProgramIsNamedWithItsServiceWhenTheyDiffer() {
+        func program(_ name: String, _ service: String) -> String {
+            String(decoding: AttemptOrigin.program(ascii(name), service: ascii(service)), as: UTF8.self)
+        }
+        #expect(program("authproto_pam", "common-auth") == "authproto_pam(common-auth)")
+        #expect(program("sudo", "sudo") == "sudo")
+        #expect(program("", "login") == "login")
+        #expect(program("i3lock", "") == "i3lock")
+        // Stored as one field: no space, at most the field's size.
+        let stored = FailedAttempt(
+            time: 1, service: AttemptOrigin.program(ascii(String(repeating: "x", count: 60)), service: ascii("su")),
+            tty: [], remoteHost: [])
+        #expect(stored.service.count == AttemptRecord.maximumFieldBytes)
+    }
+
     func tag(_ byte: UInt8) -> [UInt8] { [UInt8](repeating: byte, count: RepeatedGuess.bytes) }
 
     @Test func rememberedWrongGuessesAreLinesAfterTheHeader() {
