@@ -119,6 +119,20 @@ class SudoTest(ClientCase):
         # pam_faillock: no "Wrong pattern" text. (sudo >= 1.9.16 has `Defaults !pam_silent` to show it.)
         self.assertNotIn(b"Wrong pattern", result.stderr)
 
+    def test_under_pam_silent_the_prompt_says_what_the_messages_cannot(self):
+        # sudo 1.9.13 passes PAM_SILENT: no message gets through, only the prompt. After a failure it carries
+        # the tries left; a locked pattern's missing prompt, with forward_pass, is a password prompt saying why.
+        self.assert_refused(self.sudo(WRONG))
+        right = self.sudo(PATTERN)
+        self.assertEqual(right.stdout.strip(), b"root", right)
+        self.assertEqual(right.stderr, b"Pattern (4 tries before a wait): ", right)
+        self.configure("deny=1 unlock_time=600 forward_pass")
+        self.sudo(WRONG)
+        locked = self.sudo("not my password")
+        self.assertNotIn(b"root", locked.stdout, locked)
+        self.assertRegex(locked.stderr, rb"Password \(pattern locked: try again in \d+ minutes?( \d+ seconds?)?\): ")
+        self.assertNotIn(b"Pattern", locked.stderr, locked)
+
     def test_short_form_works_too(self):
         # "1379" is the short form of the Z (1235789): the dots passed over are taken, as on a phone.
         done = self.patternctl("set", "--cost", "1", "--allow-weak", self.USER, stdin=b"1235789\n1235789\n")
