@@ -46,6 +46,7 @@ from support.clients import (
     ClientCase,
     SuCase,
 )
+from support.guesses import wrong_patterns
 from support.paths import run
 from support.system import PtySession, remove
 
@@ -127,7 +128,8 @@ class SudoTest(ClientCase):
         self.assertEqual(right.stdout.strip(), b"root", right)
         self.assertEqual(right.stderr, b"Pattern (4 tries before a wait): ", right)
         self.configure("deny=1 unlock_time=600 forward_pass")
-        self.sudo(WRONG)
+        # Another wrong pattern: the same one again within 5 minutes would cost nothing (the repeat rule).
+        self.sudo(wrong_patterns(1, avoid=(PATTERN, WRONG))[0])
         locked = self.sudo("not my password")
         self.assertNotIn(b"root", locked.stdout, locked)
         self.assertRegex(locked.stderr, rb"Password \(pattern locked: try again in \d+ minutes?( \d+ seconds?)?\): ")
