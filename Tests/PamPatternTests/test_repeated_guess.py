@@ -63,7 +63,14 @@ class RepeatedGuessTest(FixtureCase):
         self.assertEqual(codes, [code_name(PAM_AUTH_ERR)] * 4)
         self.assertEqual(self.failures(), 2)
         for result in results[1:]:
-            self.assertIn(b"Wrong pattern. 98 tries left before a wait.", result.conversation.errors, result)
+            self.assertEqual(
+                result.conversation.errors,
+                [
+                    b"Wrong pattern. 98 tries left before a wait. Forgot your pattern? Set a new one with your password: "
+                    b"patternctl set --forgot"
+                ],
+                result,
+            )
 
     def test_six_distinct_wrong_patterns_cost_six_and_the_first_is_forgotten(self):
         self.guesses(*SIX_WRONGS)
