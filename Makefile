@@ -81,7 +81,7 @@ SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scr
 
 .PHONY: all build build-embedded build-cli deps build-deps check-deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list deb bench fuzz lint format clean \
-        strength-tool strength-figures strength-table
+        strength-tool strength-figures strength-table install-kde uninstall-kde
 
 all: build
 
@@ -288,6 +288,21 @@ uninstall:
 	done
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(dir $(PAD)) 2>/dev/null
 	@echo "removed; the patterns in $(STOREDIR) and the state in $(STATEDIR) are kept (delete them by hand)."
+
+# The KDE Plasma 5.27 lock screen (README, "KDE Plasma"), apart from `make install` and the package until it has a
+# package of its own: the look-and-feel package Plasma finds by its id.
+KDE_LOCKSCREEN := /usr/share/plasma/look-and-feel/org.pam-pattern.lockscreen
+
+install-kde:
+	@test -f $(BUILD)/kde/plasma5/contents/lockscreen/LockScreen.qml || { echo "run 'make build' first"; exit 1; }
+	rm -rf $(DESTDIR)$(KDE_LOCKSCREEN)
+	mkdir -p $(dir $(DESTDIR)$(KDE_LOCKSCREEN))
+	cp -r $(BUILD)/kde/plasma5 $(DESTDIR)$(KDE_LOCKSCREEN)
+	chmod -R u=rwX,go=rX $(DESTDIR)$(KDE_LOCKSCREEN)
+	@echo "installed; turn it on for yourself with: kwriteconfig5 --file kscreenlockerrc --group Greeter --key Theme org.pam-pattern.lockscreen"
+
+uninstall-kde:
+	rm -rf $(DESTDIR)$(KDE_LOCKSCREEN)
 
 # The installed files (docs/reference.md, "Files"; the install tests compare against it); the directories apart.
 print-installed-files:

@@ -18,6 +18,12 @@ from support.paths import BUILD, require_built, require_tools
 
 GREETER = "/usr/lib/x86_64-linux-gnu/libexec/kscreenlocker_greet"
 THEME = os.path.join(BUILD, "kde", "plasma5")
+# The look-and-feel package's id (metadata.desktop) and where Plasma looks for it.
+THEME_ID = "org.pam-pattern.lockscreen"
+LOOK_AND_FEEL = "/usr/share/plasma/look-and-feel"
+# The documented commands that turn the lock screen on and off for one person (README, "KDE Plasma").
+ON = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", THEME_ID]
+OFF = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", "--delete"]
 
 
 def require_greeter():
@@ -60,7 +66,8 @@ user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "
             "DISPLAY": display, "XDG_RUNTIME_DIR": runtime, "QT_QPA_PLATFORM": "xcb", "LANG": "C.UTF-8"}
 user_env.update(job["env"])
 log_path = os.path.join(W, "greeter.log")
-greeter = subprocess.Popen(job["setpriv"] + [job["greeter"], "--testing", "--theme", job["theme"]], env=user_env,
+theme = ["--theme", job["theme"]] if job["theme"] else []
+greeter = subprocess.Popen(job["setpriv"] + [job["greeter"], "--testing"] + theme, env=user_env,
                            stdout=open(log_path, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
 def log():
     with open(log_path, "rb") as f:
@@ -104,6 +111,11 @@ for step in job["steps"] if grid else []:
         # Waits until the log holds `count` lines starting with `text` (or `timeout` s).
         want = step.get("count", 1)
         result["found"] = bool(wait_for(lambda: len(lines(step["text"])) >= want, step.get("timeout", 20)))
+    elif op == "shots":
+        # `count` screenshots `every` s apart, starting now (names NAME-0.xwd ...).
+        for i in range(step["count"]):
+            subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, "%s-%d.xwd" % (step["name"], i))], check=True)
+            time.sleep(step.get("every", 0.1))
     elif op == "shot":
         subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, step["name"])], check=True)
     elif op == "type":
@@ -127,16 +139,39 @@ print(json.dumps(out))
 '''
 
 
+class KdeNamespace(pad.PadNamespace):
+    """pad.PadNamespace plus the lock screen installed where the package puts it: an overlay on
+    /usr/share/plasma/look-and-feel holding build/kde/plasma5 as org.pam-pattern.lockscreen."""
+
+    def __init__(self, test):
+        pad.PadNamespace.__init__(self, test)
+        self.overlays[LOOK_AND_FEEL] = "look_and_feel"
+        for layer in ("up", "work"):
+            os.makedirs(os.path.join(self.root, "overlay", "look_and_feel", layer), exist_ok=True)
+        installed = os.path.join(self.root, "overlay", "look_and_feel", "up", THEME_ID)
+        shutil.copytree(THEME, installed)
+        readable(installed)
+        self.theme = os.path.join(self.root, "theme")
+        shutil.copytree(THEME, self.theme)
+        readable(self.theme)
+
+
+def readable(tree):
+    for directory, _, files in os.walk(tree):
+        os.chmod(directory, 0o755)
+        for name in files:
+            os.chmod(os.path.join(directory, name), 0o644)
+
+
 class KdeCase(pad.PadCase):
     """A throwaway USER with a password and helper.PATTERN, the profile enabled, the lock screen at the greeter."""
 
-    def session(self, steps, env=None, timeout=240):
-        theme = os.path.join(self.sandbox.root, "theme")
-        shutil.copytree(THEME, theme)
-        for directory, _, files in os.walk(theme):
-            os.chmod(directory, 0o755)
-            for name in files:
-                os.chmod(os.path.join(directory, name), 0o644)
+    def namespace(self):
+        return KdeNamespace(self)
+
+    def session(self, steps, env=None, timeout=240, configured=False):
+        """The greeter with the theme named on its command line, or (configured=True) the one the user's
+        kscreenlockerrc names, as a real lock does."""
         job = {
             "root": self.sandbox.root,
             "user": self.user.name,
@@ -144,7 +179,7 @@ class KdeCase(pad.PadCase):
             "home": "/home/" + self.user.name,
             "setpriv": pad.helper.setpriv_argv(self.user),
             "greeter": GREETER,
-            "theme": theme,
+            "theme": None if configured else self.sandbox.theme,
             "env": dict(env or {}),
             "steps": steps,
         }

@@ -9,6 +9,7 @@
 // language by ModuleWords.js, generated from the message catalogue (po/module-words.py).
 import QtQuick 2.15
 import QtQuick.Controls 2.15
+import QtQuick.Window 2.15
 import "ModuleWords.js" as Words
 
 Rectangle {
@@ -28,8 +29,12 @@ Rectangle {
         console.log("pam_pattern: " + text)
     }
 
+    // Where the dots are on the screen, logged once the window is on screen and has the input (the first
+    // frame drawn while active), and again when the layout changes: what a test drives the pointer by.
+    property bool shown: false
+
     function reportGeometry() {
-        if (grid.width <= 0) return
+        if (grid.width <= 0 || !shown) return
         var centres = []
         for (var dot = 1; dot <= 9; ++dot) {
             var local = grid.dotCenter(dot)
@@ -153,6 +158,15 @@ Rectangle {
     }
 
     Component.onCompleted: password.forceActiveFocus()
+
+    Connections {
+        target: root.Window.window
+        function onFrameSwapped() {
+            if (root.shown || !root.Window.active) return
+            root.shown = true
+            root.reportGeometry()
+        }
+    }
 
     Connections {
         target: authenticator

@@ -1,0 +1,94 @@
+"""Turning the KDE lock screen on and off for one person with the README's two commands (kwriteconfig5 on
+kscreenlockerrc's [Greeter] Theme): on, the greeter that reads the person's configuration (no --theme, as a
+real lock) shows the grid and the right drawing unlocks; off, every file of the person's configuration is as it
+was before, byte for byte (a file that did not exist may be left empty: no settings either way). The theme is
+installed where the package puts it (an overlay on /usr/share/plasma/look-and-feel)."""
+
+import os
+import tempfile
+import unittest
+
+from support import kde, pad
+from support.helper import PATTERN
+from support.paths import BUILD, ROOT, run
+from support.system import setpriv_argv
+
+setUpModule = kde.set_up_module
+
+
+def configuration(home):
+    """Every file under ~/.config: {relative path: bytes}; an empty file counts as no file."""
+    found = {}
+    for directory, _, files in os.walk(os.path.join(home, ".config")):
+        for name in files:
+            path = os.path.join(directory, name)
+            with open(path, "rb") as f:
+                data = f.read()
+            if data:
+                found[os.path.relpath(path, home)] = data
+    return found
+
+
+class TurnOnOffTest(kde.KdeCase):
+    USER = "pphkde2"
+    PASSWORD = "Kde-test-pw-43"
+
+    def as_person(self, argv):
+        env = {"PATH": "/usr/bin:/bin", "HOME": self.home, "USER": self.USER}
+        done = run(setpriv_argv(self.user) + argv, env=env)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout.decode()
+
+    def test_on_then_off_changes_only_the_lock_screen(self):
+        self.home = "/home/" + self.USER
+        os.makedirs(os.path.join(self.home, ".config"), exist_ok=True)
+        existing = os.path.join(self.home, ".config", "kscreenlockerrc")
+        with open(existing, "w") as f:
+            f.write("[Daemon]\nTimeout=7\n")  # a setting of the person's own, which must survive
+        os.chown(existing, self.user.uid, self.user.uid)
+        os.chown(os.path.join(self.home, ".config"), self.user.uid, self.user.uid)
+        before = configuration(self.home)
+
+        self.as_person(kde.ON)
+        on = configuration(self.home)
+        self.assertEqual(set(on), set(before), "the on command made or removed a configuration file")
+        changed = [name for name in on if on[name] != before[name]]
+        self.assertEqual(changed, [".config/kscreenlockerrc"])
+        read = ["kreadconfig5", "--file", "kscreenlockerrc", "--group"]
+        self.assertEqual(self.as_person(read + ["Greeter", "--key", "Theme"]).strip(), kde.THEME_ID)
+        self.assertEqual(self.as_person(read + ["Daemon", "--key", "Timeout"]).strip(), "7")
+
+        report = self.session(
+            [{"op": "drag", "path": pad.dots(PATTERN)}, {"op": "until", "text": "unlocked"}], configured=True
+        )
+        self.assertTrue(report["steps"][1]["found"], report["log"])
+
+        self.as_person(kde.OFF)
+        self.assertEqual(configuration(self.home), before)
+
+
+class InstallTest(unittest.TestCase):
+    """`make install-kde` puts the assembled package where Plasma finds it by its id, readable by everyone;
+    `make uninstall-kde` takes it away."""
+
+    def test_install_and_uninstall(self):
+        with tempfile.TemporaryDirectory(prefix="pam_pattern-kde-install.") as destdir:
+            make = ["make", "-s", "-C", ROOT, "BUILD=" + BUILD, "DESTDIR=" + destdir]
+            done = run(make + ["install-kde"])
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+            installed = destdir + kde.LOOK_AND_FEEL + "/" + kde.THEME_ID
+            for name in (
+                "metadata.desktop",
+                "contents/lockscreen/LockScreen.qml",
+                "contents/lockscreen/PatternGrid.qml",
+                "contents/lockscreen/PatternTrace.js",
+                "contents/lockscreen/ModuleWords.js",
+            ):
+                path = os.path.join(installed, name)
+                self.assertTrue(os.path.isfile(path), name)
+                self.assertEqual(os.stat(path).st_mode & 0o777, 0o644, name)
+            with open(os.path.join(installed, "metadata.desktop")) as f:
+                self.assertIn("X-KDE-PluginInfo-Name=%s\n" % kde.THEME_ID, f.read())
+            done = run(make + ["uninstall-kde"])
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+            self.assertFalse(os.path.exists(installed))
