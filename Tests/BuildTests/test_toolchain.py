@@ -5,7 +5,7 @@ one tree can be mixed.
 
 The user is a uid with no account (setpriv), so nothing under /etc changes.
 Its tree is a small copy of the build's inputs (Makefile, file list, demo
-source) with a stand-in `swift` that "builds" by copying the real artifacts:
+source, the QML and po/) with a stand-in `swift` that "builds" by copying the real artifacts:
 the Makefile's own steps (cp, strip, gcc, ownership) run for real, in seconds.
 Root only (it switches users).
 """
@@ -60,6 +60,9 @@ class ToolchainTests(unittest.TestCase):
         shutil.copy(os.path.join(ROOT, "packaging", "install.list"), os.path.join(self.tree, "packaging"))
         os.makedirs(os.path.join(self.tree, "demo"))
         shutil.copy(os.path.join(ROOT, "demo", "pam_try.c"), os.path.join(self.tree, "demo"))
+        # What `make build` assembles besides what swift builds: the QML lock screen and the words from the catalogue.
+        for source in ("Sources/PatternKDE", "Sources/PatternQML", "po"):
+            shutil.copytree(os.path.join(ROOT, source), os.path.join(self.tree, source))
         # What swift would have built: every binary in the real build (the module under SwiftPM's name).
         os.makedirs(os.path.join(self.tree, "artifacts"))
         for name in os.listdir(BUILD):

@@ -85,15 +85,19 @@ def wait_for(predicate, timeout):
 grid = wait_for(lambda: lines("grid "), 60)
 out["ready"] = bool(grid)
 centres = {}
-if grid:
-    for dot, point in enumerate(grid[-1].split()[1:], 1):
+def read_centres():
+    # The last report: the lock screen logs the dots again whenever its window moves.
+    for dot, point in enumerate(lines("grid ")[-1].split()[1:], 1):
         centres[dot] = tuple(int(v) for v in point.split(","))
+if grid:
+    time.sleep(0.3)
 def move(point):
     x("xdotool", "mousemove", str(point[0]), str(point[1]))
 for step in job["steps"] if grid else []:
     op = step["op"]
     result = {"op": op}
     if op == "drag":
+        read_centres()
         points = [centres[p] if isinstance(p, int) else tuple(p) for p in step["path"]]
         move(points[0]); time.sleep(0.1)
         x("xdotool", "mousedown", "1"); time.sleep(0.05)
@@ -103,6 +107,9 @@ for step in job["steps"] if grid else []:
             for i in range(1, n + 1):
                 move((last[0] + (point[0] - last[0]) * i // n, last[1] + (point[1] - last[1]) * i // n))
                 time.sleep(step.get("pause", 0.03))
+            # A moment on each dot, as a hand slows at a corner: under load Qt's X11 plugin merges queued
+            # motion events, and a corner merged away is a straight line past it (another drawing).
+            time.sleep(step.get("dwell", 0.1))
             last = point
         for shot in step.get("shots_before_release", []):
             subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, shot)], check=True)

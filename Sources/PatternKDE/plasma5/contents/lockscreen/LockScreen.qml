@@ -29,7 +29,7 @@ Rectangle {
         console.log("pam_pattern: " + text)
     }
 
-    // Where the dots are on the screen, logged once the window is on screen and has the input (the first
+    // Where the dots are on the screen (global coordinates), logged once the window is on screen and has the input (the first
     // frame drawn while active), and again when the layout changes: what a test drives the pointer by.
     property bool shown: false
 
@@ -38,7 +38,7 @@ Rectangle {
         var centres = []
         for (var dot = 1; dot <= 9; ++dot) {
             var local = grid.dotCenter(dot)
-            var point = grid.mapToItem(root, local.x, local.y)
+            var point = grid.mapToGlobal(local.x, local.y)
             centres.push(Math.round(point.x) + "," + Math.round(point.y))
         }
         log("grid " + centres.join(" "))
@@ -161,6 +161,8 @@ Rectangle {
 
     Connections {
         target: root.Window.window
+        function onXChanged() { geometryTimer.restart() }
+        function onYChanged() { geometryTimer.restart() }
         function onFrameSwapped() {
             if (root.shown || !root.Window.active) return
             root.shown = true
