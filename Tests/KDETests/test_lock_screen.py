@@ -43,7 +43,8 @@ class LockScreenTest(kde.KdeCase):
         self.assertTrue(report["steps"][1]["found"], report["log"])
         self.assertEqual(self.logged(report, "unlocked"), [])
         self.assertEqual(self.sandbox.failures(self.USER), 1)
-        self.assertIn("message Wrong pattern. 4 tries left before a wait.", self.logged(report, "message"))
+        messages = self.logged(report, "message Wrong pattern. 4 tries left before a wait.")
+        self.assertEqual(len(messages), 1, self.logged(report, "message"))
         centres = [tuple(int(v) for v in p.split(",")) for p in self.logged(report, "grid")[-1].split()[1:]]
         first = centres[int(WRONG_PATTERN[0]) - 1]
         untouched = centres[[d for d in range(1, 10) if str(d) not in WRONG_PATTERN][0] - 1]
