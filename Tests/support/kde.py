@@ -8,12 +8,10 @@ The lock screen logs what a test needs on the greeter's stderr, never a secret: 
 "unlocked".
 """
 
-import json
 import os
-import shlex
 import shutil
 
-from support import pad, screen
+from support import pad
 from support.paths import BUILD, require_built, require_tools
 
 GREETER = "/usr/lib/x86_64-linux-gnu/libexec/kscreenlocker_greet"
@@ -39,26 +37,15 @@ def set_up_module():
 
 
 # Runs in the namespace as root with the job (JSON) on argv[1]; prints the results (JSON).
-DRIVER = r'''
+DRIVER = (
+    r'''
 import json, os, signal, subprocess, sys, time
 job = json.loads(sys.argv[1])
 W = job["root"]
 out = {"steps": []}
-rfd, wfd = os.pipe()
-xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-nolisten", "tcp", "-ac", "-screen", "0", "1024x768x24"],
-                        pass_fds=[wfd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(wfd)
-number = b""
-while not number.endswith(b"\n"):
-    chunk = os.read(rfd, 16)
-    if not chunk:
-        break
-    number += chunk
-display = ":" + number.decode().strip()
-env = dict(os.environ, DISPLAY=display)
-def x(*argv):
-    subprocess.run(list(argv), env=env, check=True, timeout=30)
-runtime = os.path.join(W, "runtime")
+'''
+    + pad.DRIVER_XVFB
+    + r'''runtime = os.path.join(W, "runtime")
 os.makedirs(runtime, exist_ok=True)
 os.chown(runtime, job["uid"], -1)
 os.chmod(runtime, 0o700)
@@ -144,6 +131,7 @@ xvfb.wait()
 out["log"] = log()
 print(json.dumps(out))
 '''
+)
 
 
 class KdeNamespace(pad.PadNamespace):
@@ -181,6 +169,7 @@ class KdeCase(pad.PadCase):
         kscreenlockerrc names, as a real lock does."""
         job = {
             "root": self.sandbox.root,
+            "screen": [1024, 768],
             "user": self.user.name,
             "uid": self.user.uid,
             "home": "/home/" + self.user.name,
@@ -190,15 +179,7 @@ class KdeCase(pad.PadCase):
             "env": dict(env or {}),
             "steps": steps,
         }
-        path = os.path.join(self.sandbox.root, "kde_driver.py")
-        with open(path, "w") as f:
-            f.write(DRIVER)
-        done = self.sandbox.run(
-            "exec python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=timeout
-        )
-        if done.returncode != 0:
-            raise AssertionError("KDE driver failed (%d): %s" % (done.returncode, done.stderr.decode(errors="replace")))
-        report = json.loads(done.stdout)
+        report = self.run_driver("kde", DRIVER, job, timeout)
         self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
         return report
 
@@ -209,6 +190,3 @@ class KdeCase(pad.PadCase):
             if "pam_pattern: " in line and line.split("pam_pattern: ", 1)[1].startswith(text):
                 found.append(line.split("pam_pattern: ", 1)[1])
         return found
-
-    def shot(self, name):
-        return screen.parse_xwd(self.read(name))

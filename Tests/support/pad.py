@@ -108,8 +108,28 @@ for _ in range(3):
 sys.exit(1)
 """
 
+# The start every lock-screen driver shares (this one, support.kde's): Xvfb of job["screen"] on a display it
+# names itself (-displayfd), that display in `display` and `env`, and `x(...)` to run an X client there.
+DRIVER_XVFB = r'''
+rfd, wfd = os.pipe()
+xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-nolisten", "tcp", "-ac", "-screen", "0", "%dx%dx24" % tuple(job["screen"])],
+                        pass_fds=[wfd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+os.close(wfd)
+number = b""
+while not number.endswith(b"\n"):
+    chunk = os.read(rfd, 16)
+    if not chunk:
+        break
+    number += chunk
+display = ":" + number.decode().strip()
+env = dict(os.environ, DISPLAY=display, LANG="C.UTF-8")  # xprop prints the caption as UTF-8
+def x(*argv):
+    subprocess.run(list(argv), env=env, check=True, timeout=30)
+'''
+
 # Runs in the namespace as root with the job (JSON) on argv[1]; prints the results (JSON).
-DRIVER = r'''
+DRIVER = (
+    r'''
 import json, os, re, signal, socket, subprocess, sys, threading, time
 job = json.loads(sys.argv[1])
 W = job["root"]
@@ -129,21 +149,9 @@ def read_log():
             pass
 log_reader = threading.Thread(target=read_log)
 log_reader.start()
-rfd, wfd = os.pipe()
-xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-nolisten", "tcp", "-ac", "-screen", "0", "%dx%dx24" % tuple(job["screen"])],
-                        pass_fds=[wfd], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(wfd)
-number = b""
-while not number.endswith(b"\n"):
-    chunk = os.read(rfd, 16)
-    if not chunk:
-        break
-    number += chunk
-display = ":" + number.decode().strip()
-env = dict(os.environ, DISPLAY=display, LANG="C.UTF-8")  # xprop prints the caption as UTF-8
-def x(*argv):
-    subprocess.run(list(argv), env=env, check=True, timeout=30)
-user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
+'''
+    + DRIVER_XVFB
+    + r'''user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
             "DISPLAY": display, "XSECURELOCK_AUTH": job["pad"], "XSECURELOCK_PATTERN_SIZE": str(job["spacing"])}
 user_env.update(job["env"])
 locker_log = open(os.path.join(W, "xsecurelock.log"), "wb")
@@ -362,6 +370,7 @@ while True:
         break
 print(json.dumps(out))
 '''
+)
 
 
 class PadNamespace(helper.Namespace):
@@ -446,17 +455,24 @@ class PadCase(helper.HelperCase):
             "env": environment,
             "steps": steps,
         }
-        path = os.path.join(self.sandbox.root, "pad_driver.py")
+        report = self.run_driver("pad", DRIVER, job, timeout)
+        report["locker_log"] = self.read("xsecurelock.log")
+        return report
+
+    def run_driver(self, name, driver, job, timeout):
+        """Runs the driver script (python, as root) in the namespace with the job (JSON) on its argv; returns
+        the report it prints (JSON)."""
+        path = os.path.join(self.sandbox.root, "%s_driver.py" % name)
         with open(path, "w") as f:
-            f.write(DRIVER)
+            f.write(driver)
         done = self.sandbox.run(
             "exec python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=timeout
         )
         if done.returncode != 0:
-            raise AssertionError("pad driver failed (%d): %s" % (done.returncode, done.stderr.decode(errors="replace")))
-        report = json.loads(done.stdout)
-        report["locker_log"] = self.read("xsecurelock.log")
-        return report
+            raise AssertionError(
+                "%s driver failed (%d): %s" % (name, done.returncode, done.stderr.decode(errors="replace"))
+            )
+        return json.loads(done.stdout)
 
     def read(self, name):
         try:
@@ -483,6 +499,30 @@ class PadCase(helper.HelperCase):
         self.assertTrue(
             wake["pad"] and wake["ready"], "the pad did not come up: %r\n%s" % (report, report["locker_log"])
         )
+
+
+def committed_shot_differs(path, shot):
+    """A README screenshot made by a suite: written anew when PAM_PATTERN_UPDATE_SCREENSHOT=1 (or missing);
+    then the message saying how the committed one differs from `shot`, or None when it still shows the same
+    but for a few pixels of font rendering (at most 3 % of the bytes off by more than 48)."""
+    if os.environ.get("PAM_PATTERN_UPDATE_SCREENSHOT") == "1" or not os.path.exists(path):
+        keep(path, shot)
+    committed = screen.read_png(path)
+    if (committed.width, committed.height) != (shot.width, shot.height):
+        return "%s is %dx%d, the screen shows %dx%d" % (
+            path,
+            committed.width,
+            committed.height,
+            shot.width,
+            shot.height,
+        )
+    different = sum(1 for y in range(shot.height) for a, b in zip(shot.rows[y], committed.rows[y]) if abs(a - b) > 48)
+    if different >= shot.width * shot.height * 3 // 100:
+        return "%s no longer shows what is drawn (%d bytes differ; PAM_PATTERN_UPDATE_SCREENSHOT=1 remakes it)" % (
+            os.path.relpath(path),
+            different,
+        )
+    return None
 
 
 def keep(path, image):
