@@ -147,6 +147,14 @@ class CoreVectorsTests(unittest.TestCase):
         self.assert_varied(results, 100)
         self.assertTrue(any(r.startswith(b"wait ") for r in results) and b"disabled next -1" in results)
 
+    def test_duration_words(self):
+        seconds = [-5, 0, 1, 59, 60, 61, 3599, 3600, 3601, 86399, 10**9, 2**62]
+        results = self.through_both("duration", [str(s).encode() for s in seconds + list(range(0, 7300, 37))])
+        self.assertEqual(
+            results[:6], [b"1 second", b"1 second", b"1 second", b"59 seconds", b"1 minute", b"1 minute 1 second"]
+        )
+        self.assert_varied(results, 150)
+
     def test_a_difference_is_caught(self):
         """The comparison can fail: two tools that differ on one input are reported (the normal build against a
         wrapper that changes one answer)."""

@@ -5,8 +5,9 @@ password typed in the field unlocks (pam_pattern's prompt skipped, nothing count
 after a wrong one is judged. Root only; needs the greeter and Xvfb (make deps)."""
 
 import os
+import time
 
-from support import kde, pad
+from support import formats, kde, pad
 from support.helper import PATTERN, WRONG_PATTERN
 from support.paths import ROOT, run
 
@@ -95,6 +96,43 @@ class LockScreenTest(kde.KdeCase):
         )
         self.assertTrue(report["steps"][3]["found"], report["log"])
         self.assertEqual(len(self.logged(report, "pattern sent")), 2)
+
+
+class LockedTest(kde.KdeCase):
+    """While the pattern is held back (5 failures a moment ago: a minute's wait), the grid is dimmed, counts the
+    wait down in the module's words, takes no drawing and counts nothing; the password unlocks."""
+
+    USER = "pphkde4"
+    PASSWORD = "Kde-test-pw-45"
+
+    def test_while_locked_no_drawing_is_taken_and_the_password_unlocks(self):
+        formats.write_state(self.sandbox.state_dir, self.USER, 5, int(time.time()))
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "until", "text": "locked for"},
+                {"op": "until", "text": "countdown", "count": 2},
+                {"op": "shot", "name": "locked.xwd"},
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "sleep", "seconds": 1},
+                {"op": "type", "text": self.PASSWORD},
+                {"op": "key", "name": "Return"},
+                {"op": "until", "text": "unlocked"},
+            ]
+        )
+        self.assertTrue(report["steps"][-1]["found"], report["log"])
+        # The first drawing started a run, in which the module asked for no pattern; the second was not taken.
+        self.assertEqual(len(self.logged(report, "pattern sent")), 1, report["log"])
+        self.assertEqual(self.logged(report, "not asked: locked"), ["not asked: locked"])
+        self.assertEqual(self.logged(report, "wrong pattern"), [])
+        self.assertEqual(self.sandbox.failures(self.USER), 5)  # nothing counted (a password does not reset it)
+        left = [int(line.split()[1]) for line in self.logged(report, "countdown")]
+        self.assertTrue(55 <= left[0] <= 60 and left[1] == left[0] - 1, left)
+        messages = self.logged(report, "message Too many wrong patterns: try again in ")
+        self.assertTrue(messages, report["log"])
+        centres = [tuple(int(v) for v in p.split(",")) for p in self.logged(report, "grid")[-1].split()[1:]]
+        dim = self.shot("locked.xwd").pixel(*centres[2])  # dot 3, not under the pointer
+        self.assertLess(max(dim), 110, "the locked grid is not dimmed: %r" % (dim,))
 
 
 class ScreenshotTest(kde.KdeCase):

@@ -15,6 +15,7 @@
 //   helper   the helper's stdin framing (0-3 fields), its verdict line (exit 0-7) and argv split on NUL
 //   pad      "G cx cy spacing radius" then "P x y" (press) and "M x y" (move) tokens: the dots taken
 //   policy   "failures lastFailure now deny unlockTime lockAfter": the throttle's verdict and next wait
+//   duration seconds in decimal: the wait as DurationWords says it (the msgids: no locale is set)
 //   strength a minimum length in decimal: the strength rules over all 389,112 patterns, as a count of each
 //            reason (accepted included) and an FNV-1a hash over every pattern's digits and reason
 #if EMBEDDED
@@ -240,6 +241,11 @@ enum Vectors {
         out.add(TextCodec.hex((0..<8).map { UInt8(truncatingIfNeeded: hash >> (8 * UInt64($0))) }))
     }
 
+    static func duration(_ bytes: [UInt8], _ out: inout Output) {
+        guard let seconds = numbers(bytes[...]), seconds.count == 1 else { return out.add("malformed") }
+        out.add(DurationWords(seconds: seconds[0]).said)
+    }
+
     static func run(kind: ArraySlice<UInt8>, input: [UInt8]) -> [UInt8]? {
         var out = Output()
         if kind.elementsEqual(Array("pattern".utf8)) {
@@ -256,6 +262,8 @@ enum Vectors {
             pad(input, &out)
         } else if kind.elementsEqual(Array("policy".utf8)) {
             policy(input, &out)
+        } else if kind.elementsEqual(Array("duration".utf8)) {
+            duration(input, &out)
         } else if kind.elementsEqual(Array("strength".utf8)) {
             strength(input, &out)
         } else {

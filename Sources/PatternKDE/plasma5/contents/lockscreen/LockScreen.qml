@@ -24,6 +24,10 @@ Rectangle {
     property string queuedDigits: ""
     property string message: ""
     property bool messageIsError: false
+    // A wait the module announced: the grid is dimmed and takes no drawing until it has run out; the
+    // message counts down in the module's own words and language (ModuleWords.waitSaid).
+    property var wait: null
+    property double waitEnds: 0
 
     function log(text) {
         console.log("pam_pattern: " + text)
@@ -42,6 +46,47 @@ Rectangle {
             centres.push(Math.round(point.x) + "," + Math.round(point.y))
         }
         log("grid " + centres.join(" "))
+    }
+
+    // What the module said, read back (ModuleWords.read): a wait or a disabled pattern locks the grid.
+    function heard(text, isError) {
+        message = text
+        messageIsError = isError
+        log("message " + text)
+        var said = Words.read(text)
+        if (said.kind === "wait") {
+            wait = said
+            waitEnds = Date.now() + said.seconds * 1000
+            grid.locked = true
+            countdown.restart()
+            log("locked for " + said.seconds + " s")
+        } else if (said.kind === "disabled") {
+            wait = null
+            countdown.stop()
+            grid.locked = true
+            log("disabled")
+        }
+    }
+
+    function tick() {
+        var left = Math.ceil((waitEnds - Date.now()) / 1000)
+        if (left <= 0) {
+            countdown.stop()
+            wait = null
+            grid.locked = false
+            message = ""
+            log("wait over")
+            return
+        }
+        message = Words.waitSaid(wait.language, left, wait.route)
+        log("countdown " + left)
+    }
+
+    Timer {
+        id: countdown
+        interval: 1000
+        repeat: true
+        onTriggered: root.tick()
     }
 
     function start(newMode) {
@@ -193,14 +238,10 @@ Rectangle {
             }
         }
         function onErrorMessage(text) {
-            root.message = text
-            root.messageIsError = true
-            root.log("message " + text)
+            root.heard(text, true)
         }
         function onInfoMessage(text) {
-            root.message = text
-            root.messageIsError = false
-            root.log("message " + text)
+            root.heard(text, false)
         }
         function onSucceeded() {
             grid.phase = "success"
@@ -212,7 +253,11 @@ Rectangle {
             var was = root.mode
             root.mode = ""
             root.pendingDigits = ""
-            if (was === "pattern") {
+            if (was === "pattern" && grid.locked) {
+                // The module asked for no pattern (it is held back): nothing was judged, nothing is red.
+                grid.reset()
+                root.log("not asked: locked")
+            } else if (was === "pattern") {
                 grid.showWrong()
                 root.log("wrong pattern")
             } else if (was === "password") {

@@ -1,0 +1,235 @@
+"""The QML surfaces read the module's words back from one source: ModuleWords.js, generated from the message
+catalogue by po/module-words.py. Every sentence the module can say that they read (wrong with the tries left,
+a wait of any length, disabled; alone or after "Wrong pattern."; with either sentence for a forgotten pattern
+after it), in every shipped language, goes through the generated reader in Qt's own engine (qmlscene), and
+must come back as what was said. The countdown the lock screen says itself must read as the module says a
+wait: the core's DurationWords (build/core-vectors) in English, the catalogue's words in the others.
+"""
+
+import json
+import os
+import re
+import tempfile
+import unittest
+
+from support import paths
+
+WORDS_JS = os.path.join(paths.BUILD, "kde", "plasma5", "contents", "lockscreen", "ModuleWords.js")
+VECTORS = os.path.join(paths.BUILD, "core-vectors-embedded")
+PO = os.path.join(paths.ROOT, "po")
+
+RUNNER = """
+import QtQuick 2.0
+import "%(js)s" as Words
+
+Item {
+    Component.onCompleted: {
+        var request = new XMLHttpRequest()
+        request.open("GET", "%(cases)s", false)
+        request.send(null)
+        var cases = JSON.parse(request.responseText)
+        var out = {read: [], said: []}
+        for (var i = 0; i < cases.read.length; ++i) out.read.push(Words.read(cases.read[i]))
+        for (var j = 0; j < cases.said.length; ++j) {
+            var c = cases.said[j]
+            out.said.push(Words.waitSaid(c[0], c[1], c[2]))
+        }
+        console.log("WORDS " + JSON.stringify(out))
+        Qt.quit()
+    }
+}
+"""
+
+WAITS = [1, 2, 59, 60, 61, 119, 120, 121, 3599, 3600, 3601, 3660, 3661, 7199, 86399, 86400, 90061, 36 * 3600]
+
+
+def entries(path):
+    """msgid -> msgstr forms, from a .po file (single-line strings, as this project writes them)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    found = {}
+    pattern = r'^msgid "((?:[^"\\]|\\.)*)"\n(?:msgid_plural "(?:[^"\\]|\\.)*"\n)?((?:msgstr(?:\[\d\])? "(?:[^"\\]|\\.)*"\n?)+)'
+    for msgid, forms in re.findall(pattern, text, re.M):
+        found[json.loads('"%s"' % msgid)] = [
+            json.loads('"%s"' % f) for f in re.findall(r'msgstr(?:\[\d\])? "((?:[^"\\]|\\.)*)"', forms)
+        ]
+    return found
+
+
+class Language:
+    """A shipped language's words for the module's sentences: the msgids (C) or a .po file's."""
+
+    def __init__(self, name, translations, plural):
+        self.name, self.translations, self.plural = name, translations, plural
+
+    def say(self, msgid, plural_msgid=None, n=None, *values):
+        forms = self.translations.get(msgid)
+        if forms and all(forms):
+            text = forms[min(self.plural(n), len(forms) - 1)] if plural_msgid else forms[0]
+        else:
+            text = plural_msgid if plural_msgid and n != 1 else msgid
+        return fill(text, values)
+
+    def duration(self, seconds):
+        """DurationWords.said, from its definition: the largest unit, and the next smaller one if not whole."""
+        s = max(1, seconds)
+        units = [("%s second", "%s seconds"), ("%s minute", "%s minutes"), ("%s hour", "%s hours")]
+
+        def count(n, unit):
+            return self.say(units[unit][0], units[unit][1], n, n)
+
+        if s < 60:
+            return count(s, 0)
+        larger, rest = (
+            (count(s // 60, 1), s % 60 and count(s % 60, 0))
+            if s < 3600
+            else (
+                count(s // 3600, 2),
+                (s % 3600) // 60 and count((s % 3600) // 60, 1),
+            )
+        )
+        return self.say("%1$s %2$s", None, None, larger, rest) if rest else larger
+
+
+def fill(template, values):
+    positional = iter(values)
+    return re.sub(
+        r"%(\d\$)?s", lambda m: str(values[int(m.group(1)[0]) - 1] if m.group(1) else next(positional)), template
+    )
+
+
+def languages():
+    found = [Language("C", {}, lambda n: int(n != 1))]
+    for name in sorted(os.listdir(PO)):
+        if name.endswith(".po"):
+            path = os.path.join(PO, name)
+            with open(path, encoding="utf-8") as f:
+                rule = re.search(r"plural=([^;\\]+);", f.read()).group(1)
+            expression = rule.replace("&&", " and ").replace("||", " or ")
+            found.append(Language(name[:-3], entries(path), lambda n, e=expression: int(eval(e, {"n": n}))))
+    return found
+
+
+ROUTES = [
+    "",
+    "Forgot your pattern? Set a new one with your password: patternctl set --forgot",
+    "Forgot your pattern? Only an administrator can set a new one.",
+]
+
+
+def said_cases(language):
+    """(message, what it says) for every sentence the surfaces read, in one language."""
+    cases = []
+    for route_msgid in ROUTES:
+        route = language.say(route_msgid) if route_msgid else ""
+
+        def add(text, kind, tries=-1, seconds=-1, after_wrong=False):
+            message = text + (" " + route if route else "")
+            expect = {
+                "kind": kind,
+                "language": language.name,
+                "triesLeft": tries,
+                "seconds": seconds,
+                "afterWrong": after_wrong,
+                "route": route,
+            }
+            cases.append((message, expect))
+
+        add(language.say("Wrong pattern."), "wrong", after_wrong=True)
+        for n in (1, 2, 3, 4, 5, 10, 19):
+            add(
+                language.say(
+                    "Wrong pattern. %s try left before a wait.", "Wrong pattern. %s tries left before a wait.", n, n
+                ),
+                "wrong",
+                tries=n,
+                after_wrong=True,
+            )
+        for seconds in WAITS:
+            words = language.duration(seconds)
+            shown = seconds if seconds < 3600 else seconds // 60 * 60  # hours and minutes: the seconds are not said
+            add(
+                language.say("Too many wrong patterns: try again in %s. Your password still works.", None, None, words),
+                "wait",
+                seconds=shown,
+            )
+            add(
+                language.say(
+                    "Wrong pattern. Too many wrong patterns: try again in %s. Your password still works.",
+                    None,
+                    None,
+                    words,
+                ),
+                "wait",
+                seconds=shown,
+                after_wrong=True,
+            )
+        add(
+            language.say(
+                "Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works."
+            ),
+            "disabled",
+        )
+        add(
+            language.say(
+                "Wrong pattern. Your pattern is now disabled after too many wrong tries; an administrator can re-enable it. Your password still works."
+            ),
+            "disabled",
+            after_wrong=True,
+        )
+    return cases
+
+
+class ModuleWordsTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        paths.require_built(WORDS_JS, VECTORS)
+        paths.require_tools("qmlscene")
+
+    def run_qml(self, cases):
+        with tempfile.TemporaryDirectory(prefix="pam_pattern-words.") as work:
+            path = os.path.join(work, "cases.json")
+            with open(path, "w", encoding="utf-8") as out:
+                json.dump(cases, out, ensure_ascii=False)
+            runner = os.path.join(work, "runner.qml")
+            with open(runner, "w") as out:
+                out.write(RUNNER % {"js": "file://" + WORDS_JS, "cases": "file://" + path})
+            env = dict(os.environ, QT_QPA_PLATFORM="offscreen", QML_XHR_ALLOW_FILE_READ="1", XDG_RUNTIME_DIR=work)
+            result = paths.run(["qmlscene", runner], env=env, timeout=120)
+        output = result.stdout.decode() + result.stderr.decode()
+        found = [line for line in output.splitlines() if "WORDS " in line]
+        self.assertEqual(len(found), 1, output)
+        return json.loads(found[0].split("WORDS ", 1)[1])
+
+    def test_every_sentence_in_every_language_reads_back(self):
+        cases = [case for language in languages() for case in said_cases(language)]
+        self.assertGreater(len({c[1]["language"] for c in cases}), 1, "only one language shipped?")
+        got = self.run_qml({"read": [c[0] for c in cases], "said": []})["read"]
+        wrong = [(message, expect, read) for (message, expect), read in zip(cases, got) if read != expect]
+        shown = "\n".join("%s\n  expected %s\n  read     %s" % w for w in wrong[:5])
+        self.assertEqual(wrong, [], "%d of %d sentences misread:\n%s" % (len(wrong), len(cases), shown))
+        self.assertEqual(
+            self.run_qml({"read": ["Password: ", "Authentication failure"], "said": []})["read"][0]["kind"], "other"
+        )
+
+    def test_the_countdown_says_a_wait_as_the_module_does(self):
+        framed = "".join("duration %s\n" % str(s).encode().hex() for s in WAITS).encode()
+        done = paths.run([VECTORS], input=framed)
+        core = [bytes.fromhex(line.split(" ")[1]).decode() for line in done.stdout.decode().splitlines()]
+        said_cases = []
+        expected = []
+        for language in languages():
+            for seconds, words in zip(WAITS, core):
+                said_cases.append([language.name, seconds, ""])
+                if language.name == "C":
+                    self.assertEqual(language.duration(seconds), words)  # the test's own words are the core's
+                expected.append(
+                    language.say(
+                        "Too many wrong patterns: try again in %s. Your password still works.",
+                        None,
+                        None,
+                        language.duration(seconds),
+                    )
+                )
+        said = self.run_qml({"read": [], "said": said_cases})["said"]
+        self.assertEqual(said, expected)
