@@ -25,6 +25,7 @@ import os
 import pwd
 import shlex
 import subprocess
+import threading
 import time
 import unittest
 
@@ -203,14 +204,27 @@ class RevokedPatternTest(AttackCase):
         attacker = self.su_by(self.ATTACKER)
         self.assertTrue(attacker.expect(PROMPT, 20), attacker.output)
         holder = os.open(self.state_path(), os.O_RDWR | os.O_CLOEXEC)
+        # Let go 2 s after the remove began: the remove takes the pattern out of the store at once, then clears
+        # the failure count under this same lock (patternctl remove), so it must not wait for the whole test.
+        closed = []
+
+        def let_go():
+            if not closed:
+                closed.append(True)
+                os.close(holder)
+
+        release = threading.Timer(2.0, let_go)
         try:
             fcntl.flock(holder, fcntl.LOCK_EX)
             attacker.send(PATTERN.encode() + b"\n")
             time.sleep(1.0)  # the attempt now waits for the lock
+            release.start()
             done = self.ctl("remove", self.VICTIM)
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         finally:
-            os.close(holder)
+            release.cancel()
+            release.join()
+            let_go()
         attacker.finish()
         self.assertNotIn(b"SWITCHED-", attacker.output, "a removed pattern was accepted: %r" % attacker.output)
 
