@@ -29,7 +29,7 @@ from test_package import RUN_LOCK, STATE_DIR, STORE_DIR, Namespace, built_deb
 USER, PASSWORD = "ppdeb-newcomer", "Newcomer-pw-2026"
 # The reference's transcripts name alice; the test user stands in for her.
 README_USER = "alice"
-FIRST, SECOND = "2946138", "1596274"
+FIRST, SECOND, THIRD = "2946138", "1596274", "6357284"
 SHELL_PROMPT = "ppdeb-ready> "
 # A time in a transcript is an example: any time of that form matches.
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -147,9 +147,11 @@ class FreshInstallTests(unittest.TestCase):
         transcripts = readme_transcripts()
         self.assertEqual(
             [command for command, _ in transcripts],
-            ["patternctl set", "patternctl status", "patternctl set", "patternctl remove"],
-            "the reference's transcripts are the first pattern, status, change, remove",
+            ["patternctl set", "patternctl status", "patternctl set", "patternctl remove", "patternctl set --forgot"],
+            "the reference's transcripts are the first pattern, status, change, remove, a forgotten one",
         )
+        # One story: the forgotten pattern is replaced before the last one is removed.
+        transcripts = transcripts[:3] + transcripts[4:] + transcripts[3:4]
         ns = self.NAMESPACE()
         self.addCleanup(ns.close)
         # Nothing was set before: whatever the host has, the namespace has no store and no state.
@@ -166,7 +168,15 @@ class FreshInstallTests(unittest.TestCase):
         current, new = None, FIRST
         # One story: a step that fails leaves nothing for the next ones to show.
         for command, expected in transcripts:
-            answers = {"Password:": PASSWORD, "Current pattern:": current, "Pattern:": new, "Again:": new}
+            if command == "patternctl set --forgot":
+                new = THIRD
+            answers = {
+                "Password:": PASSWORD,
+                "Current pattern:": current,
+                "Pattern:": new,
+                "New pattern:": new,
+                "Again:": new,
+            }
             prompts = [(line, answers[line]) for line in expected if line in answers]
             status, shown = shell.command(command, prompts)
             self.assertEqual(status, 0, "%s:\n%s" % (command, shown))
@@ -180,6 +190,8 @@ class FreshInstallTests(unittest.TestCase):
                 position = lines.index(want, position) + 1
             if command == "patternctl set":
                 current, new = new, SECOND
+            elif command == "patternctl set --forgot":
+                current = THIRD
         # The end state: no pattern, and the directories the package made are still root-only.
         for directory in (STORE_DIR, STATE_DIR):
             info = os.stat(ns.path(directory))
