@@ -9,35 +9,19 @@ wait: the core's DurationWords (build/core-vectors) in English, the catalogue's 
 import json
 import os
 import re
-import tempfile
 import unittest
 
-from support import paths
+from support import paths, qml
 
 WORDS_JS = os.path.join(paths.BUILD, "kde", "plasma5", "contents", "lockscreen", "ModuleWords.js")
 VECTORS = os.path.join(paths.BUILD, "core-vectors-embedded")
 PO = os.path.join(paths.ROOT, "po")
 
-RUNNER = """
-import QtQuick 2.0
-import "%(js)s" as Words
-
-Item {
-    Component.onCompleted: {
-        var request = new XMLHttpRequest()
-        request.open("GET", "%(cases)s", false)
-        request.send(null)
-        var cases = JSON.parse(request.responseText)
-        var out = {read: [], said: []}
-        for (var i = 0; i < cases.read.length; ++i) out.read.push(Words.read(cases.read[i]))
-        for (var j = 0; j < cases.said.length; ++j) {
-            var c = cases.said[j]
-            out.said.push(Words.waitSaid(c[0], c[1], c[2]))
-        }
-        console.log("WORDS " + JSON.stringify(out))
-        Qt.quit()
-    }
-}
+# Every message read back, every countdown said (ModuleWords.read, ModuleWords.waitSaid).
+READ_AND_SAY = """
+        out = {read: [], said: []}
+        for (var i = 0; i < data.read.length; ++i) out.read.push(Lib.read(data.read[i]))
+        for (var j = 0; j < data.said.length; ++j) out.said.push(Lib.waitSaid(data.said[j][0], data.said[j][1], data.said[j][2]))
 """
 
 WAITS = [1, 2, 59, 60, 61, 119, 120, 121, 3599, 3600, 3601, 3660, 3661, 7199, 86399, 86400, 90061, 36 * 3600]
@@ -187,19 +171,7 @@ class ModuleWordsTests(unittest.TestCase):
         paths.require_tools("qmlscene")
 
     def run_qml(self, cases):
-        with tempfile.TemporaryDirectory(prefix="pam_pattern-words.") as work:
-            path = os.path.join(work, "cases.json")
-            with open(path, "w", encoding="utf-8") as out:
-                json.dump(cases, out, ensure_ascii=False)
-            runner = os.path.join(work, "runner.qml")
-            with open(runner, "w") as out:
-                out.write(RUNNER % {"js": "file://" + WORDS_JS, "cases": "file://" + path})
-            env = dict(os.environ, QT_QPA_PLATFORM="offscreen", QML_XHR_ALLOW_FILE_READ="1", XDG_RUNTIME_DIR=work)
-            result = paths.run(["qmlscene", runner], env=env, timeout=120)
-        output = result.stdout.decode() + result.stderr.decode()
-        found = [line for line in output.splitlines() if "WORDS " in line]
-        self.assertEqual(len(found), 1, output)
-        return json.loads(found[0].split("WORDS ", 1)[1])
+        return qml.evaluate(WORDS_JS, READ_AND_SAY, cases, timeout=120)
 
     def test_every_sentence_in_every_language_reads_back(self):
         cases = [case for language in languages() for case in said_cases(language)]

@@ -13,39 +13,26 @@ import random
 import tempfile
 import unittest
 
-from support import paths
+from support import paths, qml
 from support.pointer_paths import line_of, ordinary_path, paths_for
 
 JS = os.path.join(paths.ROOT, "Sources", "PatternQML", "PatternTrace.js")
 VECTORS = os.path.join(paths.BUILD, "core-vectors-embedded")  # the core as the pad runs it
 
-RUNNER = """
-import QtQuick 2.0
-import "%(js)s" as Trace
-
-Item {
-    Component.onCompleted: {
-        var request = new XMLHttpRequest()
-        request.open("GET", "%(paths)s", false)
-        request.send(null)
-        var out = []
-        var lines = request.responseText.split("\\n")
-        for (var n = 0; n < lines.length; ++n) {
-            if (lines[n] === "") continue
-            var t = lines[n].split(" ")
-            var grid = Trace.grid(+t[1], +t[2], +t[3], +t[4])
-            var trace = Trace.newTrace()
+# Each path in the core's text form (support.pointer_paths.line_of) through the port: the digits taken, "-" for none.
+TRACES = """
+        out = []
+        for (var n = 0; n < data.length; ++n) {
+            var t = data[n].split(" ")
+            var grid = Lib.grid(+t[1], +t[2], +t[3], +t[4])
+            var trace = Lib.newTrace()
             for (var i = 5; i + 2 < t.length; i += 3) {
-                if (t[i] === "P") Trace.begin(trace, grid, +t[i + 1], +t[i + 2])
-                else Trace.extend(trace, grid, +t[i + 1], +t[i + 2])
+                if (t[i] === "P") Lib.begin(trace, grid, +t[i + 1], +t[i + 2])
+                else Lib.extend(trace, grid, +t[i + 1], +t[i + 2])
             }
-            var digits = Trace.digits(trace)
+            var digits = Lib.digits(trace)
             out.push(digits === "" ? "-" : digits)
         }
-        console.log("TRACES " + out.join(","))
-        Qt.quit()
-    }
-}
 """
 
 
@@ -64,19 +51,7 @@ class PatternTraceJsTests(unittest.TestCase):
         return [bytes.fromhex(answer[4:]).decode() for answer in answers]
 
     def qml_traces(self, lines, js=JS):
-        with tempfile.TemporaryDirectory(prefix="pam_pattern-qml.") as work:
-            input_path = os.path.join(work, "paths.txt")
-            with open(input_path, "w") as out:
-                out.write("\n".join(lines) + "\n")
-            runner = os.path.join(work, "runner.qml")
-            with open(runner, "w") as out:
-                out.write(RUNNER % {"js": "file://" + js, "paths": "file://" + input_path})
-            env = dict(os.environ, QT_QPA_PLATFORM="offscreen", QML_XHR_ALLOW_FILE_READ="1", XDG_RUNTIME_DIR=work)
-            result = paths.run(["qmlscene", runner], env=env, timeout=300)
-        output = result.stdout.decode() + result.stderr.decode()
-        found = [line for line in output.splitlines() if "TRACES " in line]
-        self.assertEqual(len(found), 1, "qmlscene printed no traces (status %d):\n%s" % (result.returncode, output))
-        return found[0].split("TRACES ", 1)[1].split(",")
+        return qml.evaluate(js, TRACES, lines)
 
     def assert_same(self, lines, core, port):
         self.assertEqual(len(core), len(lines))

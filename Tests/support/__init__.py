@@ -10,4 +10,5 @@
 - helper: the setuid helper at its real path in a private mount namespace.
 - fault: strace fault injection and the one-authentication driver (pam_once.c).
 - tpm: a software TPM (swtpm).
+- kde, qml, pointer_paths: the KDE lock screen at its greeter, QML JavaScript in Qt's engine, seeded pointer paths.
 """

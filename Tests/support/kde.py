@@ -119,13 +119,7 @@ for step in job["steps"] if grid else []:
     elif op == "sleep":
         time.sleep(step["seconds"])
     out["steps"].append(result)
-if greeter.poll() is None:
-    os.killpg(greeter.pid, signal.SIGTERM)
-    try:
-        greeter.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(greeter.pid, signal.SIGKILL)
-        greeter.wait()
+stop(greeter)
 xvfb.terminate()
 xvfb.wait()
 out["log"] = log()

@@ -109,7 +109,8 @@ sys.exit(1)
 """
 
 # The start every lock-screen driver shares (this one, support.kde's): Xvfb of job["screen"] on a display it
-# names itself (-displayfd), that display in `display` and `env`, and `x(...)` to run an X client there.
+# names itself (-displayfd), that display in `display` and `env`, `x(...)` to run an X client there, and
+# `stop(process)` to end a process group.
 DRIVER_XVFB = r'''
 rfd, wfd = os.pipe()
 xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-nolisten", "tcp", "-ac", "-screen", "0", "%dx%dx24" % tuple(job["screen"])],
@@ -125,6 +126,15 @@ display = ":" + number.decode().strip()
 env = dict(os.environ, DISPLAY=display, LANG="C.UTF-8")  # xprop prints the caption as UTF-8
 def x(*argv):
     subprocess.run(list(argv), env=env, check=True, timeout=30)
+def stop(process):
+    """Ends a process group led by `process` (the locker, the greeter): SIGTERM, then SIGKILL after 10 s."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
 '''
 
 # Runs in the namespace as root with the job (JSON) on argv[1]; prints the results (JSON).
@@ -351,13 +361,7 @@ for position, step in enumerate(job["steps"]):
                 out["steps"].append({"op": "wait", "unlocked": locker.returncode == 0, "status": locker.returncode})
         break
 out["locked_at_end"] = locker.poll() is None
-if locker.poll() is None:
-    os.killpg(locker.pid, signal.SIGTERM)
-    try:
-        locker.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        os.killpg(locker.pid, signal.SIGKILL)
-        locker.wait()
+stop(locker)
 xvfb.terminate()
 xvfb.wait()
 logging = False
