@@ -19,4 +19,18 @@ struct SignalProofHold {
     func end() {
         pattern_restore_real_uid(savedRealUID)
     }
+
+    /// Takes real uid root, then runs `take` (which takes a lock): what it took, with the hold to end once that
+    /// lock is released; or, when `take` fails, the caller's real uid back at once and `take`'s error.
+    static func taking<Taken, Failure: Error>(
+        _ take: () throws(Failure) -> Taken
+    ) throws(Failure) -> (taken: Taken, hold: SignalProofHold) {
+        let hold = SignalProofHold()
+        do throws(Failure) {
+            return (try take(), hold)
+        } catch {
+            hold.end()
+            throw error
+        }
+    }
 }

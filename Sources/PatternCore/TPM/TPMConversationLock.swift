@@ -19,15 +19,9 @@ public struct TPMConversationLock {
             throw .missingDirectory
         }
         defer { SystemCall.close(directory) }
-        let hold = SignalProofHold()
-        do throws(StoreError) {
-            fd = try SafeFile.takeLockFile(
-                in: directory, location, suffix: ".tpm-conversation.lock", LOCK_EX, waitingAtMost: milliseconds)
-        } catch {
-            hold.end()
-            throw error
+        (fd, hold) = try SignalProofHold.taking { () throws(StoreError) in
+            try SafeFile.takeLockFile(in: directory, location, suffix: ".tpm-conversation.lock", LOCK_EX, waitingAtMost: milliseconds)
         }
-        self.hold = hold
     }
 
     /// Lets go (closing the only descriptor releases the flock), then gives the caller's real uid back.

@@ -18,15 +18,9 @@ public struct TPMIndexLock {
             throw .missingDirectory
         }
         defer { SystemCall.close(directory) }
-        let hold = SignalProofHold()
-        do throws(StoreError) {
-            fd = try SafeFile.takeLockFile(
-                in: directory, location, suffix: ".tpm.lock", exclusive ? LOCK_EX : LOCK_SH)
-        } catch {
-            hold.end()
-            throw error
+        (fd, hold) = try SignalProofHold.taking { () throws(StoreError) in
+            try SafeFile.takeLockFile(in: directory, location, suffix: ".tpm.lock", exclusive ? LOCK_EX : LOCK_SH)
         }
-        self.hold = hold
     }
 
     /// Lets go (closing the only descriptor releases the flock), then gives the caller's real uid back.
