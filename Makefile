@@ -79,7 +79,7 @@ SWIFT_RELEASE := $(SWIFT_BUILD) -c release --disable-local-rpath
 CLI_SCRATCH   := $(SCRATCH)/cli
 SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(CLI_SCRATCH) -c release --disable-local-rpath
 
-.PHONY: all build build-embedded build-cli deps build-deps check-deps pot toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
+.PHONY: all build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list deb bench fuzz lint format clean \
         strength-tool strength-figures strength-table install-kde uninstall-kde
 
@@ -221,6 +221,11 @@ build-cli:
 # Regenerates po/pam_pattern.pot from the sources (Tests/LocaleTests checks it is current).
 pot:
 	$(PYTHON) po/extract-messages.py . > po/pam_pattern.pot
+
+# Regenerates the table of the module's words the core reads back (Tests/CoreVectorsTests checks it is current):
+# after `make pot` or a change to po/*.po.
+words:
+	$(PYTHON) po/module-words.py --swift . > Sources/PatternCore/Text/ModuleWordsTable.swift
 
 test: deps build lint test-swift test-integration test-fuzz
 

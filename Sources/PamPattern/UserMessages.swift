@@ -49,22 +49,7 @@ enum UserMessages {
 
     /// Shown instead of a prompt while the throttle refuses.
     static func locked(_ verdict: ThrottleVerdict, selfEnroll: Bool) -> [UInt8] {
-        withRoute(lockedReason(verdict), selfEnroll: selfEnroll)
-    }
-
-    static func lockedReason(_ verdict: ThrottleVerdict) -> [UInt8] {
-        switch verdict {
-        case .wait(let secondsLeft):
-            return localized(
-                "Too many wrong patterns: try again in %s. Your password still works.",
-                DurationWords(seconds: secondsLeft).said)
-        case .disabled:
-            return localized(
-                "Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works."
-            )
-        case .allowed:
-            return localized("Your pattern cannot be used right now. Your password still works.")
-        }
+        withRoute(VerdictWords.locked(verdict), selfEnroll: selfEnroll)
     }
 
     /// Shown for an empty answer with `empty_fails`: the pattern is required here, not optional.
@@ -77,25 +62,7 @@ enum UserMessages {
 
     /// Shown after a wrong pattern.
     static func wrong(_ verdictAfter: ThrottleVerdict, selfEnroll: Bool) -> [UInt8] {
-        withRoute(wrongReason(verdictAfter), selfEnroll: selfEnroll)
-    }
-
-    static func wrongReason(_ verdictAfter: ThrottleVerdict) -> [UInt8] {
-        switch verdictAfter {
-        case .allowed(let left):
-            if left <= 0 { return localized("Wrong pattern.") }
-            return localizedPlural(
-                "Wrong pattern. %s try left before a wait.",
-                "Wrong pattern. %s tries left before a wait.", Int64(left), number(Int64(left)))
-        case .wait(let secondsLeft):
-            return localized(
-                "Wrong pattern. Too many wrong patterns: try again in %s. Your password still works.",
-                DurationWords(seconds: secondsLeft).said)
-        case .disabled:
-            return localized(
-                "Wrong pattern. Your pattern is now disabled after too many wrong tries; an administrator can re-enable it. Your password still works."
-            )
-        }
+        withRoute(VerdictWords.wrong(verdictAfter), selfEnroll: selfEnroll)
     }
 
     /// Shown for any answer that is not a pattern (a wrong character, a dot used twice, too few or too many

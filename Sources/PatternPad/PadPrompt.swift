@@ -11,11 +11,10 @@ enum PadPrompt: Equatable {
 
     static func classify(_ packet: AuthprotoPacket) -> PadPrompt {
         let bytes = packet.bytes
-        if bytes == PadText.bytes("Pattern: ") || bytes == localized("Pattern: ") {
-            return .pattern(takesPassword: false)
-        }
-        if bytes == PadText.bytes("Pattern or password: ") || bytes == localized("Pattern or password: ") {
-            return .pattern(takesPassword: true)
+        switch ModuleWords.prompt(bytes) {
+        case .pattern?: return .pattern(takesPassword: false)
+        case .patternOrPassword?: return .pattern(takesPassword: true)
+        case nil: break
         }
         // pam_unix speaks its msgids under authproto_pam (LC_MESSAGES is C): say its usual one ourselves.
         let label = bytes == PadText.bytes("Password: ") ? localized("Password: ") : bytes

@@ -173,25 +173,14 @@ struct PadRenderer {
         guard let message = session.message else { return [] }
         switch message {
         case .wrong(let left):
-            guard let left else { return localized("Wrong pattern.") }
-            return localizedPlural(
-                "Wrong pattern. %s try left before a wait.", "Wrong pattern. %s tries left before a wait.", left,
-                PadText.number(left))
+            return VerdictWords.wrong(.allowed(freeAttemptsLeft: Int(clamping: left ?? 0)))
         case .wait(_, let afterWrong):
             let left = session.waitLeft(now: now) ?? 0
             if left <= 0 { return localized("You can draw your pattern again.") }
-            if afterWrong {
-                return localized(
-                    "Wrong pattern. Too many wrong patterns: try again in %s. Your password still works.",
-                    DurationWords(seconds: left).said)
-            }
-            return localized(
-                "Too many wrong patterns: try again in %s. Your password still works.",
-                DurationWords(seconds: left).said)
+            return afterWrong
+                ? VerdictWords.wrong(.wait(secondsLeft: left)) : VerdictWords.locked(.wait(secondsLeft: left))
         case .disabled:
-            return localized(
-                "Your pattern is disabled after too many wrong tries; an administrator can re-enable it (patternctl reset). Your password still works."
-            )
+            return VerdictWords.locked(.disabled)
         case .other(let text):
             return text
         }

@@ -1,7 +1,7 @@
 import CPatternPad
 import PatternCoreEmbedded
 
-/// The pad's bytes: C strings read bounded, literals and numbers as bytes, prefixes, characters counted.
+/// The pad's bytes: C strings read bounded, literals and numbers as bytes, characters counted.
 enum PadText {
     /// The bytes of a NUL-terminated C string of at most `limit` bytes; nil for NULL or a longer one.
     static func bytes(_ pointer: UnsafePointer<CChar>?, limit: Int) -> [UInt8]? {
@@ -21,13 +21,6 @@ enum PadText {
     }
 
     static func number(_ n: Int64) -> [UInt8] { TextCodec.signedDecimal(n) }
-
-    /// Whether `bytes` starts with `prefix` at `index`.
-    static func has(_ bytes: [UInt8], _ prefix: [UInt8], at index: Int) -> Bool {
-        guard index >= 0, index + prefix.count <= bytes.count else { return false }
-        for i in 0..<prefix.count where bytes[index + i] != prefix[i] { return false }
-        return true
-    }
 
     /// The number of characters (UTF-8 lead bytes) in `bytes`.
     static func characterCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {

@@ -15,6 +15,7 @@ import random
 import unittest
 
 from support import paths
+from support.module_words import languages, said_cases
 from support.pointer_paths import line_of, paths_for
 
 NORMAL = os.path.join(paths.BUILD, "core-vectors")
@@ -154,6 +155,46 @@ class CoreVectorsTests(unittest.TestCase):
             results[:6], [b"1 second", b"1 second", b"1 second", b"59 seconds", b"1 minute", b"1 minute 1 second"]
         )
         self.assert_varied(results, 150)
+
+    def test_module_words_read_back_in_every_language(self):
+        """The pad's reader (the core's ModuleWords, on the generated table): every sentence the module says that
+        it reads, in every shipped language, alone or after "Wrong pattern.", with either route sentence or none,
+        comes back as what was said, in both builds."""
+        cases = [case for language in languages() for case in said_cases(language)]
+        self.assertGreater(len({c[1]["language"] for c in cases}), 1, "only one language shipped?")
+        others = [b"Password: ", b"Authentication failure", b"", "图案错误。还可再试 x 次，之后需要等待。".encode()]
+        others += [b"Wrong pattern. 1234567890123 tries left before a wait.", b"Wrong pattern. Wrong pattern."]
+        others += [b"Too many wrong patterns: try again in 4 moments. Your password still works."]
+        results = self.through_both("words", [c[0].encode() for c in cases] + others)
+        wrong = []
+        for (message, expect), result in zip(cases, results):
+            kind, tries, seconds, after_wrong, language, route = result.decode().split(" ", 5)
+            read = {
+                "kind": kind,
+                "language": language,
+                "triesLeft": int(tries),
+                "seconds": int(seconds),
+                "afterWrong": after_wrong == "1",
+                "route": route,
+            }
+            if read != expect:
+                wrong.append((message, expect, read))
+        shown = "\n".join("%s\n  expected %s\n  read     %s" % w for w in wrong[:5])
+        self.assertEqual(wrong, [], "%d of %d sentences misread:\n%s" % (len(wrong), len(cases), shown))
+        self.assertEqual(results[len(cases) :], [b"other -1 -1 0  "] * len(others))
+
+    def test_module_prompts_in_every_language(self):
+        prompts = [language.say(p) for language in languages() for p in ("Pattern: ", "Pattern or password: ")]
+        results = self.through_both("prompt", [p.encode() for p in prompts] + [b"Password: ", b"Pattern:", b""])
+        kinds = [b"pattern", b"patternOrPassword"] * (len(prompts) // 2) + [b"password"] * 3
+        self.assertEqual(results, kinds)
+
+    def test_the_words_table_is_the_catalogues(self):
+        """The table the core reads with is what po/module-words.py makes of the catalogue now."""
+        made = paths.run(["python3", os.path.join(paths.ROOT, "po", "module-words.py"), "--swift", paths.ROOT])
+        self.assertEqual(made.returncode, 0, made.stderr)
+        with open(os.path.join(paths.ROOT, "Sources", "PatternCore", "Text", "ModuleWordsTable.swift"), "rb") as f:
+            self.assertEqual(made.stdout, f.read(), "ModuleWordsTable.swift is stale: run `make words`")
 
     def test_a_difference_is_caught(self):
         """The comparison can fail: two tools that differ on one input are reported (the normal build against a

@@ -16,6 +16,9 @@
 //   pad      "G cx cy spacing radius" then "P x y" (press) and "M x y" (move) tokens: the dots taken
 //   policy   "failures lastFailure now deny unlockTime lockAfter": the throttle's verdict and next wait
 //   duration seconds in decimal: the wait as DurationWords says it (the msgids: no locale is set)
+//   words    a message: the module's words read back (ModuleWords.read), "KIND TRIES SECONDS AFTERWRONG
+//            LANGUAGE ROUTE" (-1: not said; the route, which holds spaces, last)
+//   prompt   a PAM prompt: which of the module's it is (ModuleWords.prompt)
 //   strength a minimum length in decimal: the strength rules over all 389,112 patterns, as a count of each
 //            reason (accepted included) and an FNV-1a hash over every pattern's digits and reason
 #if EMBEDDED
@@ -246,6 +249,38 @@ enum Vectors {
         out.add(DurationWords(seconds: seconds[0]).said)
     }
 
+    static func words(_ bytes: [UInt8], _ out: inout Output) {
+        let reading = ModuleWords.read(bytes)
+        var tries: Int64 = -1
+        var seconds: Int64 = -1
+        switch reading.said {
+        case .wrong(let left):
+            out.add("wrong")
+            tries = left ?? -1
+        case .wait(let s):
+            out.add("wait")
+            seconds = s
+        case .disabled: out.add("disabled")
+        case .other: out.add("other")
+        }
+        out.add(" ")
+        out.add(number: tries)
+        out.add(" ")
+        out.add(number: seconds)
+        out.add(reading.afterWrong ? " 1 " : " 0 ")
+        out.add(reading.language)
+        out.add(" ")
+        out.add(reading.route)
+    }
+
+    static func prompt(_ bytes: [UInt8], _ out: inout Output) {
+        switch ModuleWords.prompt(bytes) {
+        case .pattern?: out.add("pattern")
+        case .patternOrPassword?: out.add("patternOrPassword")
+        case nil: out.add("password")
+        }
+    }
+
     static func run(kind: ArraySlice<UInt8>, input: [UInt8]) -> [UInt8]? {
         var out = Output()
         if kind.elementsEqual(Array("pattern".utf8)) {
@@ -264,6 +299,10 @@ enum Vectors {
             policy(input, &out)
         } else if kind.elementsEqual(Array("duration".utf8)) {
             duration(input, &out)
+        } else if kind.elementsEqual(Array("words".utf8)) {
+            words(input, &out)
+        } else if kind.elementsEqual(Array("prompt".utf8)) {
+            prompt(input, &out)
         } else if kind.elementsEqual(Array("strength".utf8)) {
             strength(input, &out)
         } else {
