@@ -83,26 +83,60 @@ void pattern_tpm_close(pattern_tpm *tpm) {
 uint32_t pattern_tpm_commands(pattern_tpm *tpm) { return tpm == NULL ? 0 : pattern_tcti_commands(tpm->tcti); }
 
 // One timer per process: SIGKILL is delivered to a stopped process too, so no stop can keep the TPM lock
-// (and a swtpm connection) past the bound.
+// (and a swtpm connection) past the bound. Two deadlines share it, a conversation's and the TPM index lock's
+// hold (one may run inside the other): the timer fires at the earlier of those set.
 static timer_t watchdog;
 static int watchdog_made;
+static struct timespec deadlines[2];
+static int deadline_set[2];
 
-int pattern_tpm_watchdog_arm(uint32_t milliseconds) {
+static int earlier(const struct timespec *a, const struct timespec *b) {
+    return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+static int watchdog_apply(void) {
+    struct itimerspec when = {0};
+    int any = 0;
+    for (int i = 0; i < 2; i++) {
+        if (deadline_set[i] && (!any || earlier(&deadlines[i], &when.it_value))) {
+            when.it_value = deadlines[i];
+            any = 1;
+        }
+    }
+    return timer_settime(watchdog, TIMER_ABSTIME, &when, NULL);
+}
+
+static int watchdog_set(int slot, uint32_t milliseconds) {
     if (!watchdog_made) {
         struct sigevent event = {.sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL};
         if (timer_create(CLOCK_MONOTONIC, &event, &watchdog) != 0) return -1;
         watchdog_made = 1;
     }
-    struct itimerspec when = {.it_value = {.tv_sec = milliseconds / 1000, .tv_nsec = (long)(milliseconds % 1000) * 1000000}};
-    if (milliseconds == 0) when.it_value.tv_nsec = 1; // 0 would disarm it
-    return timer_settime(watchdog, 0, &when, NULL);
+    struct timespec now;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) return -1;
+    now.tv_sec += milliseconds / 1000;
+    now.tv_nsec += (long)(milliseconds % 1000) * 1000000 + 1; // +1 ns: 0 would disarm it
+    if (now.tv_nsec >= 1000000000L) {
+        now.tv_sec += 1;
+        now.tv_nsec -= 1000000000L;
+    }
+    deadlines[slot] = now;
+    deadline_set[slot] = 1;
+    return watchdog_apply();
 }
 
-void pattern_tpm_watchdog_disarm(void) {
-    if (!watchdog_made) return;
-    struct itimerspec off = {0};
-    (void)timer_settime(watchdog, 0, &off, NULL);
+static void watchdog_clear(int slot) {
+    deadline_set[slot] = 0;
+    if (watchdog_made) (void)watchdog_apply();
 }
+
+int pattern_tpm_watchdog_arm(uint32_t milliseconds) { return watchdog_set(0, milliseconds); }
+
+void pattern_tpm_watchdog_disarm(void) { watchdog_clear(0); }
+
+int pattern_tpm_hold_watchdog_arm(uint32_t milliseconds) { return watchdog_set(1, milliseconds); }
+
+void pattern_tpm_hold_watchdog_disarm(void) { watchdog_clear(1); }
 
 static void flush(pattern_tpm *tpm, ESYS_TR *handle) {
     if (*handle != ESYS_TR_NONE) {

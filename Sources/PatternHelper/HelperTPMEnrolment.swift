@@ -10,16 +10,15 @@ enum HelperTPMEnrolment {
     /// The TPM's limit when lock_after is 0 ("never disabled"): a PIN Fail index always has one.
     static let limitWhenNeverDisabled: UInt32 = 20
 
-    /// The most indexes the sweep looks at in one conversation: 64 deletions take about 1.3 s at 20 ms a
-    /// command (a discrete chip), well within a change's 5 s deadline. Less than a listing holds, so a full page
-    /// always means more may follow.
-    static let pruneIndexesPerConversation = 64
+    /// The most indexes the sweep deletes in one conversation: a deletion is about 3 commands, 60 ms at 20 ms a
+    /// command (a discrete chip), so a page fits a conversation's deadline (TPMLockBounds) with room to spare.
+    static let pruneIndexesPerConversation = 8
 
-    /// The TPM of the system's configuration, for a change (TPMConversationBound.change), holding the
-    /// conversation lock beside the configuration's store.
+    /// The TPM of the system's configuration, for one step of a change (TPMConversationBound.conversation),
+    /// holding the conversation lock beside the configuration's store.
     static func connect(_ options: PatternSettings) throws(TPMFailure) -> TPMConnection {
         try TPMConnection(
-            tcti: String(decoding: options.tpmTCTI, as: UTF8.self), bound: .change,
+            tcti: String(decoding: options.tpmTCTI, as: UTF8.self), bound: .conversation,
             lockBeside: PatternStore(path: options.storePath))
     }
 
@@ -35,31 +34,33 @@ enum HelperTPMEnrolment {
     }
 
     /// Puts `pattern` into the TPM as `user`'s, replacing whatever record the user had (a hash or an index).
-    /// The TPM is held (its conversation lock) only while it works, never while the store's lock is waited for:
-    /// one conversation defines the index, the store line is written, a second one deletes the old index.
+    /// The TPM is held (its conversation lock) only while it works, never while the store's lock is waited for,
+    /// and each conversation fits its deadline: one makes sure of the session key, one defines the index, the
+    /// store line is written, a last one deletes the old index. The index lock (exclusive: no other enrolment
+    /// is between its index and its line meanwhile) is held from before the index until the line, under the
+    /// hold's watchdog (TPMIndexHold).
     static func enroll(_ pattern: Pattern, user: [UInt8], options: PatternSettings, now: Int64) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
-        // Before the TPM, as the sweep takes them: index lock, then conversation lock.
-        let lock: TPMIndexLock
-        do throws(StoreError) {
-            lock = try TPMIndexLock(store: store, exclusive: false)
-        } catch {
-            HelperLog.critical("enrolment in the TPM: pattern store unusable: \(error.message)")
-            return .unavailable
-        }
-        defer { lock.release() }
         var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
         for index in salt.indices { salt[index] = UInt8.random(in: 0...255) }
         let lockAfter = options.throttle.lockAfter
         let limit = lockAfter > 0 ? UInt32(clamping: lockAfter) : limitWhenNeverDisabled
+        do throws(TPMFailure) { try TPMSessionKey.ensure(beside: store, on: try connect(options)) } catch {
+            HelperLog.notice("no TPM session key (\(error.description)); checks salt their sessions instead")
+        }
+        // Before the TPM, as the sweep takes them: index lock, then conversation lock.
+        let lock: TPMIndexHold
+        do throws(StoreError) {
+            lock = try TPMIndexHold(store: store, exclusive: true)
+        } catch {
+            return indexLockRefused("enrolment in the TPM", error)
+        }
         let record: TPMRecord
         do throws(TPMFailure) {
             let tpm = try connect(options)
-            do throws(TPMFailure) { try TPMSessionKey.ensure(beside: store, on: tpm) } catch {
-                HelperLog.notice("no TPM session key (\(error.description)); checks salt their sessions instead")
-            }
             record = try TPMPatternIndex.enroll(pattern, user: user, salt: salt, pinLimit: limit, on: tpm)
         } catch {
+            lock.release()
             return refused("enrolment in the TPM failed", error, user)
         }
         let old: TPMRecord?
@@ -68,13 +69,28 @@ enum HelperTPMEnrolment {
             try store.save(StoreRecord(user: user, hash: record.text, setAt: now))
         } catch {
             do throws(TPMFailure) { try TPMPatternIndex.remove(record, on: try connect(options)) } catch {}
+            lock.release()
             HelperLog.critical("enrolment in the TPM: pattern store unusable: \(error.message)")
             return .unavailable
         }
+        // The line names the new index: from here on the old one is an orphan the sweep may delete as well.
+        lock.release()
         try? ThrottleStore(directory: options.stateDirectory).reset(user: user)
         if let old, old != record { removeIndex(of: old, user: user, options: options) }
         HelperLog.notice(HelperLog.line("pattern enrolled in the TPM for user ", user))
         return .accepted
+    }
+
+    /// The answer when the TPM index lock could not be had: its holder named in syslog and to the caller.
+    static func indexLockRefused(_ what: String, _ error: StoreError) -> HelperVerdict {
+        if case .lockBusy = error {
+            HelperLog.notice(
+                "\(what): the TPM index lock (\(TPMLockBounds.index.suffix) beside the store) was held past "
+                    + "the wait by an enrolment, a removal or a sweep; nothing changed")
+            return .tpmRefused(.busy)
+        }
+        HelperLog.critical("\(what): the TPM index lock is unusable: \(error.message)")
+        return .unavailable
     }
 
     /// Deletes the index of a record the store no longer holds (replaced or removed). A failure leaves an index
@@ -121,8 +137,9 @@ enum HelperTPMEnrolment {
         return .accepted
     }
 
-    /// Root's `tpm-prune`: deletes the indexes of pam_pattern's handle range that no store line names. Holds the
-    /// index lock exclusively, so no enrolment is between defining its index and writing its line.
+    /// Root's `tpm-prune`: deletes the indexes of pam_pattern's handle range that no store line names, any
+    /// number of them, a page per conversation. Each page holds the index lock exclusively (so no enrolment is
+    /// between defining its index and writing its line) and reads the store's lines again under it.
     static func prune(options: PatternSettings) -> HelperVerdict {
         let store = PatternStore(path: options.storePath)
         // No store file at all: the patterns may be in a store this configuration no longer names; an index is
@@ -131,29 +148,30 @@ enum HelperTPMEnrolment {
             HelperLog.notice("tpm-prune: no pattern store, so no index is taken for an orphan; nothing deleted")
             return .pruned(0)
         }
-        let named: [UInt32]
-        let lock: TPMIndexLock
-        do throws(StoreError) {
-            lock = try TPMIndexLock(store: store, exclusive: true)
-            // Every line, even of a deleted account: its index is not an orphan until the line goes.
-            named = try store.load().compactMap { $0.tpmRecord?.handle }
-        } catch {
-            if case .lockBusy = error {
-                HelperLog.notice(
-                    "tpm-prune: an enrolment into the TPM held the TPM index lock past the wait; nothing deleted")
-                return .tpmRefused(.busy)
-            }
-            HelperLog.critical("tpm-prune: pattern store unusable: \(error.message)")
-            return .unavailable
-        }
-        defer { lock.release() }
         let root = Array("root".utf8)
         var removed = 0
         var from: UInt32? = TPMIndexRange.first
+        var named: [UInt32] = []
         // Any number of indexes: a page of them per conversation, until the last page.
         while let start = from {
+            let lock: TPMIndexHold
+            do throws(StoreError) {
+                lock = try TPMIndexHold(store: store, exclusive: true)
+            } catch {
+                return indexLockRefused("tpm-prune", error)
+            }
+            defer { lock.release() }
+            do throws(StoreError) {
+                // Every line, even of a deleted account: its index is not an orphan until the line goes.
+                named = try store.load().compactMap { $0.tpmRecord?.handle }
+            } catch {
+                HelperLog.critical("tpm-prune: pattern store unusable: \(error.message)")
+                return .unavailable
+            }
             do throws(TPMFailure) {
-                from = try prunePage(from: start, sparing: named, options: options, removed: &removed)
+                from = try sweepPage(
+                    from: start, sparing: named, deleting: pruneIndexesPerConversation, on: try connect(options),
+                    removed: &removed)
             } catch {
                 return refused("tpm-prune: the TPM refused to list or delete an index", error, root)
             }
@@ -167,20 +185,24 @@ enum HelperTPMEnrolment {
         return .pruned(removed)
     }
 
-    /// One conversation of the sweep: deletes the unnamed indexes among the first `pruneIndexesPerConversation`
-    /// defined from `start` on (counting them into `removed`); where the next page starts, or nil after the last.
-    private static func prunePage(
-        from start: UInt32, sparing named: [UInt32], options: PatternSettings, removed: inout Int
+    /// Deletes, on `tpm`, at most `most` of the indexes of the range from `start` on that no line names (the
+    /// caller holds the index lock exclusively), counting them into `removed`; where the next page starts, or
+    /// nil when none is left.
+    static func sweepPage(
+        from start: UInt32, sparing named: [UInt32], deleting most: Int, on tpm: TPMConnection, removed: inout Int
     ) throws(TPMFailure) -> UInt32? {
-        let tpm = try connect(options)
         let defined = try tpm.definedIndexes(from: start, through: TPMIndexRange.last)
-        let page = defined.prefix(pruneIndexesPerConversation)
-        for handle in page where TPMIndexRange.handles.contains(handle) && !named.contains(handle) {
+        var deleted = 0
+        for handle in defined where TPMIndexRange.handles.contains(handle) && !named.contains(handle) {
+            if deleted == most { return handle }
             try TPMPatternIndex.removeUnrecorded(handle: handle, on: tpm)
+            deleted += 1
             removed += 1
             HelperLog.notice("tpm-prune: deleted index \(handle) (decimal), named by no store line")
         }
-        guard defined.count > page.count, let last = page.last, last < TPMIndexRange.last else { return nil }
+        // A full listing may have more after it.
+        guard defined.count == TPMConnection.listingLimit, let last = defined.last, last < TPMIndexRange.last
+        else { return nil }
         return last + 1
     }
 

@@ -1,6 +1,7 @@
 import CPatternHelper
 import CPatternSystem
 import PatternCoreEmbedded
+import PatternTPM
 
 /// A user managing their own pattern through the helper (patternctl without root): status, set (change),
 /// remove, enroll (a first pattern). What a direct caller cannot get around, because it is decided here, as
@@ -58,12 +59,15 @@ struct SelfService {
         let verdict = try guess(gate, user: user, current: current)
         guard verdict == .accepted else { return verdict }
         let old = try gate.store.record(for: user)
-        let indexLock = try SelfService.indexLock(for: old?.tpmRecord, store: gate.store)
-        defer { indexLock?.release() }
-        guard let old, try gate.store.removeIfUnchanged(old) else { return .notEnrolled }
+        do {
+            let indexLock = try SelfService.indexLock(for: old?.tpmRecord, store: gate.store)
+            defer { indexLock?.release() }
+            guard let old, try gate.store.removeIfUnchanged(old) else { return .notEnrolled }
+            // The line first: from then on the pattern opens nothing, whatever the TPM does.
+            if let index = old.tpmRecord { HelperTPMEnrolment.removeIndex(of: index, user: user, options: options) }
+        }
+        // After the index lock: its hold covers no wait for the state lock.
         try gate.throttle.reset(user: user)
-        // The line first: from then on the pattern opens nothing, whatever the TPM does.
-        if let index = old.tpmRecord { HelperTPMEnrolment.removeIndex(of: index, user: user, options: options) }
         HelperLog.notice(HelperLog.line("pattern removed by user ", user))
         return .accepted
     }
@@ -140,12 +144,13 @@ struct SelfService {
         return .accepted
     }
 
-    /// When a line naming a TPM index is replaced or removed, the TPM index lock (shared, as an enrolment holds
-    /// it) from before the line changes until the index is deleted: held as real uid root, so the caller cannot
-    /// kill the helper in between and leave an index no line names. nil when there is no index to delete.
-    static func indexLock(for old: TPMRecord?, store: PatternStore) throws(StoreError) -> TPMIndexLock? {
+    /// When a line naming a TPM index is replaced or removed, the TPM index lock (shared: removals hold up only
+    /// an enrolment or the sweep) from before the line changes until the index is deleted: held as real uid
+    /// root, so the caller cannot kill the helper in between and leave an index no line names, and under the
+    /// hold's watchdog (TPMIndexHold). nil when there is no index to delete.
+    static func indexLock(for old: TPMRecord?, store: PatternStore) throws(StoreError) -> TPMIndexHold? {
         guard old != nil else { return nil }
-        return try TPMIndexLock(store: store, exclusive: false)
+        return try TPMIndexHold(store: store, exclusive: false)
     }
 
     /// The new pattern's hash at the system's cost; a hash that fails is answered like an unusable store.

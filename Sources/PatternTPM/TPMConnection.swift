@@ -64,7 +64,10 @@ public final class TPMConnection {
     /// TPM commands sent on this connection so far (`make bench` reports them per check).
     public var commandCount: UInt32 { pattern_tpm_commands(context) }
 
-    /// The NV indexes defined in `from`...`through` (at most 256, ascending).
+    /// The most handles one listing gives (a full one may have more after it).
+    public static let listingLimit = Int(PATTERN_TPM_MAX_LISTED)
+
+    /// The NV indexes defined in `from`...`through` (at most `listingLimit`, ascending).
     public func definedIndexes(from first: UInt32, through last: UInt32) throws(TPMFailure) -> [UInt32] {
         var handles = [UInt32](repeating: 0, count: PATTERN_TPM_MAX_LISTED)
         var count = 0

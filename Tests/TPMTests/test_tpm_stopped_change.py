@@ -76,14 +76,20 @@ class StoppedTPMChangeTest(unittest.TestCase):
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         self.sandbox.write_conf("deny = 100\nlock_after = 0\ntpm = yes\ntpm_tcti = %s\n" % self.tpm.tcti)
 
-    def attack(self, lock_file, then, then_input):
+    def attack(self, lock_file, then, then_input, by_root=False, hold=1):
         """ROUNDS rounds of the attacker stopping their own set while it holds `lock_file`, each followed by
-        `then` (argv, run as root in the namespace, `then_input` on its stdin): the rounds' reports."""
+        `then` (argv, run as root in the namespace, `then_input` on its stdin): the rounds' reports. `by_root`:
+        root stops the attacker's set instead (it succeeds: a holder stopped, slowed or stuck by anything), at
+        its `hold`-th hold of the lock."""
+        attacker_job = {"hold": hold}
+        if by_root:
+            attacker_job["helper_prefix"] = setpriv_argv(self.attacker)
         job = {
             "lock_file": lock_file,
-            "prefix": setpriv_argv(self.attacker),
+            "prefix": [] if by_root else setpriv_argv(self.attacker),
             "attacker": self.sandbox.write_file("attacker.py", helper.LOCK_STOPPER),
-            "attacker_job": {
+            "attacker_job": attacker_job
+            | {
                 "helper": helper.HELPER_PATH,
                 "user": self.ATTACKER,
                 "operation": "set",
@@ -117,6 +123,27 @@ class StoppedTPMChangeTest(unittest.TestCase):
         for report in rounds:
             # Met holding the index lock (from its new index to the old one's deletion): SIGSTOP refused.
             self.assertEqual(report["attacker"]["kind"], "refused", rounds)
+            self.assertEqual(report["status"], 0, rounds)
+
+    # Every hold is shorter than every wait for it (TPMLockBounds): even a holder the attacker cannot stop may be
+    # stopped, slowed or stuck by something else, and then its watchdog ends it before any waiter gives up.
+    # Root stops the attacker's change itself, at the worst moment for everyone else: its first conversation
+    # of its own (after the check of the current pattern), which held the lock for up to 5.5 s while a check
+    # waits 2 s for it.
+
+    def test_a_change_stopped_holding_the_conversation_lock_lets_another_users_pattern_in_within_3_s(self):
+        verify = setpriv_argv(self.victim) + [helper.HELPER_PATH, "verify", self.VICTIM]
+        rounds = self.attack(CONVERSATION_LOCK, verify, VICTIM_PATTERN + "\0", by_root=True, hold=2)
+        for report in rounds:
+            self.assertEqual(report["attacker"]["kind"], "stopped", rounds)
+            self.assertTrue(report["answer"].startswith("accepted"), rounds)
+            self.assertLess(report["seconds"], ANSWER_SECONDS, rounds)
+
+    def test_an_enrolment_stopped_holding_the_index_lock_never_makes_roots_prune_fail(self):
+        # Stopped from before its new index until its line: prune waits longer than the hold's watchdog allows.
+        rounds = self.attack(INDEX_LOCK, [helper.PATTERNCTL, "prune"], "", by_root=True)
+        for report in rounds:
+            self.assertEqual(report["attacker"]["kind"], "stopped", rounds)
             self.assertEqual(report["status"], 0, rounds)
 
 

@@ -185,13 +185,20 @@ patterns = job["patterns"]
 outcome = {"kind": "missed", "tries": 0, "patterns": patterns}
 for attempt in range(job["attempts"]):
     outcome["tries"] = attempt + 1
-    p = subprocess.Popen([job["helper"], job["operation"], job["user"]], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
+    # "helper_prefix": the helper run as the attacker while the stopper runs as root (a holder stopped by
+    # anything at all); setpriv execs, so the pid is the helper's.
+    p = subprocess.Popen(job.get("helper_prefix", []) + [job["helper"], job["operation"], job["user"]],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={})
     p.stdin.write("".join(field + "\0" for field in patterns[: job["fields"]]).encode())
     p.stdin.close()
     kind = None
+    # "hold": the how-manieth hold of the lock by this helper to stop (a change checks the current pattern in
+    # one conversation before its own); a release and a new hold quicker than a poll count as one.
+    seen, held = 0, False
     while kind is None and p.poll() is None:
-        if holds(p.pid):
+        held, was = holds(p.pid), held
+        seen += held and not was
+        if held and seen >= job.get("hold", 1):
             try:
                 os.kill(p.pid, signal.SIGSTOP)
                 kind = "stopped"

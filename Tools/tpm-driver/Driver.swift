@@ -58,7 +58,7 @@ func describe(_ verdict: ThrottleVerdict) -> String {
     }
 }
 
-func connect(_ tcti: String, _ bound: TPMConversationBound = .check) -> TPMConnection {
+func connect(_ tcti: String, _ bound: TPMConversationBound = .conversation) -> TPMConnection {
     do throws(TPMFailure) {
         return try TPMConnection(tcti: tcti, bound: bound, lockBeside: nil)
     } catch {
@@ -91,7 +91,7 @@ func run(_ args: [String]) {
     let command = args.count > 1 ? Array(args[1].utf8) : []
     switch (command, args.count) {
     case (bytes("enroll"), 6), (bytes("enroll"), 7):
-        let tpm = connect(args[2], .change)
+        let tpm = connect(args[2])
         guard let limit = UInt32(args[5]) else { fail("bad limit", status: 64) }
         var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
         for i in salt.indices { salt[i] = UInt8.random(in: 0...255) }
@@ -117,7 +117,7 @@ func run(_ args: [String]) {
             fail("unavailable \(hex32(code)) \(TPMFailure(code: code).description)", status: 3)
         }
     case (bytes("session-key"), 4):
-        let tpm = connect(args[2], .change)
+        let tpm = connect(args[2])
         do throws(TPMFailure) {
             try TPMSessionKey.ensure(beside: PatternStore(path: bytes(args[3])), on: tpm)
         } catch {
@@ -132,7 +132,7 @@ func run(_ args: [String]) {
             fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
         }
     case (bytes("remove"), 4):
-        let tpm = connect(args[2], .change)
+        let tpm = connect(args[2])
         do throws(TPMFailure) {
             try TPMPatternIndex.remove(parseRecord(args[3]), on: tpm)
         } catch {

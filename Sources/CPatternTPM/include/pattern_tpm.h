@@ -56,6 +56,11 @@ uint32_t pattern_tpm_commands(pattern_tpm *tpm);
 int pattern_tpm_watchdog_arm(uint32_t milliseconds);
 /// Disarms it.
 void pattern_tpm_watchdog_disarm(void);
+/// The same watchdog over a longer hold (the TPM index lock's) that conversations run inside: SIGKILL in
+/// `milliseconds` unless disarmed, whatever conversation deadline is armed meanwhile. 0 on success.
+int pattern_tpm_hold_watchdog_arm(uint32_t milliseconds);
+/// Disarms the hold's deadline (a conversation's stays).
+void pattern_tpm_hold_watchdog_disarm(void);
 
 /// The NV indexes defined in [first, last] (at most PATTERN_TPM_MAX_LISTED), ascending.
 uint32_t pattern_tpm_list_indexes(pattern_tpm *tpm, uint32_t first, uint32_t last,

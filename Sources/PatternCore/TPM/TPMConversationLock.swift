@@ -6,7 +6,7 @@ import CPatternSystem
 /// for all its users; swtpm serves one connection at a time anyway), and whatever is loaded when a
 /// conversation starts on a TPM without a resource manager was left by one that is over, so it may be flushed.
 /// The wait is bounded by the caller (TPMConversationBound); the holder's own watchdog ends it shortly after its
-/// conversation's deadline. Every user's check waits for it, so it is held as real uid root (SignalProofHold):
+/// conversation's deadline, before any waiter gives up (TPMLockBounds.conversation). Every user's check waits for it, so it is held as real uid root (SignalProofHold):
 /// the helper's caller (a user changing their own pattern) cannot stop the holder to keep everyone else out.
 public struct TPMConversationLock {
     let fd: Int32
@@ -20,7 +20,9 @@ public struct TPMConversationLock {
         }
         defer { SystemCall.close(directory) }
         (fd, hold) = try SignalProofHold.taking { () throws(StoreError) in
-            try SafeFile.takeLockFile(in: directory, location, suffix: ".tpm-conversation.lock", LOCK_EX, waitingAtMost: milliseconds)
+            try SafeFile.takeLockFile(
+                in: directory, location, suffix: TPMLockBounds.conversation.suffix, LOCK_EX, waitingAtMost: milliseconds
+            )
         }
     }
 
