@@ -81,7 +81,7 @@ SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scr
 
 .PHONY: all build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list deb bench fuzz lint format clean \
-        strength-tool strength-figures strength-table install-kde uninstall-kde
+        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows
 
 all: build
 
@@ -262,13 +262,27 @@ test-integration: build
 demo: toolchain build-deps build
 	@demo/run-demo.sh $(CURDIR)/$(BUILD)
 
-# Every installed file, one "source destination mode" row each (packaging/install.list);
-# `make install` and `make deb` both read it.
-$(eval INSTALL_ROWS = $(shell sed -e 's/\#.*//' packaging/install.list))
+# Every installed file, one "source destination mode" row each, in one list per binary package:
+# packaging/install.list (pam-pattern: `make install`) and packaging/install-kde.list (pam-pattern-kde: `make
+# install-kde`); `make deb` packages each list. INSTALL_LIST names the list the row targets below read.
+INSTALL_LIST ?= packaging/install.list
+$(eval INSTALL_ROWS = $(shell sed -e 's/\#.*//' $(INSTALL_LIST)))
 FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 mode=$$3; shift 3;
+# The binary packages `make deb` builds, each "package:list"; only pam-pattern-kde depends on KDE.
+DEB_LISTS := pam-pattern:packaging/install.list pam-pattern-kde:packaging/install-kde.list
 
 install:
 	@test -f $(BUILD)/pam_pattern.so || { echo "run 'make build' first"; exit 1; }
+	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=packaging/install.list
+	@echo "installed; nothing is enabled. See docs/reference.md, 'Enabling it for sudo, safely'."
+
+uninstall:
+	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=packaging/install.list
+	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(dir $(PAD)) 2>/dev/null
+	@echo "removed; the patterns in $(STOREDIR) and the state in $(STATEDIR) are kept (delete them by hand)."
+
+# The rows of INSTALL_LIST into DESTDIR.
+install-rows:
 	@$(FOR_EACH_ROW) \
 	  if [ "$$src" = - ]; then \
 	    [ -e "$(DESTDIR)$$dst" ] || [ -L "$(DESTDIR)$$dst" ] || { echo "install -d -m $$mode $(DESTDIR)$$dst"; \
@@ -280,9 +294,8 @@ install:
 	  echo "install -D -m $$mode $$src $(DESTDIR)$$dst"; \
 	  install -D -m "$$mode" "$$src" "$(DESTDIR)$$dst" || exit 1; \
 	done
-	@echo "installed; nothing is enabled. See docs/reference.md, 'Enabling it for sudo, safely'."
 
-uninstall:
+uninstall-rows:
 	@# configuration goes only while it is still the shipped default
 	@$(FOR_EACH_ROW) \
 	  if [ "$$src" = - ]; then rmdir "$(DESTDIR)$$dst" 2>/dev/null || true; continue; fi; \
@@ -291,25 +304,21 @@ uninstall:
 	  esac; \
 	  rm -f "$(DESTDIR)$$dst"; \
 	done
-	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(dir $(PAD)) 2>/dev/null
-	@echo "removed; the patterns in $(STOREDIR) and the state in $(STATEDIR) are kept (delete them by hand)."
 
-# The KDE Plasma 5.27 lock screen (README, "KDE Plasma"), apart from `make install` and the package until it has a
-# package of its own: the look-and-feel package Plasma finds by its id.
+# The KDE Plasma 5.27 lock screen (README, "KDE Plasma"; the package pam-pattern-kde): the look-and-feel package
+# Plasma finds by its id.
 KDE_LOCKSCREEN := /usr/share/plasma/look-and-feel/org.pam-pattern.lockscreen
 
 install-kde:
 	@test -f $(BUILD)/kde/plasma5/contents/lockscreen/LockScreen.qml || { echo "run 'make build' first"; exit 1; }
-	rm -rf $(DESTDIR)$(KDE_LOCKSCREEN)
-	mkdir -p $(dir $(DESTDIR)$(KDE_LOCKSCREEN))
-	cp -r $(BUILD)/kde/plasma5 $(DESTDIR)$(KDE_LOCKSCREEN)
-	chmod -R u=rwX,go=rX $(DESTDIR)$(KDE_LOCKSCREEN)
+	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=packaging/install-kde.list
 	@echo "installed; turn it on for yourself with: kwriteconfig5 --file kscreenlockerrc --group Greeter --key Theme org.pam-pattern.lockscreen"
 
 uninstall-kde:
-	rm -rf $(DESTDIR)$(KDE_LOCKSCREEN)
+	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=packaging/install-kde.list
 
-# The installed files (docs/reference.md, "Files"; the install tests compare against it); the directories apart.
+# The installed files of INSTALL_LIST (docs/reference.md, "Files"; the install tests compare against it); the
+# directories apart.
 print-installed-files:
 	@$(FOR_EACH_ROW) [ "$$src" = - ] || echo "$$dst"; done
 
@@ -320,14 +329,18 @@ print-installed-directories:
 print-install-list:
 	@$(FOR_EACH_ROW) echo "$$src $$dst $$mode"; done
 
-# The Debian package, from the same build and the same file list (docs/reference.md, "Install the package").
+# The Debian packages, from the same build and the same file lists (docs/reference.md, "Install the package"):
+# one .deb per DEB_LISTS entry, their paths printed in that order.
 DEB_STAGE   := $(BUILD)/deb-root
 DEB_VERSION ?=
 deb: deps build
-	@rm -rf $(DEB_STAGE)
-	@$(MAKE) -s --no-print-directory install LAYOUT=debian DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null
-	@DIRECTORY_MODES="$$($(MAKE) -s --no-print-directory print-installed-directories LAYOUT=debian)" \
-	  packaging/build-deb.sh $(DEB_STAGE) $(BUILD) $(DEB_VERSION)
+	@for entry in $(DEB_LISTS); do \
+	  package=$${entry%%:*} list=$${entry#*:}; \
+	  rm -rf $(DEB_STAGE); \
+	  $(MAKE) -s --no-print-directory install-rows LAYOUT=debian INSTALL_LIST=$$list DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null \
+	  && DIRECTORY_MODES="$$($(MAKE) -s --no-print-directory print-installed-directories LAYOUT=debian INSTALL_LIST=$$list)" \
+	    packaging/build-deb.sh $$package $(DEB_STAGE) $(BUILD) $(DEB_VERSION) || exit 1; \
+	done
 	@rm -rf $(DEB_STAGE)
 	@$(GIVE_BACK)
 

@@ -1,25 +1,38 @@
 #!/bin/bash
-# Turns a `make install LAYOUT=debian DESTDIR=STAGE` tree into
-# OUTDIR/pam-pattern_<version>_<arch>.deb: man pages and the changelog
+# Turns a tree staged from one install list (`make install-rows LAYOUT=debian INSTALL_LIST=... DESTDIR=STAGE`)
+# into OUTDIR/PACKAGE_<version>_<arch>.deb: man pages and the changelog
 # gzipped, copyright and lintian overrides added, maintainer scripts,
 # conffiles (everything under /etc), md5sums, Depends from what the ELF files
 # link. Reproducible: every timestamp is the changelog's date, owners are
 # root:root, dpkg-deb sorts the members.
-# Usage: build-deb.sh STAGE OUTDIR [VERSION]
+# PACKAGE's stanza of debian/control is its control file. As in a Debian source package, the first
+# package (pam-pattern) takes debian/postinst, prerm, postrm and lintian-overrides; another one
+# debian/PACKAGE.postinst and so on, where it has them. A package whose stanza says "Architecture: all"
+# holds no ELF file (nothing for dpkg-shlibdeps) and its Depends are the stanza's own.
+# Usage: build-deb.sh PACKAGE STAGE OUTDIR [VERSION]
 set -euo pipefail
 
-stage=$(realpath -- "$1") outdir=$2
+package=$1 stage=$(realpath -- "$2") outdir=$3
 here=$(cd "$(dirname "$0")" && pwd)
 meta=$here/debian
 changelog=$meta/changelog
-version=${3:-$(dpkg-parsechangelog -l "$changelog" -SVersion)}
+version=${4:-$(dpkg-parsechangelog -l "$changelog" -SVersion)}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(dpkg-parsechangelog -l "$changelog" -STimestamp)}
-arch=$(dpkg --print-architecture)
-package=pam-pattern
 docdir=$stage/usr/share/doc/$package
 umask 022
 
 [ -d "$stage" ] || { echo "build-deb.sh: no staged tree at $stage" >&2; exit 1; }
+# The package's stanza: from its "Package:" line to the next blank line.
+stanza=$(awk -v p="$package" '/^Package: / { keep = ($2 == p) } keep && /^$/ { exit } keep' "$meta/control")
+[ -n "$stanza" ] || { echo "build-deb.sh: no stanza for $package in $meta/control" >&2; exit 1; }
+first=$(sed -n 's/^Package: //p' "$meta/control" | head -n 1)
+# debian/NAME of this package: PACKAGE.NAME, or NAME for the first package.
+meta_file() {
+    if [ -e "$meta/$package.$1" ]; then echo "$meta/$package.$1"
+    elif [ "$package" = "$first" ] && [ -e "$meta/$1" ]; then echo "$meta/$1"
+    fi
+}
+if grep -q '^Architecture: all$' <<< "$stanza"; then arch=all; else arch=$(dpkg --print-architecture); fi
 
 # Debian policy: man pages and changelogs compressed (gzip -9n: no name, no time).
 if [ -d "$stage/usr/share/man" ]; then
@@ -29,14 +42,16 @@ install -d "$docdir"
 install -m 0644 "$meta/copyright" "$docdir/copyright"
 gzip -9n < "$changelog" > "$docdir/changelog.gz"   # a native package's changelog
 chmod 0644 "$docdir/changelog.gz"
-if grep -q -v -E '^[[:space:]]*(#|$)' "$meta/lintian-overrides"; then
-    install -D -m 0644 "$meta/lintian-overrides" "$stage/usr/share/lintian/overrides/$package"
+overrides=$(meta_file lintian-overrides)
+if [ -n "$overrides" ] && grep -q -v -E '^[[:space:]]*(#|$)' "$overrides"; then
+    install -D -m 0644 "$overrides" "$stage/usr/share/lintian/overrides/$package"
 fi
 
 rm -rf "$stage/DEBIAN"
 install -d "$stage/DEBIAN"
 for script in postinst prerm postrm; do
-    install -m 0755 "$meta/$script" "$stage/DEBIAN/$script"
+    file=$(meta_file $script)
+    [ -z "$file" ] || install -m 0755 "$file" "$stage/DEBIAN/$script"
 done
 if [ -d "$stage/etc" ]; then
     (cd "$stage" && find etc -type f | LC_ALL=C sort | sed 's|^|/|') > "$stage/DEBIAN/conffiles"
@@ -48,30 +63,32 @@ fi
 
 # Depends: the packages whose libraries the ELF files link (dpkg-shlibdeps
 # wants a debian/control beside it), plus pam-auth-update.
-elves=()
-while IFS= read -r -d '' f; do
-    [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] && elves+=("-e$f")
-done < <(find "$stage" -path "$stage/DEBIAN" -prune -o -type f -print0 | sort -z)
-shlibs_dir=$(mktemp -d)
-trap 'rm -rf "$shlibs_dir"' EXIT
-mkdir "$shlibs_dir/debian"
-printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" > "$shlibs_dir/debian/control"
-shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "${elves[@]}" | sed -n 's/^shlibs:Depends=//p')
-[ -n "$shlibs" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-depends="$shlibs, libpam-runtime (>= 1.0.1-6)"
-# Recommends: the tpm2-tss libraries the helper dlopens for TPM mode (pattern_tss.c), by the packages
-# that hold those sonames here.
-recommends=""
-for soname in libtss2-esys.so.0 libtss2-sys.so.1 libtss2-rc.so.0; do
-    file=$(realpath "$(gcc -print-file-name="$soname")")
-    owner=$(dpkg -S "$file" 2>/dev/null || dpkg -S "${file/\/usr\/lib\//\/lib\/}" 2>/dev/null) ||
-        { echo "build-deb.sh: no package holds $soname" >&2; exit 1; }
-    recommends="${recommends:+$recommends, }${owner%%:*}"
-done
+depends="" recommends=""
+if [ "$arch" != all ]; then
+    elves=()
+    while IFS= read -r -d '' f; do
+        [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ] && elves+=("-e$f")
+    done < <(find "$stage" -path "$stage/DEBIAN" -prune -o -type f -print0 | sort -z)
+    shlibs_dir=$(mktemp -d)
+    trap 'rm -rf "$shlibs_dir"' EXIT
+    mkdir "$shlibs_dir/debian"
+    printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" > "$shlibs_dir/debian/control"
+    shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "${elves[@]}" | sed -n 's/^shlibs:Depends=//p')
+    [ -n "$shlibs" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+    depends="$shlibs, libpam-runtime (>= 1.0.1-6)"
+    # Recommends: the tpm2-tss libraries the helper dlopens for TPM mode (pattern_tss.c), by the packages
+    # that hold those sonames here.
+    for soname in libtss2-esys.so.0 libtss2-sys.so.1 libtss2-rc.so.0; do
+        file=$(realpath "$(gcc -print-file-name="$soname")")
+        owner=$(dpkg -S "$file" 2>/dev/null || dpkg -S "${file/\/usr\/lib\//\/lib\/}" 2>/dev/null) ||
+            { echo "build-deb.sh: no package holds $soname" >&2; exit 1; }
+        recommends="${recommends:+$recommends, }${owner%%:*}"
+    done
+fi
 
 size=$(du -s -k --apparent-size --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@INSTALLED_SIZE@|$size|" \
-    -e "s|@DEPENDS@|$depends|" -e "s|@RECOMMENDS@|$recommends|" "$meta/control" > "$stage/DEBIAN/control"
+    -e "s|@DEPENDS@|$depends|" -e "s|@RECOMMENDS@|$recommends|" <<< "$stanza" > "$stage/DEBIAN/control"
 
 find "$stage" -type d -exec chmod 0755 {} +
 # The directories make install made with a mode of their own (the root-only store and state),

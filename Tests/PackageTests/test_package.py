@@ -16,7 +16,6 @@ Root only; holds the real-client lock (test users, /etc). About 40 s.
 """
 
 import fcntl
-import functools
 import gzip
 import hashlib
 import os
@@ -29,10 +28,11 @@ import tempfile
 import time
 import unittest
 
+from support import debs
 from support.paths import BUILD, ROOT
 from support.tpm import SoftwareTPM, require_swtpm
 
-PACKAGE = "pam-pattern"
+PACKAGE = debs.BASE
 PATTERN = "2946138"
 WRONG = "24678"
 ENROLLED, OTHER = "ppdeb-enrolled", "ppdeb-other"
@@ -68,19 +68,9 @@ BOOKKEEPING = (
 RUN_LOCK = "/run/lock/pam_pattern-real-clients.lock"
 
 
-def make(*args):
-    r = subprocess.run(
-        ["make", "-s", "--no-print-directory", "-C", ROOT, *args], capture_output=True, text=True, timeout=600
-    )
-    if r.returncode != 0:
-        raise AssertionError("make %s failed:\n%s%s" % (" ".join(args), r.stdout, r.stderr))
-    return r.stdout
-
-
-@functools.cache
 def built_deb():
     """The package of this tree (`make deb`), made once per run: every suite that installs it installs these bytes."""
-    return os.path.join(ROOT, make("deb").strip().splitlines()[-1])
+    return debs.built()[PACKAGE]
 
 
 def sha256(path):
@@ -110,14 +100,7 @@ def real_dpkg_knows_the_package():
 
 def install_rows():
     """(source, destination, mode) of every installed file, Debian layout; the directories apart."""
-    rows, directories = [], []
-    for line in make("print-install-list", "LAYOUT=debian").splitlines():
-        src, dst, mode = line.split()
-        if src == "-":
-            directories.append((dst, int(mode, 8)))
-        else:
-            rows.append((os.path.join(ROOT, src), dst, int(mode, 8)))
-    return rows, directories
+    return debs.install_rows(PACKAGE)
 
 
 def packaged_path(dst):
@@ -135,6 +118,31 @@ def readme_package_files():
         for line in section.splitlines()
         if re.match(r"^    /\S+$", line)
     )
+
+
+def leftovers(ns):
+    """Everything in the overlays' upper layers that the package (not the test, not dpkg's books) left."""
+    left = []
+    for layer in ns.LAYERS:
+        upper = ns.upper(layer)
+        for directory, dirs, files in os.walk(upper):
+            for name in dirs + files:
+                p = os.path.join(directory, name)
+                inside = os.path.join(layer, os.path.relpath(p, upper))
+                before = os.path.join(ns.lower(layer), os.path.relpath(p, upper))
+                st = os.lstat(p)
+                if stat.S_ISCHR(st.st_mode) and st.st_rdev == 0:
+                    left.append(inside + " (deleted a file that was there before)")
+                elif inside in TEST_MADE or inside.startswith(BOOKKEEPING + tuple(ns.scratch)):
+                    continue
+                elif stat.S_ISDIR(st.st_mode):
+                    if not os.path.isdir(before):  # no such directory before the test
+                        left.append(inside + "/")
+                elif not os.path.lexists(before):
+                    left.append(inside)
+                elif not os.path.islink(p) and (not os.path.isfile(before) or sha256(before) != sha256(p)):
+                    left.append(inside + " (changed)")
+    return sorted(left)
 
 
 class Namespace:
@@ -250,7 +258,7 @@ class PackageTests(unittest.TestCase):
         cls.deb = built_deb()
         # The same build as version+1: the upgrade path, and a second build to compare bytes with.
         version = subprocess.run(["dpkg-deb", "-f", cls.deb, "Version"], capture_output=True, text=True).stdout.strip()
-        cls.newer = os.path.join(ROOT, make("deb", "DEB_VERSION=%s+1" % version).strip().splitlines()[-1])
+        cls.newer = debs.built(version + "+1")[PACKAGE]
         cls.rows, cls.directories = install_rows()
 
     @classmethod
@@ -639,28 +647,7 @@ class PackageTests(unittest.TestCase):
         return self.SudoResult(r)
 
     def leftovers(self, ns):
-        """Everything in the overlays' upper layers that the package (not the test, not dpkg's books) left."""
-        left = []
-        for layer in ns.LAYERS:
-            upper = ns.upper(layer)
-            for directory, dirs, files in os.walk(upper):
-                for name in dirs + files:
-                    p = os.path.join(directory, name)
-                    inside = os.path.join(layer, os.path.relpath(p, upper))
-                    before = os.path.join(ns.lower(layer), os.path.relpath(p, upper))
-                    st = os.lstat(p)
-                    if stat.S_ISCHR(st.st_mode) and st.st_rdev == 0:
-                        left.append(inside + " (deleted a file that was there before)")
-                    elif inside in TEST_MADE or inside.startswith(BOOKKEEPING + tuple(ns.scratch)):
-                        continue
-                    elif stat.S_ISDIR(st.st_mode):
-                        if not os.path.isdir(before):  # no such directory before the test
-                            left.append(inside + "/")
-                    elif not os.path.lexists(before):
-                        left.append(inside)
-                    elif not os.path.islink(p) and (not os.path.isfile(before) or sha256(before) != sha256(p)):
-                        left.append(inside + " (changed)")
-        return sorted(left)
+        return leftovers(ns)
 
 
 if __name__ == "__main__":

@@ -28,12 +28,13 @@ CACHE = os.path.join(BUILD, "debian13")
 CACHED_ROOT = os.path.join(CACHE, "root")
 STAMP = os.path.join(CACHE, "ready")
 SUITE = "trixie"
-# What the tests run there (sudo, su, the lockers, Xvfb and xdotool, swtpm's tools for purge, lintian) and what the
-# package depends on and recommends, so installing it needs no download.
+# What the tests run there (sudo, su, the lockers, Xvfb and xdotool, swtpm's tools for purge, lintian, Plasma 6's
+# greeter and shell package structure) and what the packages depend on and recommends, so installing them needs no
+# download.
 PACKAGES = (
     "sudo passwd login util-linux python3 xvfb xsecurelock i3lock xdotool x11-utils x11-apps tpm2-tools lintian "
     "libpam-runtime libx11-6 libxrandr2 libxft2 libtss2-esys-3.0.2-0t64 libtss2-sys1t64 libtss2-rc0t64 "
-    "libtss2-tcti-swtpm0t64"
+    "libtss2-tcti-swtpm0t64 plasma-workspace"
 ).split()
 
 

@@ -1,6 +1,6 @@
 """The KDE Plasma lock screen with the pattern grid, at the real greeter: `kscreenlocker_greet --testing --theme`
-(Plasma 5.27) under Xvfb, run by a throwaway user, with the theme `make build` assembled (build/kde/plasma5),
-the profile enabled in common-auth and the setuid helper at its path (support.pad's namespace: the greeter's PAM
+(Plasma 5.27) under Xvfb, run by a throwaway user, with the lock screen's files as the package pam-pattern-kde
+installs them (`make deb`, support.debs: its files at their installed place, an overlay), the profile enabled in common-auth and the setuid helper at its path (support.pad's namespace: the greeter's PAM
 service is `kde`, which Debian 12 does not ship, so `other`, and so common-auth, applies). Driven by xdotool.
 
 The lock screen logs what a test needs on the greeter's stderr, never a secret: "pam_pattern: grid X,Y ..."
@@ -9,9 +9,10 @@ The lock screen logs what a test needs on the greeter's stderr, never a secret: 
 """
 
 import os
-import shutil
+import subprocess
+import tempfile
 
-from support import pad
+from support import debs, pad
 from support.paths import BUILD, require_built, require_tools
 
 GREETER = "/usr/lib/x86_64-linux-gnu/libexec/kscreenlocker_greet"
@@ -19,6 +20,7 @@ THEME = os.path.join(BUILD, "kde", "plasma5")
 # The look-and-feel package's id (metadata.desktop) and where Plasma looks for it.
 THEME_ID = "org.pam-pattern.lockscreen"
 LOOK_AND_FEEL = "/usr/share/plasma/look-and-feel"
+INSTALLED_THEME = LOOK_AND_FEEL + "/" + THEME_ID
 # The documented commands that turn the lock screen on and off for one person (README, "KDE Plasma").
 ON = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", THEME_ID]
 OFF = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", "--delete"]
@@ -129,27 +131,18 @@ print(json.dumps(out))
 
 
 class KdeNamespace(pad.PadNamespace):
-    """pad.PadNamespace plus the lock screen installed where the package puts it: an overlay on
-    /usr/share/plasma/look-and-feel holding build/kde/plasma5 as org.pam-pattern.lockscreen."""
+    """pad.PadNamespace plus the lock screen installed by its package: an overlay on
+    /usr/share/plasma/look-and-feel holding what pam-pattern-kde's .deb has there, as dpkg unpacks it."""
 
     def __init__(self, test):
         pad.PadNamespace.__init__(self, test)
         self.overlays[LOOK_AND_FEEL] = "look_and_feel"
         for layer in ("up", "work"):
             os.makedirs(os.path.join(self.root, "overlay", "look_and_feel", layer), exist_ok=True)
-        installed = os.path.join(self.root, "overlay", "look_and_feel", "up", THEME_ID)
-        shutil.copytree(THEME, installed)
-        readable(installed)
-        self.theme = os.path.join(self.root, "theme")
-        shutil.copytree(THEME, self.theme)
-        readable(self.theme)
-
-
-def readable(tree):
-    for directory, _, files in os.walk(tree):
-        os.chmod(directory, 0o755)
-        for name in files:
-            os.chmod(os.path.join(directory, name), 0o644)
+        with tempfile.TemporaryDirectory(prefix="kde-deb.", dir=self.root) as unpacked:
+            subprocess.run(["dpkg-deb", "-x", debs.built()[debs.KDE], unpacked], check=True)
+            os.rename(unpacked + INSTALLED_THEME, os.path.join(self.root, "overlay", "look_and_feel", "up", THEME_ID))
+        self.theme = INSTALLED_THEME
 
 
 class KdeCase(pad.PadCase):

@@ -1,0 +1,55 @@
+"""The Debian packages of this tree: `make deb` run once per test process, its .deb files by package name.
+
+`make deb` prints one path per binary package (the Makefile's DEB_LISTS): pam-pattern, whose files are
+packaging/install.list, and pam-pattern-kde, the KDE lock screen's (packaging/install-kde.list). Every suite
+that installs or extracts a package uses these bytes.
+"""
+
+import functools
+import os
+import subprocess
+
+from support.paths import ROOT
+
+BASE, KDE = "pam-pattern", "pam-pattern-kde"
+# Each binary package and the install list its files come from.
+LISTS = {BASE: "packaging/install.list", KDE: "packaging/install-kde.list"}
+
+
+def make(*args):
+    r = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", ROOT, *args], capture_output=True, text=True, timeout=600
+    )
+    if r.returncode != 0:
+        raise AssertionError("make %s failed:\n%s%s" % (" ".join(args), r.stdout, r.stderr))
+    return r.stdout
+
+
+def by_package(output):
+    """{package: absolute .deb path} from `make deb`'s output (its name is PACKAGE_VERSION_ARCH.deb)."""
+    found = {}
+    for line in output.split():
+        if line.endswith(".deb"):
+            found[os.path.basename(line).split("_", 1)[0]] = os.path.join(ROOT, line)
+    if sorted(found) != sorted(LISTS):
+        raise AssertionError("make deb built %s, not one package each of %s" % (sorted(found), sorted(LISTS)))
+    return found
+
+
+@functools.cache
+def built(version=None):
+    """{package: .deb} of this tree, made once per process (`version`: DEB_VERSION, another build's)."""
+    return by_package(make("deb", *(["DEB_VERSION=" + version] if version else [])))
+
+
+def install_rows(package):
+    """(source, destination, mode) of every file of `package`, Debian layout; the directories apart."""
+    rows, directories = [], []
+    out = make("print-install-list", "LAYOUT=debian", "INSTALL_LIST=" + LISTS[package])
+    for line in out.splitlines():
+        src, dst, mode = line.split()
+        if src == "-":
+            directories.append((dst, int(mode, 8)))
+        else:
+            rows.append((os.path.join(ROOT, src), dst, int(mode, 8)))
+    return rows, directories
