@@ -1,10 +1,11 @@
-"""Turning the KDE lock screen on and off for one person with the README's two commands (kwriteconfig5 on
-kscreenlockerrc's [Greeter] Theme): on, the greeter that reads the person's configuration (no --theme, as a
-real lock) shows the grid and the right drawing unlocks; off, every file of the person's configuration is as it
-was before, byte for byte (a file that did not exist may be left empty: no settings either way). The theme is
-installed where the package puts it (an overlay on /usr/share/plasma/look-and-feel)."""
+"""Turning the KDE lock screen on and off for one person, and for everyone, with the README's commands
+(kwriteconfig5 on kscreenlockerrc's [Greeter] Theme, the person's or /etc/xdg's): on, the greeter that reads the
+configuration (no --theme, as a real lock) shows the grid and the right drawing unlocks; off, every configuration
+file is as it was before, byte for byte (a file that did not exist may be left empty: no settings either way). The
+theme is installed where the package puts it (an overlay on /usr/share/plasma/look-and-feel)."""
 
 import os
+import shlex
 import tempfile
 import unittest
 
@@ -65,6 +66,49 @@ class TurnOnOffTest(kde.KdeCase):
 
         self.as_person(kde.OFF)
         self.assertEqual(configuration(self.home), before)
+
+
+class AdministratorOnOffTest(kde.KdeCase):
+    """The README's commands for everyone (kwriteconfig5 on /etc/xdg/kscreenlockerrc, as root): on, the greeter of
+    a person who configured nothing (no --theme, as a real lock) shows the grid and the right drawing unlocks; off,
+    every file under /etc/xdg is as before, byte for byte (a setting of the administrator's own in that file
+    kept), and neither command touched the person's ~/.config."""
+
+    USER = "pphkde5"
+    PASSWORD = "Kde-test-pw-46"
+
+    def system_configuration(self):
+        """{path: sha256} of every non-empty file under /etc/xdg, as the namespace sees it."""
+        done = self.sandbox.run("cd /etc/xdg && find . -type f -size +0c -print0 | sort -z | xargs -0 sha256sum")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return {line.split()[1]: line.split()[0] for line in done.stdout.decode().splitlines()}
+
+    def as_administrator(self, argv):
+        done = self.sandbox.run("HOME=/root " + " ".join(shlex.quote(a) for a in argv))
+        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_on_then_off_for_everyone_changes_only_the_lock_screen(self):
+        home = "/home/" + self.USER
+        with open(os.path.join(self.sandbox.etc_xdg, "kscreenlockerrc"), "w") as f:
+            f.write("[Daemon]\nTimeout=11\n")  # the administrator's own default, which must survive
+        before, person_before = self.system_configuration(), configuration(home)
+
+        self.as_administrator(kde.ADMIN_ON)
+        on = self.system_configuration()
+        self.assertEqual(sorted(name for name in on if on[name] != before.get(name)), ["./kscreenlockerrc"])
+        with open(os.path.join(self.sandbox.etc_xdg, "kscreenlockerrc")) as f:
+            written = f.read()
+        self.assertIn("Theme=%s" % kde.THEME_ID, written)
+        self.assertIn("Timeout=11", written)
+
+        report = self.session(
+            [{"op": "drag", "path": pad.dots(PATTERN)}, {"op": "until", "text": "unlocked"}], configured=True
+        )
+        self.assertTrue(report["steps"][1]["found"], report["log"])
+
+        self.as_administrator(kde.ADMIN_OFF)
+        self.assertEqual(self.system_configuration(), before)
+        self.assertEqual(configuration(home), person_before, "the administrator's commands changed ~/.config")
 
 
 class InstallTest(unittest.TestCase):

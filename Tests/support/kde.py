@@ -24,6 +24,11 @@ INSTALLED_THEME = LOOK_AND_FEEL + "/" + THEME_ID
 # The documented commands that turn the lock screen on and off for one person (README, "KDE Plasma").
 ON = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", THEME_ID]
 OFF = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", "--delete"]
+# ... and for everyone, as root (README, "KDE Plasma"): the system-wide defaults, which each person's own
+# kscreenlockerrc overrides (KConfig cascades $XDG_CONFIG_DIRS, /etc/xdg, under ~/.config).
+SYSTEM_CONFIG = "/etc/xdg/kscreenlockerrc"
+ADMIN_ON = ["kwriteconfig5", "--file", SYSTEM_CONFIG, "--group", "Greeter", "--key", "Theme", THEME_ID]
+ADMIN_OFF = ["kwriteconfig5", "--file", SYSTEM_CONFIG, "--group", "Greeter", "--key", "Theme", "--delete"]
 
 
 def require_greeter():
@@ -132,13 +137,17 @@ print(json.dumps(out))
 
 class KdeNamespace(pad.PadNamespace):
     """pad.PadNamespace plus the lock screen installed by its package: an overlay on
-    /usr/share/plasma/look-and-feel holding what pam-pattern-kde's .deb has there, as dpkg unpacks it."""
+    /usr/share/plasma/look-and-feel holding what pam-pattern-kde's .deb has there, as dpkg unpacks it; and an
+    overlay on /etc/xdg, where the administrator's commands write."""
 
     def __init__(self, test):
         pad.PadNamespace.__init__(self, test)
         self.overlays[LOOK_AND_FEEL] = "look_and_feel"
-        for layer in ("up", "work"):
-            os.makedirs(os.path.join(self.root, "overlay", "look_and_feel", layer), exist_ok=True)
+        self.overlays["/etc/xdg"] = "etc_xdg"
+        for name in ("look_and_feel", "etc_xdg"):
+            for layer in ("up", "work"):
+                os.makedirs(os.path.join(self.root, "overlay", name, layer), exist_ok=True)
+        self.etc_xdg = os.path.join(self.root, "overlay", "etc_xdg", "up")
         with tempfile.TemporaryDirectory(prefix="kde-deb.", dir=self.root) as unpacked:
             subprocess.run(["dpkg-deb", "-x", debs.built()[debs.KDE], unpacked], check=True)
             os.rename(unpacked + INSTALLED_THEME, os.path.join(self.root, "overlay", "look_and_feel", "up", THEME_ID))
