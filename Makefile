@@ -57,6 +57,8 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 qmlscene qml-module-qtquick2 qml-module-qttest
 # The KDE lock screen's tests: the greeter and the Plasma package structure, without the desktop they recommend.
 DEB_KDE_PACKAGES := libkscreenlocker5 plasma-workspace qml-module-qtquick-controls2
+# The SDDM login screen's tests: the daemon and its greeter (Tests/SDDMTests), without the desktop it recommends.
+DEB_SDDM_PACKAGES := sddm dbus
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
@@ -81,7 +83,7 @@ SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scr
 
 .PHONY: all build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list deb bench fuzz lint format clean \
-        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows
+        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm
 
 all: build
 
@@ -105,6 +107,7 @@ INSTALL_MISSING = $(call FIND_MISSING,$(1)); \
 deps:
 	@$(call INSTALL_MISSING,$(DEB_PACKAGES))
 	@$(call INSTALL_MISSING,$(DEB_KDE_PACKAGES),--no-install-recommends)
+	@$(call INSTALL_MISSING,$(DEB_SDDM_PACKAGES),--no-install-recommends)
 
 # What the build needs, for `make demo`: after the toolchain check, so a machine without Swift is told
 # so before anything is installed.
@@ -195,6 +198,11 @@ build: check-deps toolchain build-owner
 	  && cp Sources/PatternQML/PatternGrid.qml Sources/PatternQML/PatternTrace.js $(BUILD)/kde/plasma5.new/contents/lockscreen/ \
 	  && $(PYTHON) po/module-words.py > $(BUILD)/kde/plasma5.new/contents/lockscreen/ModuleWords.js \
 	  && rm -rf $(BUILD)/kde/plasma5 && mv $(BUILD)/kde/plasma5.new $(BUILD)/kde/plasma5
+	# the SDDM login screen, a greeter theme: its QML, the same shared grid and words
+	rm -rf $(BUILD)/sddm/pam-pattern.new && mkdir -p $(BUILD)/sddm && cp -r Sources/PatternSDDM/pam-pattern $(BUILD)/sddm/pam-pattern.new \
+	  && cp Sources/PatternQML/PatternGrid.qml Sources/PatternQML/PatternTrace.js $(BUILD)/sddm/pam-pattern.new/ \
+	  && $(PYTHON) po/module-words.py > $(BUILD)/sddm/pam-pattern.new/ModuleWords.js \
+	  && rm -rf $(BUILD)/sddm/pam-pattern && mv $(BUILD)/sddm/pam-pattern.new $(BUILD)/sddm/pam-pattern
 	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
 	for po in $(wildcard po/*.po); do \
 	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \
@@ -316,6 +324,18 @@ install-kde:
 
 uninstall-kde:
 	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=packaging/install-kde.list
+
+# The SDDM login screen (README, "SDDM"): the greeter theme SDDM finds by its directory's name. Installing turns
+# nothing on: the README's command copies the drop-in beside it to /etc/sddm.conf.d.
+SDDM_THEME := /usr/share/sddm/themes/pam-pattern
+
+install-sddm:
+	@test -f $(BUILD)/sddm/pam-pattern/Main.qml || { echo "run 'make build' first"; exit 1; }
+	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=packaging/install-sddm.list
+	@echo "installed; turn it on with: sudo install -D -m 644 $(SDDM_THEME)/pam-pattern.conf /etc/sddm.conf.d/pam-pattern.conf"
+
+uninstall-sddm:
+	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=packaging/install-sddm.list
 
 # The installed files of INSTALL_LIST (docs/reference.md, "Files"; the install tests compare against it); the
 # directories apart.

@@ -5,6 +5,11 @@ through the core (build/core-vectors-embedded, kind `pad`) and through the port 
 offscreen), and any difference fails. The paths: ordinary drawings on ordinary grids, fast swipes (few
 samples far apart), points on and beside the hit circles' rims, degenerate grids (negative, zero, huge
 spacing and radius), moves before any press, more than nine dots, coordinates at the port's limits.
+
+Both surfaces run these very files: `make build` copies Sources/PatternQML/PatternGrid.qml and PatternTrace.js
+unchanged into the KDE lock screen (build/kde/plasma5) and the SDDM theme (build/sddm/pam-pattern), and
+test_the_surfaces_ship_this_grid fails when either copy differs, so what is held to the core here (and what
+tst_pattern_grid.qml drives) is the grid of both.
 """
 
 import math
@@ -17,6 +22,12 @@ from support import paths, qml
 from support.pointer_paths import line_of, ordinary_path, paths_for
 
 JS = os.path.join(paths.ROOT, "Sources", "PatternQML", "PatternTrace.js")
+GRID = os.path.join(paths.ROOT, "Sources", "PatternQML", "PatternGrid.qml")
+# Where each surface's build keeps its copies of the shared grid (the Makefile's `build`).
+SURFACES = {
+    "KDE lock screen": os.path.join(paths.BUILD, "kde", "plasma5", "contents", "lockscreen"),
+    "SDDM theme": os.path.join(paths.BUILD, "sddm", "pam-pattern"),
+}
 VECTORS = os.path.join(paths.BUILD, "core-vectors-embedded")  # the core as the pad runs it
 
 # Each path in the core's text form (support.pointer_paths.line_of) through the port: the digits taken, "-" for none.
@@ -68,6 +79,17 @@ class PatternTraceJsTests(unittest.TestCase):
         self.assertGreater(len(set(core)), 1500)
         self.assertEqual({len(c) for c in core if c != "-"}, set(range(1, 10)))
         self.assertGreater(core.count("-"), 100)
+
+    def test_the_surfaces_ship_this_grid(self):
+        """The KDE lock screen and the SDDM theme carry the grid and the port tested here, byte for byte."""
+        for source in (JS, GRID):
+            with open(source, "rb") as f:
+                shared = f.read()
+            for surface, directory in SURFACES.items():
+                copy = os.path.join(directory, os.path.basename(source))
+                paths.require_built(copy)
+                with open(copy, "rb") as f:
+                    self.assertEqual(f.read(), shared, "the %s's %s is not the shared one" % (surface, copy))
 
     def test_fractional_coordinates_are_rounded_half_up(self):
         """QML gives reals: the port rounds each (Math.round, halves up) before the rules; the core gets the

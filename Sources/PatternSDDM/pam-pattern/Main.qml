@@ -1,0 +1,307 @@
+// The SDDM login screen with the pattern grid (sddm-greeter loads it as the theme named in [Theme] Current).
+// It runs as the sddm user, unprivileged, and only draws and relays: PAM (the `sddm` service's stack, with
+// pam_pattern's profile before pam_unix in common-auth) decides.
+//
+// What SDDM lets a theme do (read in SDDM 0.19's and 0.21's daemon, src/daemon/Display.cpp, and helper,
+// src/helper/backend/PamBackend.cpp): sddm.login(user, secret, session) hands the daemon ONE string, and the
+// daemon answers every secret prompt of the stack with it. So a drawing goes as its digits: pam_pattern
+// judges them (right: the session starts); after a wrong one pam_unix is asked too and gets the same digits,
+// which are not the password. A typed password goes as typed: pam_pattern refuses it as not a pattern,
+// uncounted, and pam_unix takes it. Each PAM error message comes back as a loginFailed() while PAM goes on
+// (0.21 first sends its text as informationMessage(); 0.19 sends no text at all), and the end of a failed
+// attempt as two loginFailed() at once (the error, then the verdict). The daemon ignores a login() while an
+// attempt runs, so a drawing made then waits for that end (or for 15 s of silence).
+import QtQuick 2.15
+import QtQuick.Controls 2.15
+import QtQuick.Window 2.15
+import QtQml.Models 2.15
+import "ModuleWords.js" as Words
+
+Rectangle {
+    id: root
+    width: 1024
+    height: 768
+    color: config.background || "#1b1e20"
+
+    // What the running attempt is for: "" (none), "pattern" (a drawing), "password" (typed).
+    property string attempt: ""
+    // The attempt's first failure was shown (red, or the message): later ones of the same attempt are not.
+    property bool failureShown: false
+    // When the last loginFailed() came (ms): a second one within `endPairMs` is the end of the attempt.
+    property double lastFailure: 0
+    readonly property int endPairMs: 250
+    // A drawing made while an attempt was still running: sent when it ends.
+    property string queuedDigits: ""
+    property string message: ""
+    property bool messageIsError: false
+    // A wait the module announced (SDDM 0.21 passes its words): the grid is dimmed until it has run out.
+    property var wait: null
+    property double waitEnds: 0
+
+    function log(text) {
+        console.log("pam_pattern: " + text)
+    }
+
+    function userName() {
+        return users.currentIndex >= 0 ? users.textAt(users.currentIndex) : ""
+    }
+
+    // Where the dots are on the screen, logged once the window is shown and again when the layout changes:
+    // what a test drives the pointer by. Never a secret.
+    property bool shown: false
+
+    function reportGeometry() {
+        if (grid.width <= 0 || !shown) return
+        var centres = []
+        for (var dot = 1; dot <= 9; ++dot) {
+            var local = grid.dotCenter(dot)
+            var point = grid.mapToGlobal(local.x, local.y)
+            centres.push(Math.round(point.x) + "," + Math.round(point.y))
+        }
+        log("grid " + centres.join(" "))
+    }
+
+    function submitPattern(digits) {
+        if (attempt !== "") {
+            queuedDigits = digits
+            log("pattern queued")
+            return
+        }
+        begin("pattern")
+        log("pattern sent")
+        sddm.login(userName(), digits, sessions.currentIndex)
+    }
+
+    function submitPassword() {
+        if (password.text === "" || attempt !== "") return
+        queuedDigits = ""
+        begin("password")
+        log("password sent")
+        sddm.login(userName(), password.text, sessions.currentIndex)
+    }
+
+    function begin(kind) {
+        attempt = kind
+        failureShown = false
+        lastFailure = 0
+        message = ""
+        watchdog.restart()
+    }
+
+    function end() {
+        attempt = ""
+        watchdog.stop()
+        if (!grid.locked && grid.phase === "checking") grid.reset()
+        if (queuedDigits !== "") {
+            var queued = queuedDigits
+            queuedDigits = ""
+            submitPattern(queued)
+        }
+    }
+
+    // What a module said (SDDM 0.21 only), read back: a wait or a disabled pattern dims the grid.
+    function heard(text) {
+        log("message " + text)
+        var said = Words.read(text)
+        if (said.kind === "other") {
+            // Not pam_pattern's verdict ("Authentication failure" at the end, or its refusal of a typed
+            // password as not a pattern): shown only when nothing else was said.
+            if (message === "" && attempt === "pattern") showMessage(text)
+            return
+        }
+        showMessage(text)
+        if (said.kind === "wait") {
+            wait = said
+            waitEnds = Date.now() + said.seconds * 1000
+            grid.locked = true
+            countdown.restart()
+            log("locked for " + said.seconds + " s")
+        } else if (said.kind === "disabled") {
+            wait = null
+            countdown.stop()
+            grid.locked = true
+            log("disabled")
+        }
+    }
+
+    function showMessage(text) {
+        message = text
+        messageIsError = true
+    }
+
+    function failed() {
+        var now = Date.now()
+        var ends = lastFailure > 0 && now - lastFailure < endPairMs
+        lastFailure = now
+        if (attempt === "") {
+            log("failure after the end")
+            return
+        }
+        watchdog.restart()
+        if (!failureShown) {
+            failureShown = true
+            if (attempt === "pattern" && grid.locked) {
+                // The module asked for no pattern (it is held back): nothing was judged, nothing is red.
+                grid.reset()
+                log("not asked: locked")
+            } else if (attempt === "pattern") {
+                grid.showWrong()
+                log("wrong pattern")
+            } else {
+                password.text = ""
+                log("wrong password")
+            }
+            if (message === "") showMessage(qsTr("Login failed"))
+        }
+        if (ends) {
+            log("attempt over")
+            end()
+        }
+    }
+
+    function tick() {
+        var left = Math.ceil((waitEnds - Date.now()) / 1000)
+        if (left <= 0) {
+            countdown.stop()
+            wait = null
+            grid.locked = false
+            message = ""
+            log("wait over")
+            return
+        }
+        message = Words.waitSaid(wait.language, left, wait.route)
+        log("countdown " + left)
+    }
+
+    Timer {
+        id: countdown
+        interval: 1000
+        repeat: true
+        onTriggered: root.tick()
+    }
+
+    // The daemon never answers a login() it ignored (an attempt still ran): after 15 s of silence the screen
+    // takes drawings again.
+    Timer {
+        id: watchdog
+        interval: 15000
+        onTriggered: {
+            root.log("no answer")
+            root.end()
+        }
+    }
+
+    Connections {
+        target: sddm
+        // informationMessage() is SDDM 0.21's (0.19 has no such signal): no warning where it is missing.
+        ignoreUnknownSignals: true
+        function onLoginFailed() { root.failed() }
+        function onLoginSucceeded() {
+            watchdog.stop()
+            grid.phase = "success"
+            password.text = ""
+            root.log("logged in")
+        }
+        function onInformationMessage(text) { root.heard(text) }
+    }
+
+    Column {
+        id: column
+        anchors.centerIn: parent
+        spacing: 12
+        width: Math.min(parent.width * 0.8, 480)
+
+        ComboBox {
+            id: users
+            anchors.horizontalCenter: parent.horizontalCenter
+            width: Math.min(parent.width, 320)
+            model: userModel
+            textRole: "name"
+            currentIndex: userModel.lastIndex >= 0 ? userModel.lastIndex : 0
+            delegate: ItemDelegate {
+                width: users.width
+                text: model.realName !== "" ? model.realName + " (" + model.name + ")" : model.name
+            }
+            // The full name when the account has one (the model gives roles to delegates only: read below).
+            displayText: currentIndex >= 0 && currentIndex < realNames.count && realNames.objectAt(currentIndex)
+                         && realNames.objectAt(currentIndex).text !== "" ? realNames.objectAt(currentIndex).text : currentText
+            Accessible.name: qsTr("User")
+            onActivated: password.forceActiveFocus()
+        }
+
+        Text {
+            id: messageText
+            width: parent.width
+            height: Math.max(implicitHeight, 2 * font.pixelSize * 1.3)
+            horizontalAlignment: Text.AlignHCenter
+            wrapMode: Text.WordWrap
+            color: root.messageIsError ? "#ff8080" : "white"
+            font.pixelSize: 15
+            text: root.message
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
+        }
+
+        PatternGrid {
+            id: grid
+            anchors.horizontalCenter: parent.horizontalCenter
+            width: Math.min(root.width, root.height) * 0.42
+            height: width
+            trailVisible: config.trail !== "false"
+            onDrawn: function (digits) { root.submitPattern(digits) }
+            onStarted: root.message = ""
+            onShakenOff: function (count) { root.log("shaken off " + count) }
+            onWidthChanged: geometryTimer.restart()
+            onXChanged: geometryTimer.restart()
+            onYChanged: geometryTimer.restart()
+        }
+
+        // Typing goes here at once (it has the focus): the password is never more than a keystroke away.
+        TextField {
+            id: password
+            anchors.horizontalCenter: parent.horizontalCenter
+            width: Math.min(parent.width, 320)
+            echoMode: TextInput.Password
+            placeholderText: qsTr("Password")
+            focus: true
+            Accessible.name: qsTr("Password")
+            onAccepted: root.submitPassword()
+        }
+
+        ComboBox {
+            id: sessions
+            anchors.horizontalCenter: parent.horizontalCenter
+            width: Math.min(parent.width, 320)
+            model: sessionModel
+            textRole: "name"
+            currentIndex: sessionModel.lastIndex >= 0 ? sessionModel.lastIndex : 0
+            Accessible.name: qsTr("Session")
+            onActivated: password.forceActiveFocus()
+        }
+    }
+
+    Instantiator {
+        id: realNames
+        model: userModel
+        delegate: QtObject { property string text: model.realName }
+    }
+
+    Timer {
+        id: geometryTimer
+        interval: 200
+        onTriggered: root.reportGeometry()
+    }
+
+    Component.onCompleted: password.forceActiveFocus()
+
+    Connections {
+        target: root.Window.window
+        function onXChanged() { geometryTimer.restart() }
+        function onYChanged() { geometryTimer.restart() }
+        function onFrameSwapped() {
+            if (root.shown || !root.Window.active) return
+            root.shown = true
+            root.reportGeometry()
+        }
+    }
+}

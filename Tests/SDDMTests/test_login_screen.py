@@ -1,0 +1,123 @@
+"""The SDDM login screen with the pattern grid, at the real SDDM daemon run headless (support.sddm): the theme
+installed by `make install-sddm` and turned on with the README's command, a throwaway user with a pattern, a
+throwaway X session that writes a marker. The right drawing starts the session; a wrong one does not, is counted
+once and shows red; the password typed in the field starts the session (counting no pattern guess); a 3-dot drag
+is not sent. Each run also turns the theme off again with the README's command and finds /etc as it was.
+Root only; needs sddm and Xvfb (make deps)."""
+
+import os
+
+from support import pad, sddm
+from support.helper import PATTERN, WRONG_PATTERN
+from support.paths import ROOT
+
+README_SHOT = os.path.join(ROOT, "docs", "sddm-login.png")
+
+setUpModule = sddm.set_up_module
+
+# What the daemon logs when the greeter asks it to log someone in.
+LOGIN = "Message received from greeter: Login"
+
+
+def red(pixel):
+    r, g, b = pixel
+    return r > 200 and g < 60 and b < 60
+
+
+class LoginScreenTest(sddm.SddmCase):
+    USER = "pphsddm1"
+    PASSWORD = "Sddm-test-pw-42"
+    FULL_NAME = "Alex Doe"
+
+    def assertOnAndOff(self, report):
+        """The on command wrote the one drop-in; the off command left /etc's files as they were."""
+        self.assertEqual(report["on"][0], 0, report["on"][1])
+        self.assertEqual(report["off"][0], 0, report["off"][1])
+        self.assertEqual(report["etc_before"], {})
+        self.assertEqual(list(report["etc_on"]), ["sddm.conf.d/pam-pattern.conf"])
+        self.assertIn("\n[Theme]\nCurrent=pam-pattern\n", report["etc_on"]["sddm.conf.d/pam-pattern.conf"])
+        self.assertEqual(report["etc_after"], report["etc_before"])
+
+    def logins(self, report):
+        """How many logins the daemon was asked for (its own log)."""
+        return sum(1 for who, message in report["journal"] if who == "sddm" and message == LOGIN)
+
+    def test_the_right_drawing_starts_the_session(self):
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "until", "text": "logged in"},
+                {"op": "marker"},
+            ]
+        )
+        self.assertTrue(report["steps"][1]["found"], report["log"])
+        self.assertEqual(len(report["steps"][2]["lines"]), 1, report["log"])
+        self.assertTrue(report["steps"][2]["lines"][0].startswith(self.USER + " :"), report["steps"][2]["lines"])
+        self.assertEqual(self.logged(report, "pattern sent"), ["pattern sent"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+        self.assertOnAndOff(report)
+
+    def test_a_wrong_drawing_is_counted_once_shows_red_and_starts_nothing(self):
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
+                {"op": "until", "text": "wrong pattern"},
+                {"op": "shots", "name": "wrong", "count": 6, "every": 0.1},
+                {"op": "until", "text": "attempt over", "timeout": 15},
+                {"op": "sleep", "seconds": 1},
+                {"op": "shot", "name": "after.xwd"},
+            ]
+        )
+        self.assertTrue(report["steps"][1]["found"], report["log"])
+        self.assertTrue(report["steps"][3]["found"], report["log"])
+        self.assertEqual(self.logged(report, "logged in"), [])
+        self.assertEqual(report["marker"], [])
+        self.assertEqual(self.sandbox.failures(self.USER), 1)
+        self.assertEqual(self.logged(report, "wrong pattern"), ["wrong pattern"])
+        self.assertEqual(self.logins(report), 1, report["log"])
+        centres = [tuple(int(v) for v in p.split(",")) for p in self.logged(report, "grid")[-1].split()[1:]]
+        first = centres[int(WRONG_PATTERN[0]) - 1]
+        untouched = centres[[d for d in range(1, 10) if str(d) not in WRONG_PATTERN][0] - 1]
+        shots = [self.shot("wrong-%d.xwd" % i) for i in range(6)]
+        self.assertTrue(
+            any(red(shot.pixel(*first)) for shot in shots),
+            "the wrong drawing's first dot is never red: %r" % [shot.pixel(*first) for shot in shots],
+        )
+        self.assertFalse(any(red(shot.pixel(*untouched)) for shot in shots), "a dot outside the drawing is red")
+        self.assertFalse(red(self.shot("after.xwd").pixel(*first)), "still red seconds later")
+        # The README's screenshot: the wrong drawing in red, the screen around it (a neutral name, no clock).
+        red_shot = next(shot for shot in shots if red(shot.pixel(*first)))
+        spacing = centres[1][0] - centres[0][0]
+        box = (
+            centres[0][0] - 2 * spacing,
+            centres[0][1] - 2 * spacing,
+            centres[2][0] + 2 * spacing,
+            centres[8][1] + 3 * spacing // 2 + 60,
+        )
+        self.assertIsNone(pad.committed_shot_differs(README_SHOT, red_shot.crop(*box)))
+        self.assertOnAndOff(report)
+
+    def test_the_typed_password_starts_the_session_and_counts_no_pattern_guess(self):
+        report = self.session(
+            [
+                {"op": "type", "text": self.PASSWORD},
+                {"op": "key", "name": "Return"},
+                {"op": "until", "text": "logged in"},
+                {"op": "marker"},
+            ]
+        )
+        self.assertTrue(report["steps"][2]["found"], report["log"])
+        self.assertEqual(len(report["steps"][3]["lines"]), 1, report["log"])
+        self.assertTrue(report["steps"][3]["lines"][0].startswith(self.USER + " :"), report["steps"][3]["lines"])
+        self.assertEqual(self.logged(report, "pattern sent"), [])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+    def test_a_three_dot_drag_is_not_sent(self):
+        report = self.session(
+            [{"op": "drag", "path": [1, 2, 3]}, {"op": "until", "text": "shaken off"}, {"op": "sleep", "seconds": 2}]
+        )
+        self.assertEqual(self.logged(report, "shaken off"), ["shaken off 3"])
+        self.assertEqual(self.logged(report, "pattern sent"), [])
+        self.assertEqual(report["marker"], [])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+        self.assertEqual(self.logins(report), 0, report["log"])

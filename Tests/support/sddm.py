@@ -1,0 +1,378 @@
+"""The SDDM login screen with the pattern grid, at the real SDDM daemon (headless, the recipe of
+../shared/notes/kde-and-sddm.md): a private system dbus-daemon, `sddm` itself, which starts the X server named
+by [X11] ServerPath (a wrapper that runs Xvfb with the arguments it understands) and the greeter as user sddm,
+the theme installed by `make install-sddm` and turned on with the README's command. A throwaway user with
+helper.PATTERN, the profile enabled in common-auth (the `sddm` service includes it), and a throwaway X session
+whose Exec writes a marker file and exits. Driven by xdotool on the greeter's display.
+
+Everything runs in a private mount AND pid namespace (unshare --pid --kill-child): when the driver ends, or
+the test's timeout kills unshare, the kernel ends every process started there (dbus-daemon, sddm, Xvfb, the
+greeter, a session). Nothing real is written: overlays on /etc (the on and off commands write there), /etc/pam.d
+and its books, /usr/share/sddm (the theme), /usr/share/xsessions, /usr/lib (the test's own SDDM settings, in
+/usr/lib/sddm/sddm.conf.d, so /etc holds only what the commands write), /var/lib (SDDM's state, the pattern's),
+/var/log (wtmp, btmp); tmpfs on /run and /tmp (the sandbox bound back at its path); the private /dev of
+support.pad (no /dev/tty0: SDDM takes no virtual terminal of the machine).
+
+The greeter logs through the journal's socket (sd_journal_print, stdin not a terminal): the driver binds
+/run/systemd/journal/socket and reads the theme's lines, never a secret: "pam_pattern: grid X,Y ..." (the nine
+dots' centres on the screen), "pattern sent", "password sent", "wrong pattern", "wrong password", "shaken off
+N", "message TEXT", "attempt over", "logged in".
+"""
+
+import os
+import shlex
+import shutil
+
+from support import pad
+from support.paths import BUILD, ROOT, require_built, require_tools, run
+
+THEME_ID = "pam-pattern"
+THEME = os.path.join(BUILD, "sddm", THEME_ID)
+THEMES = "/usr/share/sddm/themes"
+# The README's commands (README, "SDDM"): a drop-in naming the theme, and its removal.
+DROP_IN = "/etc/sddm.conf.d/pam-pattern.conf"
+ON = "install -D -m 644 %s/%s/pam-pattern.conf %s" % (THEMES, THEME_ID, DROP_IN)
+OFF = "rm %s" % DROP_IN
+SESSION = "/usr/share/xsessions/pp-marker.desktop"
+
+
+def require_sddm():
+    require_built(os.path.join(THEME, "Main.qml"))
+    require_tools("Xvfb", "xdotool", "xwd", "pam-auth-update", "dbus-daemon")
+    for program in ("/usr/bin/sddm", "/usr/bin/sddm-greeter"):
+        if not os.path.exists(program):
+            raise AssertionError("%s is missing (make deps: sddm)" % program)
+
+
+def set_up_module():
+    require_sddm()
+    pad.set_up_module()
+
+
+def install_theme(destdir):
+    """`make install-sddm DESTDIR=destdir`; its output (fails the test when make fails)."""
+    done = run(["make", "-s", "-C", ROOT, "BUILD=" + BUILD, "DESTDIR=" + destdir, "install-sddm"])
+    if done.returncode != 0:
+        raise AssertionError("make install-sddm: %s" % (done.stdout + done.stderr).decode(errors="replace"))
+    return done.stdout.decode()
+
+
+# Runs Xvfb for SDDM: keeps the arguments Xvfb understands (-auth, -displayfd, -nolisten, -noreset), drops Xorg's.
+XSERVER = """#!/bin/sh
+set -- "$@" END
+while [ "$1" != END ]; do
+  case "$1" in
+    -background|-seat) shift 2;;
+    vt*) shift;;
+    *) set -- "$@" "$1"; shift;;
+  esac
+done
+shift
+exec Xvfb "$@" -screen 0 1024x768x24
+"""
+
+# The throwaway session: writes who and where to the marker, and exits (SDDM then shows its greeter again).
+SESSION_SCRIPT = """#!/bin/sh
+echo "$(id -un) $DISPLAY" >> %(marker)s
+"""
+
+
+class SddmNamespace(pad.PadNamespace):
+    """pad.PadNamespace (profile, helper, private /dev) plus what the daemon needs; see the module docstring."""
+
+    def __init__(self, test, user):
+        pad.PadNamespace.__init__(self, test)
+        # /etc first: the overlays on /etc/security and /etc/pam.d go on top of it.
+        extra = {
+            # /usr/share/sddm, not its themes/: the sddm package ships no themes directory
+            "/usr/share/sddm": "usr_share_sddm",
+            "/usr/share/xsessions": "xsessions",
+            "/usr/lib": "usr_lib",
+            "/var/log": "var_log",
+        }
+        self.overlays = dict([("/etc", "etc")] + list(self.overlays.items()) + list(extra.items()))
+        for name in ("etc",) + tuple(extra.values()):
+            for layer in ("up", "work"):
+                os.makedirs(os.path.join(self.root, "overlay", name, layer), exist_ok=True)
+        self.etc_upper = os.path.join(self.root, "overlay", "etc", "up")
+        # The theme as `make install-sddm` installs it.
+        destdir = os.path.join(self.root, "dest")
+        install_theme(destdir)
+        shutil.copytree(
+            destdir + "/usr/share/sddm", os.path.join(self.root, "overlay", "usr_share_sddm", "up"), dirs_exist_ok=True
+        )
+        # The marker the session writes, in a directory the user owns.
+        self.marker_dir = os.path.join(self.root, "marker")
+        os.makedirs(self.marker_dir)
+        os.chown(self.marker_dir, user.uid, -1)
+        self.marker = os.path.join(self.marker_dir, "marker")
+        script = self.write_file("session.sh", SESSION_SCRIPT % {"marker": shlex.quote(self.marker)}, 0o755)
+        self.write_overlay(
+            "xsessions",
+            "pp-marker.desktop",
+            "[Desktop Entry]\nName=Desktop\nExec=%s\nType=Application\n" % script,
+        )
+        xserver = self.write_file("xserver.sh", XSERVER, 0o755)
+        self.write_overlay(
+            "usr_lib",
+            "sddm/sddm.conf.d/pp-test.conf",
+            "[General]\nDisplayServer=x11\n[X11]\nServerPath=%s\n[Users]\nRememberLastUser=true\n" % xserver,
+        )
+        # SDDM's state (owned by sddm, as the package makes it): the last user and session, as after a login.
+        state = os.path.join(self.root, "overlay", "var_lib", "up", "sddm")
+        os.makedirs(state)
+        shutil.copystat("/var/lib/sddm", state)
+        stat = os.stat("/var/lib/sddm")
+        os.chown(state, stat.st_uid, stat.st_gid)
+        with open(os.path.join(state, "state.conf"), "w") as f:
+            f.write("[Last]\nSession=%s\nUser=%s\n" % (SESSION, user.name))
+        os.chown(os.path.join(state, "state.conf"), stat.st_uid, stat.st_gid)
+
+    def write_overlay(self, layer, name, text):
+        path = os.path.join(self.root, "overlay", layer, "up", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        for directory in (os.path.dirname(path), os.path.dirname(os.path.dirname(path))):
+            if directory.startswith(os.path.join(self.root, "overlay", layer, "up", "")):
+                os.chmod(directory, 0o755)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, 0o644)
+
+    def setup_script(self):
+        w = shlex.quote(self.root)
+        return pad.PadNamespace.setup_script(self) + "\n".join(
+            [
+                "mount -t tmpfs -o mode=0755 tmpfs /run",
+                "mkdir -p /run/lock /run/dbus /run/systemd/journal /run/keep",
+                # A private /tmp (X's lock files, SDDM's sockets) with the sandbox bound back at its path.
+                "mount --bind %s /run/keep" % w,
+                "mount -t tmpfs -o mode=1777 tmpfs /tmp",
+                "mkdir -p %s && mount --bind /run/keep %s" % (w, w),
+                "",
+            ]
+        )
+
+    def argv(self, command):
+        # A pid namespace too: when its first process (the driver) ends, the kernel ends every other one.
+        return [
+            "unshare",
+            "--mount",
+            "--pid",
+            "--fork",
+            "--kill-child",
+            "--mount-proc",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            self.setup_script() + command,
+        ]
+
+
+# Runs in the namespace as root (pid 1's child) with the job (JSON) on argv[1]; prints the results (JSON).
+DRIVER = r'''
+import json, os, signal, socket, struct, subprocess, sys, threading, time
+job = json.loads(sys.argv[1])
+W = job["root"]
+out = {"steps": [], "journal": []}
+
+def parse(data):
+    """One journal datagram (the native protocol: KEY=VALUE lines, or KEY, a length and binary data)."""
+    fields, i = {}, 0
+    while i < len(data):
+        nl = data.find(b"\n", i)
+        if nl < 0:
+            break
+        line = data[i:nl]
+        if b"=" in line:
+            key, value = line.split(b"=", 1)
+            fields[key.decode()] = value
+            i = nl + 1
+        else:
+            n = struct.unpack("<Q", data[nl + 1:nl + 9])[0]
+            fields[line.decode()] = data[nl + 9:nl + 9 + n]
+            i = nl + 9 + n + 1
+    return fields
+
+journal = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+journal.bind("/run/systemd/journal/socket")
+os.chmod("/run/systemd/journal/socket", 0o666)
+journal.settimeout(0.2)
+reading = True
+def read_journal():
+    while reading:
+        try:
+            fields = parse(journal.recv(1 << 20))
+        except socket.timeout:
+            continue
+        out["journal"].append([fields.get("SYSLOG_IDENTIFIER", b"").decode(errors="replace"),
+                               fields.get("MESSAGE", b"").decode(errors="replace")])
+reader = threading.Thread(target=read_journal)
+reader.start()
+
+def lines(text):
+    found = []
+    for _, message in list(out["journal"]):
+        if message.startswith("pam_pattern: ") and message[13:].startswith(text):
+            found.append(message[13:])
+    return found
+
+def wait_for(predicate, timeout):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    return predicate()
+
+def etc_files():
+    found = {}
+    for directory, _, files in os.walk(job["etc_upper"]):
+        for name in files:
+            path = os.path.join(directory, name)
+            with open(path, "rb") as f:
+                found[os.path.relpath(path, job["etc_upper"])] = f.read().decode(errors="replace")
+    return found
+
+out["etc_before"] = etc_files()
+on = subprocess.run(["sh", "-c", job["on"]], capture_output=True)
+out["on"] = [on.returncode, (on.stdout + on.stderr).decode(errors="replace")]
+out["etc_on"] = etc_files()
+bus = subprocess.run(["dbus-daemon", "--system", "--fork"], capture_output=True)
+out["bus"] = [bus.returncode, (bus.stdout + bus.stderr).decode(errors="replace")]
+daemon = subprocess.Popen(["sddm"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+def comm(pid):
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+def greeter_env():
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and comm(int(entry)) == "sddm-greeter":
+            try:
+                with open("/proc/%s/environ" % entry, "rb") as f:
+                    variables = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+            except OSError:
+                continue
+            if b"DISPLAY" in variables:
+                return {"DISPLAY": variables[b"DISPLAY"].decode(),
+                        "XAUTHORITY": variables.get(b"XAUTHORITY", b"").decode()}
+    return None
+
+env = None
+def connect():
+    global env
+    found = wait_for(greeter_env, 30)
+    if found:
+        env = dict(os.environ, **found)
+    return found
+
+def x(*argv):
+    subprocess.run(list(argv), env=env, check=True, timeout=30)
+
+def shot(name):
+    subprocess.run(["xwd", "-root", "-silent", "-out", os.path.join(W, name)], env=env, check=True, timeout=30)
+
+def marker():
+    try:
+        with open(job["marker"]) as f:
+            return f.read().splitlines()
+    except FileNotFoundError:
+        return []
+
+grid = wait_for(lambda: lines("grid "), 90) and connect()
+out["ready"] = bool(grid)
+centres = {}
+def read_centres():
+    for dot, point in enumerate(lines("grid ")[-1].split()[1:], 1):
+        centres[dot] = tuple(int(v) for v in point.split(","))
+if grid:
+    time.sleep(0.3)
+def move(point):
+    x("xdotool", "mousemove", str(point[0]), str(point[1]))
+for step in job["steps"] if grid else []:
+    op = step["op"]
+    result = {"op": op}
+    if op == "drag":
+        read_centres()
+        points = [centres[p] if isinstance(p, int) else tuple(p) for p in step["path"]]
+        move(points[0]); time.sleep(0.1)
+        x("xdotool", "mousedown", "1"); time.sleep(0.05)
+        last = points[0]
+        for point in points[1:]:
+            n = step.get("steps", 4)
+            for i in range(1, n + 1):
+                move((last[0] + (point[0] - last[0]) * i // n, last[1] + (point[1] - last[1]) * i // n))
+                time.sleep(step.get("pause", 0.03))
+            # A moment on each dot: under load Qt's X11 plugin merges queued motion events (support.kde).
+            time.sleep(step.get("dwell", 0.1))
+            last = point
+        for name in step.get("shots_before_release", []):
+            shot(name)
+        x("xdotool", "mouseup", "1")
+    elif op == "until":
+        want = step.get("count", 1)
+        result["found"] = bool(wait_for(lambda: len(lines(step["text"])) >= want, step.get("timeout", 20)))
+    elif op == "marker":
+        # The session ran: its marker holds a line.
+        result["lines"] = wait_for(marker, step.get("timeout", 30))
+    elif op == "shots":
+        for i in range(step["count"]):
+            shot("%s-%d.xwd" % (step["name"], i))
+            time.sleep(step.get("every", 0.1))
+    elif op == "shot":
+        shot(step["name"])
+    elif op == "type":
+        x("xdotool", "type", "--delay", "40", step["text"])
+    elif op == "key":
+        x("xdotool", "key", step["name"])
+    elif op == "sleep":
+        time.sleep(step["seconds"])
+    out["steps"].append(result)
+out["marker"] = marker()
+# SDDM stops its displays, greeter and sessions on SIGTERM; whatever is left ends with this pid namespace.
+daemon.terminate()
+try:
+    daemon.wait(timeout=15)
+except subprocess.TimeoutExpired:
+    daemon.kill()
+off = subprocess.run(["sh", "-c", job["off"]], capture_output=True)
+out["off"] = [off.returncode, (off.stdout + off.stderr).decode(errors="replace")]
+out["etc_after"] = etc_files()
+reading = False
+reader.join()
+print(json.dumps(out))
+'''
+
+
+class SddmCase(pad.PadCase):
+    """A throwaway USER with PASSWORD and helper.PATTERN, the profile enabled, SDDM with the theme (see above)."""
+
+    def namespace(self):
+        return SddmNamespace(self, self.user)
+
+    def session(self, steps, timeout=240):
+        job = {
+            "root": self.sandbox.root,
+            "etc_upper": self.sandbox.etc_upper,
+            "marker": self.sandbox.marker,
+            "on": ON,
+            "off": OFF,
+            "steps": steps,
+        }
+        report = self.run_driver("sddm", DRIVER, job, timeout)
+        report["log"] = "\n".join("%s: %s" % tuple(entry) for entry in report["journal"])
+        self.assertTrue(report["ready"], "the login screen did not come up:\n%s" % report["log"])
+        return report
+
+    def logged(self, report, text):
+        """The theme's log lines that start with `text`."""
+        found = []
+        for _, message in report["journal"]:
+            if message.startswith("pam_pattern: ") and message[13:].startswith(text):
+                found.append(message[13:])
+        return found
