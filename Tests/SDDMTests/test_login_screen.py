@@ -70,6 +70,7 @@ class LoginScreenTest(sddm.SddmCase):
         )
         self.assertTrue(report["steps"][1]["found"], report["log"])
         self.assertTrue(report["steps"][3]["found"], report["log"])
+        self.assertEqual(self.logged(report, "no answer"), [])
         self.assertEqual(self.logged(report, "logged in"), [])
         self.assertEqual(report["marker"], [])
         self.assertEqual(self.sandbox.failures(self.USER), 1)
@@ -121,3 +122,23 @@ class LoginScreenTest(sddm.SddmCase):
         self.assertEqual(report["marker"], [])
         self.assertEqual(self.sandbox.failures(self.USER), 0)
         self.assertEqual(self.logins(report), 0, report["log"])
+
+    def test_a_drawing_made_while_the_last_attempt_ends_is_sent_when_it_has(self):
+        """SDDM ignores a login while one runs (after a wrong pattern pam_unix still takes its 2 s): the theme
+        keeps a drawing made then and sends it once the attempt is over, not into the void."""
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
+                {"op": "until", "text": "wrong pattern"},
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "until", "text": "logged in", "timeout": 30},
+                {"op": "marker"},
+            ]
+        )
+        self.assertTrue(report["steps"][3]["found"], report["log"])
+        self.assertEqual(self.logged(report, "pattern queued"), ["pattern queued"], report["log"])
+        self.assertEqual(self.logged(report, "no answer"), [])
+        self.assertEqual(self.logged(report, "sent again"), [], report["log"])
+        self.assertEqual(self.logins(report), 2, report["log"])
+        self.assertEqual(len(report["steps"][4]["lines"]), 1, report["log"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)  # a success ends the run of failures

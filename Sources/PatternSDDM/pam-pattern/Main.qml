@@ -3,14 +3,19 @@
 // pam_pattern's profile before pam_unix in common-auth) decides.
 //
 // What SDDM lets a theme do (read in SDDM 0.19's and 0.21's daemon, src/daemon/Display.cpp, and helper,
-// src/helper/backend/PamBackend.cpp): sddm.login(user, secret, session) hands the daemon ONE string, and the
-// daemon answers every secret prompt of the stack with it. So a drawing goes as its digits: pam_pattern
-// judges them (right: the session starts); after a wrong one pam_unix is asked too and gets the same digits,
-// which are not the password. A typed password goes as typed: pam_pattern refuses it as not a pattern,
-// uncounted, and pam_unix takes it. Each PAM error message comes back as a loginFailed() while PAM goes on
-// (0.21 first sends its text as informationMessage(); 0.19 sends no text at all), and the end of a failed
-// attempt as two loginFailed() at once (the error, then the verdict). The daemon ignores a login() while an
-// attempt runs, so a drawing made then waits for that end (or for 15 s of silence).
+// src/helper/backend/PamBackend.cpp; run with 0.19): sddm.login(user, secret, session) hands the daemon ONE
+// string, and the daemon answers every secret prompt of the stack with it. So a drawing goes as its digits:
+// pam_pattern judges them (right: the session starts); after a wrong one pam_unix is asked too and gets the
+// same digits, which are not the password. A typed password goes as typed: pam_pattern refuses it as not a
+// pattern, uncounted, and pam_unix takes it.
+//
+// What comes back: every PAM error message is a loginFailed() while PAM goes on (0.21 first sends its text as
+// informationMessage(); 0.19 sends no text), and a failed attempt ends with one or two loginFailed() at once
+// (the daemon's error, then, not always, its verdict). The daemon ignores a login() while an attempt runs,
+// without a word. So an attempt is taken as over 300 ms after two failures at once, or 4 s after the last
+// failure (pam_unix's delay after a wrong password is 2 s); a drawing or password given before that waits for
+// it; and a login() that nothing answers within 2 s is sent again (a second one while the first runs is
+// ignored, and a wrong pattern tried again is not counted), 4 times at most.
 import QtQuick 2.15
 import QtQuick.Controls 2.15
 import QtQuick.Window 2.15
@@ -23,15 +28,20 @@ Rectangle {
     height: 768
     color: config.background || "#1b1e20"
 
-    // What the running attempt is for: "" (none), "pattern" (a drawing), "password" (typed).
+    // What the running attempt is for: "" (none), "pattern" (a drawing), "password" (typed), "done" (logged in).
     property string attempt: ""
-    // The attempt's first failure was shown (red, or the message): later ones of the same attempt are not.
+    // The drawing's digits until the daemon answers (sent again if it seems to have ignored them).
+    property string secret: ""
+    property bool answered: false
+    property int resends: 0
+    // The attempt's first failure was shown (red): later ones of the same attempt are not.
     property bool failureShown: false
-    // When the last loginFailed() came (ms): a second one within `endPairMs` is the end of the attempt.
+    // When the last loginFailed() came (ms); whether two came at once (the end of the attempt).
     property double lastFailure: 0
-    readonly property int endPairMs: 250
-    // A drawing made while an attempt was still running: sent when it ends.
+    property bool endSeen: false
+    // What was given while an attempt still ran: sent when it is over.
     property string queuedDigits: ""
+    property bool queuedPassword: false
     property string message: ""
     property bool messageIsError: false
     // A wait the module announced (SDDM 0.21 passes its words): the grid is dimmed until it has run out.
@@ -62,50 +72,82 @@ Rectangle {
     }
 
     function submitPattern(digits) {
+        if (attempt === "done") return
         if (attempt !== "") {
             queuedDigits = digits
+            queuedPassword = false
             log("pattern queued")
             return
         }
-        begin("pattern")
+        begin("pattern", digits)
         log("pattern sent")
-        sddm.login(userName(), digits, sessions.currentIndex)
+        send()
     }
 
     function submitPassword() {
-        if (password.text === "" || attempt !== "") return
-        queuedDigits = ""
-        begin("password")
+        if (password.text === "" || attempt === "done") return
+        if (attempt !== "") {
+            queuedPassword = true
+            queuedDigits = ""
+            log("password queued")
+            return
+        }
+        begin("password", "")
         log("password sent")
-        sddm.login(userName(), password.text, sessions.currentIndex)
+        send()
     }
 
-    function begin(kind) {
+    function begin(kind, digits) {
         attempt = kind
+        secret = digits
+        answered = false
+        resends = 0
         failureShown = false
         lastFailure = 0
+        endSeen = false
         message = ""
-        watchdog.restart()
+    }
+
+    function send() {
+        sddm.login(userName(), attempt === "pattern" ? secret : password.text, sessions.currentIndex)
+        resend.restart()
+    }
+
+    function heardBack() {
+        answered = true
+        secret = ""
+        resend.stop()
     }
 
     function end() {
+        var was = attempt
         attempt = ""
-        watchdog.stop()
+        heardBack()
+        settle.stop()
+        if (was === "password") {
+            password.text = ""
+            if (message === "") showMessage(qsTr("Login failed"))
+            log("wrong password")
+        }
         if (!grid.locked && grid.phase === "checking") grid.reset()
         if (queuedDigits !== "") {
             var queued = queuedDigits
             queuedDigits = ""
             submitPattern(queued)
+        } else if (queuedPassword) {
+            queuedPassword = false
+            submitPassword()
         }
     }
 
     // What a module said (SDDM 0.21 only), read back: a wait or a disabled pattern dims the grid.
     function heard(text) {
         log("message " + text)
+        if (attempt !== "" && attempt !== "done") heardBack()
         var said = Words.read(text)
         if (said.kind === "other") {
             // Not pam_pattern's verdict ("Authentication failure" at the end, or its refusal of a typed
-            // password as not a pattern): shown only when nothing else was said.
+            // password as not a pattern): shown only when nothing else was said about a drawing.
             if (message === "" && attempt === "pattern") showMessage(text)
             return
         }
@@ -131,32 +173,29 @@ Rectangle {
 
     function failed() {
         var now = Date.now()
-        var ends = lastFailure > 0 && now - lastFailure < endPairMs
-        lastFailure = now
-        if (attempt === "") {
+        if (attempt === "" || attempt === "done") {
             log("failure after the end")
             return
         }
-        watchdog.restart()
-        if (!failureShown) {
+        heardBack()
+        if (lastFailure > 0 && now - lastFailure < 250) endSeen = true
+        lastFailure = now
+        // A drawing's verdict shows at once; a typed password's only at the end (pam_pattern's refusal of it
+        // as a pattern is a failure too, and pam_unix may still take it).
+        if (!failureShown && attempt === "pattern") {
             failureShown = true
-            if (attempt === "pattern" && grid.locked) {
+            if (grid.locked) {
                 // The module asked for no pattern (it is held back): nothing was judged, nothing is red.
                 grid.reset()
                 log("not asked: locked")
-            } else if (attempt === "pattern") {
+            } else {
                 grid.showWrong()
                 log("wrong pattern")
-            } else {
-                password.text = ""
-                log("wrong password")
             }
             if (message === "") showMessage(qsTr("Login failed"))
         }
-        if (ends) {
-            log("attempt over")
-            end()
-        }
+        settle.interval = endSeen ? 300 : 4000
+        settle.restart()
     }
 
     function tick() {
@@ -180,14 +219,30 @@ Rectangle {
         onTriggered: root.tick()
     }
 
-    // The daemon never answers a login() it ignored (an attempt still ran): after 15 s of silence the screen
-    // takes drawings again.
     Timer {
-        id: watchdog
-        interval: 15000
+        id: settle
         onTriggered: {
-            root.log("no answer")
+            root.log("attempt over")
             root.end()
+        }
+    }
+
+    Timer {
+        id: resend
+        interval: 2000
+        repeat: true
+        onTriggered: {
+            if (root.answered) {
+                stop()
+            } else if (root.resends < 4) {
+                root.resends += 1
+                root.log("sent again")
+                sddm.login(root.userName(), root.attempt === "pattern" ? root.secret : password.text,
+                           sessions.currentIndex)
+            } else {
+                root.log("no answer")
+                root.end()
+            }
         }
     }
 
@@ -197,7 +252,9 @@ Rectangle {
         ignoreUnknownSignals: true
         function onLoginFailed() { root.failed() }
         function onLoginSucceeded() {
-            watchdog.stop()
+            root.heardBack()
+            settle.stop()
+            root.attempt = "done"
             grid.phase = "success"
             password.text = ""
             root.log("logged in")
