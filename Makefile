@@ -192,12 +192,15 @@ build: check-deps toolchain build-owner
 	install -m 0755 $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
 	install -m 0755 $(CLI_SCRATCH)/release/core-vectors $(BUILD)/core-vectors
 	install -m 0755 $(SCRATCH)/release/core-vectors-embedded $(BUILD)/core-vectors-embedded
-	# the KDE Plasma 5.27 lock screen, a look-and-feel package: its QML, the shared grid, and the words it
-	# recognises, generated from the message catalogue
-	rm -rf $(BUILD)/kde/plasma5.new && mkdir -p $(BUILD)/kde && cp -r Sources/PatternKDE/plasma5 $(BUILD)/kde/plasma5.new \
-	  && cp Sources/PatternQML/PatternGrid.qml Sources/PatternQML/PatternTrace.js $(BUILD)/kde/plasma5.new/contents/lockscreen/ \
-	  && $(PYTHON) po/module-words.py > $(BUILD)/kde/plasma5.new/contents/lockscreen/ModuleWords.js \
-	  && rm -rf $(BUILD)/kde/plasma5 && mv $(BUILD)/kde/plasma5.new $(BUILD)/kde/plasma5
+	# the KDE Plasma lock screens, a look-and-feel package (5.27) and a shell package (6): each version's
+	# LockScreen.qml, the shared screen and grid, and the words it recognises, generated from the message catalogue
+	for v in plasma5 plasma6; do \
+	  rm -rf $(BUILD)/kde/$$v.new && mkdir -p $(BUILD)/kde && cp -r Sources/PatternKDE/$$v $(BUILD)/kde/$$v.new \
+	  && cp Sources/PatternKDE/PatternLockScreen.qml Sources/PatternQML/PatternGrid.qml Sources/PatternQML/PatternTrace.js \
+	    $(BUILD)/kde/$$v.new/contents/lockscreen/ \
+	  && $(PYTHON) po/module-words.py > $(BUILD)/kde/$$v.new/contents/lockscreen/ModuleWords.js \
+	  && rm -rf $(BUILD)/kde/$$v && mv $(BUILD)/kde/$$v.new $(BUILD)/kde/$$v || exit 1; \
+	done
 	# the SDDM login screen, a greeter theme: its QML, the same shared grid and words
 	rm -rf $(BUILD)/sddm/pam-pattern.new && mkdir -p $(BUILD)/sddm && cp -r Sources/PatternSDDM/pam-pattern $(BUILD)/sddm/pam-pattern.new \
 	  && cp Sources/PatternQML/PatternGrid.qml Sources/PatternQML/PatternTrace.js $(BUILD)/sddm/pam-pattern.new/ \
@@ -313,9 +316,12 @@ uninstall-rows:
 	  rm -f "$(DESTDIR)$$dst"; \
 	done
 
-# The KDE Plasma 5.27 lock screen (README, "KDE Plasma"; the package pam-pattern-kde): the look-and-feel package
-# Plasma finds by its id.
+# The KDE Plasma lock screens (README, "KDE Plasma"; the package pam-pattern-kde): for 5.27 the look-and-feel
+# package Plasma finds by its id.
 KDE_LOCKSCREEN := /usr/share/plasma/look-and-feel/org.pam-pattern.lockscreen
+# The Plasma 6 lock screen: a shell package that has only contents/lockscreen (org.kde.plasma.desktop, its
+# fallback, supplies everything else).
+KDE_SHELL := /usr/share/plasma/shells/org.pam-pattern.desktop
 
 install-kde:
 	@test -f $(BUILD)/kde/plasma5/contents/lockscreen/LockScreen.qml || { echo "run 'make build' first"; exit 1; }

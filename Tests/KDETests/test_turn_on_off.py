@@ -4,6 +4,7 @@ configuration (no --theme, as a real lock) shows the grid and the right drawing 
 file is as it was before, byte for byte (a file that did not exist may be left empty: no settings either way). The
 theme is installed where the package puts it (an overlay on /usr/share/plasma/look-and-feel)."""
 
+import json
 import os
 import shlex
 import tempfile
@@ -112,27 +113,30 @@ class AdministratorOnOffTest(kde.KdeCase):
 
 
 class InstallTest(unittest.TestCase):
-    """`make install-kde` puts the assembled package where Plasma finds it by its id, readable by everyone;
-    `make uninstall-kde` takes it away."""
+    """`make install-kde` puts every file of both assembled packages (build/kde/plasma5, the 5.27 look-and-feel
+    package, and build/kde/plasma6, the Plasma 6 shell package) where Plasma finds them by their ids, byte for
+    byte and readable by everyone; `make uninstall-kde` takes them away, directories included."""
 
     def test_install_and_uninstall(self):
         with tempfile.TemporaryDirectory(prefix="pam_pattern-kde-install.") as destdir:
             make = ["make", "-s", "-C", ROOT, "BUILD=" + BUILD, "DESTDIR=" + destdir]
             done = run(make + ["install-kde"])
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-            installed = destdir + kde.LOOK_AND_FEEL + "/" + kde.THEME_ID
-            for name in (
-                "metadata.desktop",
-                "contents/lockscreen/LockScreen.qml",
-                "contents/lockscreen/PatternGrid.qml",
-                "contents/lockscreen/PatternTrace.js",
-                "contents/lockscreen/ModuleWords.js",
-            ):
-                path = os.path.join(installed, name)
-                self.assertTrue(os.path.isfile(path), name)
-                self.assertEqual(os.stat(path).st_mode & 0o777, 0o644, name)
-            with open(os.path.join(installed, "metadata.desktop")) as f:
+            for built, installed in (("plasma5", kde.INSTALLED_THEME), ("plasma6", kde.INSTALLED_SHELL)):
+                source = os.path.join(BUILD, "kde", built)
+                names = [os.path.relpath(os.path.join(d, f), source) for d, _, files in os.walk(source) for f in files]
+                self.assertIn("contents/lockscreen/LockScreen.qml", names)
+                for name in names:
+                    path = os.path.join(destdir + installed, name)
+                    self.assertTrue(os.path.isfile(path), path)
+                    self.assertEqual(os.stat(path).st_mode & 0o777, 0o644, path)
+                    with open(path, "rb") as f, open(os.path.join(source, name), "rb") as g:
+                        self.assertEqual(f.read(), g.read(), path)
+            with open(destdir + kde.INSTALLED_THEME + "/metadata.desktop") as f:
                 self.assertIn("X-KDE-PluginInfo-Name=%s\n" % kde.THEME_ID, f.read())
+            with open(destdir + kde.INSTALLED_SHELL + "/metadata.json") as f:
+                self.assertEqual(json.load(f)["KPlugin"]["Id"], kde.SHELL_ID)
             done = run(make + ["uninstall-kde"])
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-            self.assertFalse(os.path.exists(installed))
+            self.assertFalse(os.path.exists(destdir + kde.INSTALLED_THEME))
+            self.assertFalse(os.path.exists(destdir + kde.INSTALLED_SHELL))

@@ -22,7 +22,7 @@ import test_fresh_install
 import test_kde_package
 import test_package
 
-from support import debian13, i3lock, pad
+from support import debian13, i3lock, kde, pad
 
 PATTERN, WRONG = test_package.PATTERN, test_package.WRONG
 ENROLLED, OTHER = test_package.ENROLLED, test_package.OTHER
@@ -155,6 +155,50 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
     def test_lintian_of_debian_13_reports_nothing(self):
         debian13_lintian(self, self.deb, fail_on="error,warning,info")
 
+    def test_plasma_6_greeter_unlocks_with_the_right_drawing_after_counting_a_wrong_one(self):
+        """Plasma 6.3's real kscreenlocker_greet --testing --shell (the shell package as installed) under Xvfb, run
+        by the user, the profile enabled (Debian 13 has no /etc/pam.d/kde here: `other`, common-auth): a wrong
+        drawing is judged and counted once (the module's message says 4 tries are left), the right one unlocks."""
+        ns = self.NAMESPACE()
+        self.addCleanup(ns.close)
+        ns.share(os.path.dirname(self.deb))
+        ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.base, self.deb], timeout=300)
+        ns.run(["useradd", "-m", "-s", "/bin/sh", ENROLLED])
+        ns.run(["chpasswd"], input="%s:%s\n" % (ENROLLED, PASSWORDS[ENROLLED]))
+        ns.run(["pam-auth-update", "--enable", "pattern"])
+        ns.run(["patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
+        uid = int(ns.run(["id", "-u", ENROLLED]).stdout)
+        ns.sh("mkdir -m 0755 /tmp/kde")
+        job = {
+            "root": "/tmp/kde",
+            "screen": [1024, 768],
+            "user": ENROLLED,
+            "uid": uid,
+            "home": "/home/" + ENROLLED,
+            "setpriv": ["setpriv", "--reuid=%d" % uid, "--regid=%d" % uid, "--clear-groups"],
+            "greeter": kde.GREETER,
+            "theme": kde.INSTALLED_SHELL,
+            "theme_option": "--shell",
+            "env": {},
+            "steps": [
+                {"op": "drag", "path": pad.dots(WRONG)},
+                {"op": "until", "text": "wrong pattern", "timeout": 30},
+                {"op": "sleep", "seconds": 1.2},
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "until", "text": "unlocked", "timeout": 30},
+            ],
+        }
+        done = ns.run(["python3", "-c", kde.DRIVER, json.dumps(job)], check=False, timeout=300)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        report = json.loads(done.stdout)
+        self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
+        said = [line.split("pam_pattern: ", 1)[1] for line in report["log"].splitlines() if "pam_pattern: " in line]
+        self.assertTrue(report["steps"][1]["found"], report["log"])
+        counted = [line for line in said if line.startswith("message Wrong pattern. 4 tries left before a wait.")]
+        self.assertEqual(len(counted), 1, report["log"])
+        self.assertTrue(report["steps"][4]["found"], report["log"])
+        self.assertEqual([line for line in said if line.startswith("pattern sent")], ["pattern sent"] * 2)
+
 
 def debian13_lintian(test, deb, fail_on="error,warning"):
     """Debian 13's lintian on `deb`, as nobody: it must report nothing at the levels of fail_on (beyond the
@@ -227,6 +271,7 @@ ON_DEBIAN_13 = {
     Debian13KdePackage: [
         "test_installed_beside_pam_pattern_then_removed_leaves_nothing",
         "test_lintian_of_debian_13_reports_nothing",
+        "test_plasma_6_greeter_unlocks_with_the_right_drawing_after_counting_a_wrong_one",
     ],
     Debian13FreshInstall: ["test_a_new_user_sets_checks_changes_and_removes_a_pattern_as_the_readme_says"],
     Debian13Mounts: ["test_no_mount_is_left_behind_also_after_a_failure"],

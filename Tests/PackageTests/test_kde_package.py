@@ -82,6 +82,8 @@ class KdePackageTests(unittest.TestCase):
         )
         self.assertEqual(found, self.expected_files())
         self.assertIn(kde.INSTALLED_THEME + "/contents/lockscreen/LockScreen.qml", found)
+        self.assertIn(kde.INSTALLED_SHELL + "/contents/lockscreen/LockScreen.qml", found)
+        self.assertIn(kde.INSTALLED_SHELL + "/metadata.json", found)
         for src, dst, mode in self.rows:
             with self.subTest(dst):
                 self.assertEqual(sha256(d + dst), sha256(src), "%s is not the bytes of %s" % (dst, src))

@@ -21,6 +21,9 @@ THEME = os.path.join(BUILD, "kde", "plasma5")
 THEME_ID = "org.pam-pattern.lockscreen"
 LOOK_AND_FEEL = "/usr/share/plasma/look-and-feel"
 INSTALLED_THEME = LOOK_AND_FEEL + "/" + THEME_ID
+# Plasma 6's lock screen: the shell package (its id, where the package installs it).
+SHELL_ID = "org.pam-pattern.desktop"
+INSTALLED_SHELL = "/usr/share/plasma/shells/" + SHELL_ID
 # The documented commands that turn the lock screen on and off for one person (README, "KDE Plasma").
 ON = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", THEME_ID]
 OFF = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", "--delete"]
@@ -60,7 +63,8 @@ user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "
             "DISPLAY": display, "XDG_RUNTIME_DIR": runtime, "QT_QPA_PLATFORM": "xcb", "LANG": "C.UTF-8"}
 user_env.update(job["env"])
 log_path = os.path.join(W, "greeter.log")
-theme = ["--theme", job["theme"]] if job["theme"] else []
+# Plasma 5.27 takes a look-and-feel package (--theme), Plasma 6 a shell package (--shell).
+theme = [job.get("theme_option", "--theme"), job["theme"]] if job["theme"] else []
 greeter = subprocess.Popen(job["setpriv"] + [job["greeter"], "--testing"] + theme, env=user_env,
                            stdout=open(log_path, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
 def log():
