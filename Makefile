@@ -23,6 +23,10 @@ STOREDIR     := /etc/security/pam_pattern
 STATEDIR     := /var/lib/pam_pattern
 # xsecurelock wants its auth module named by an absolute path (XSECURELOCK_AUTH); the man page and docs/reference.md name this one.
 PAD          := /usr/libexec/pam-pattern/auth_pattern
+# The window of `patternctl set --draw`, whose path is compiled into patternctl (DrawWindow.installedPath).
+DRAW         := /usr/libexec/pam-pattern/pattern-draw
+# Where desktop menus find the entry that starts it.
+APPLICATIONSDIR ?= $(PREFIX)/share/applications
 PAMCONFIGDIR ?= /usr/share/pam-configs
 # bash-completion loads completions on demand from here (also under /usr/local/share).
 BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
@@ -187,6 +191,7 @@ build: check-deps toolchain build-owner
 	$(call PUT,strip --strip-unneeded -o,$(SCRATCH)/release/libpam_pattern.so,pam_pattern.so)
 	$(call PUT,strip -o,$(SCRATCH)/release/pam_pattern_helper,pam_pattern_helper)
 	$(call PUT,strip -o,$(SCRATCH)/release/auth_pattern,auth_pattern)
+	$(call PUT,strip -o,$(SCRATCH)/release/pattern-draw,pattern-draw)
 	$(call PUT,strip -o,$(CLI_SCRATCH)/release/patternctl,patternctl)
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
 	install -m 0755 $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
@@ -218,6 +223,7 @@ build-embedded:
 	$(SWIFT_RELEASE) --product pam_pattern
 	$(SWIFT_RELEASE) --product pam_pattern_helper
 	$(SWIFT_RELEASE) --product auth_pattern
+	$(SWIFT_RELEASE) --product pattern-draw
 	# the TPM layer's test driver (Tests/TPMTests), never installed
 	$(SWIFT_RELEASE) --product tpm-driver
 	# the core's pure functions as Embedded Swift, for Tests/CoreVectorsTests and Tests/QMLTests, never installed

@@ -36,6 +36,7 @@ let package = Package(
         .executable(name: "patternctl", targets: ["patternctl"]),
         .executable(name: "pam_pattern_helper", targets: ["pam_pattern_helper"]),
         .executable(name: "auth_pattern", targets: ["auth_pattern"]),
+        .executable(name: "pattern-draw", targets: ["pattern-draw"]),
     ],
     targets: [
         // libc, libcrypt and libpam, as seen from Swift (both builds). libcrypt is linked by the targets that hash
@@ -137,6 +138,13 @@ let package = Package(
         // auth_pattern, the xsecurelock auth module: a C main (Embedded Swift cannot see argv), then PatternPad.
         .executableTarget(
             name: "auth_pattern",
+            dependencies: ["PatternPad", "CPatternPad"],
+            linkerSettings: embeddedExecutable
+        ),
+        // pattern-draw, the window of `patternctl set --draw`: the pad's drawing in a window of its own, run by the
+        // person with no privileges; a C main like the pad's, then PatternPad (DrawMain.swift).
+        .executableTarget(
+            name: "pattern-draw",
             dependencies: ["PatternPad", "CPatternPad"],
             linkerSettings: embeddedExecutable
         ),

@@ -65,7 +65,7 @@ const char *pattern_pad_user_name(void) {
     return name;
 }
 
-void pattern_pad_log(const char *message) { fprintf(stderr, "auth_pattern: %s\n", message); }
+void pattern_pad_log(const char *message) { fprintf(stderr, "%s: %s\n", program_invocation_short_name, message); }
 
 pid_t pattern_pad_spawn(const char *path, int *to_child, int *from_child) {
     int down[2], up[2];

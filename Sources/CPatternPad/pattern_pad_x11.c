@@ -4,6 +4,10 @@
  * appears whole, core X primitives for dots and lines, Xft for text.
  * The pointer is polled with XQueryPointer: xsecurelock holds the grab, so
  * no pointer event ever reaches this client.
+ *
+ * pattern-draw (the drawing window) uses the same drawing on a top-level
+ * window of its own instead (pattern_pad_x11_open_window): one "monitor",
+ * the whole window, and its pointer and keys as ordinary X events.
  */
 #define _GNU_SOURCE
 #include "pattern_pad.h"
@@ -11,6 +15,7 @@
 #include <X11/Xft/Xft.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include <X11/keysym.h>
 #include <X11/extensions/Xrandr.h>
 #include <locale.h>
 #include <poll.h>
@@ -47,6 +52,9 @@ static struct {
     XftFont *font;
 } fonts[MAX_FONTS];
 static char language[16];
+/* pattern-draw's own top-level window instead of the locker's (pattern_pad_x11_open_window). */
+static int windowed;
+static Atom delete_window;
 
 /* "zh_CN.UTF-8" -> "zh-cn", for fontconfig's lang= (so CJK text gets a CJK font). */
 static void read_language(void) {
@@ -77,9 +85,9 @@ static void make_monitors(void) {
     if (!XGetWindowAttributes(display, parent, &attributes)) return;
     int px = 0, py = 0;
     Window child;
-    XTranslateCoordinates(display, parent, root, 0, 0, &px, &py, &child);
+    if (!windowed) XTranslateCoordinates(display, parent, root, 0, 0, &px, &py, &child);
     int found = 0;
-    if (randr_event_base >= 0) {
+    if (randr_event_base >= 0 && !windowed) {
         XRRMonitorInfo *info = XRRGetMonitors(display, root, True, &found);
         for (int i = 0; info != NULL && i < found && monitor_count < MAX_MONITORS; i++) {
             /* Only the part inside the parent window is ours to draw on. */
@@ -99,7 +107,8 @@ static void make_monitors(void) {
                                         (unsigned)m->height, 0, 0, 0);
         m->buffer = XCreatePixmap(display, m->window, (unsigned)m->width, (unsigned)m->height, (unsigned)depth);
         m->text = XftDrawCreate(display, m->buffer, visual, colormap);
-        XClassHint class_hint = {.res_name = "auth_pattern", .res_class = "auth_pattern"};
+        XClassHint class_hint = {.res_name = windowed ? "pattern-draw-screen" : "auth_pattern",
+                                 .res_class = windowed ? "pattern-draw" : "auth_pattern"};
         XSetClassHint(display, m->window, &class_hint);
         XMapRaised(display, m->window);
     }
@@ -341,4 +350,115 @@ void pattern_pad_x11_close_keeping_frame(void) {
     XSetCloseDownMode(display, RetainTemporary);
     XCloseDisplay(display);
     display = NULL;
+}
+
+int pattern_pad_x11_open_window(const unsigned char *title, size_t length, int32_t width, int32_t height) {
+    display = XOpenDisplay(NULL);
+    if (display == NULL) {
+        pattern_pad_log("cannot open the display (is DISPLAY set? run it from a desktop session)");
+        return -1;
+    }
+    windowed = 1;
+    randr_event_base = -1;
+    screen = DefaultScreen(display);
+    root = RootWindow(display, screen);
+    visual = DefaultVisual(display, screen);
+    colormap = DefaultColormap(display, screen);
+    depth = DefaultDepth(display, screen);
+    parent = XCreateSimpleWindow(display, root, 0, 0, (unsigned)width, (unsigned)height, 0, 0, 0);
+    XSizeHints *size = XAllocSizeHints();
+    if (size) {
+        size->flags = PMinSize | PSize;
+        size->min_width = 320;
+        size->min_height = 420;
+        size->width = width;
+        size->height = height;
+        XSetWMNormalHints(display, parent, size);
+        XFree(size);
+    }
+    XClassHint class_hint = {.res_name = "pattern-draw", .res_class = "pattern-draw"};
+    XSetClassHint(display, parent, &class_hint);
+    Atom name = XInternAtom(display, "_NET_WM_NAME", False);
+    Atom utf8 = XInternAtom(display, "UTF8_STRING", False);
+    XChangeProperty(display, parent, name, utf8, 8, PropModeReplace, title, (int)length);
+    XStoreName(display, parent, "pattern-draw");
+    delete_window = XInternAtom(display, "WM_DELETE_WINDOW", False);
+    XSetWMProtocols(display, parent, &delete_window, 1);
+    XSelectInput(display, parent,
+                 StructureNotifyMask | ExposureMask | KeyPressMask | ButtonPressMask | ButtonReleaseMask |
+                     ButtonMotionMask | FocusChangeMask);
+    gc = XCreateGC(display, root, 0, NULL);
+    read_language();
+    make_monitors();
+    XMapRaised(display, parent);
+    XFlush(display);
+    return 0;
+}
+
+int pattern_pad_window_input(int32_t *x, int32_t *y, unsigned char *bytes, size_t capacity, size_t *length) {
+    *length = 0;
+    while (display && XPending(display) > 0) {
+        XEvent event;
+        XNextEvent(display, &event);
+        switch (event.type) {
+        case ConfigureNotify:
+            if (event.xconfigure.window != parent) break;
+            if (monitor_count == 1 && monitors[0].width == event.xconfigure.width &&
+                monitors[0].height == event.xconfigure.height)
+                break;
+            make_monitors();
+            return PATTERN_PAD_INPUT_RESIZED;
+        case MapNotify:
+            /* Without a window manager nobody else gives the new window the keyboard. */
+            if (event.xmap.window == parent) XSetInputFocus(display, parent, RevertToParent, CurrentTime);
+            return PATTERN_PAD_INPUT_EXPOSED;
+        case Expose:
+            if (event.xexpose.count == 0) return PATTERN_PAD_INPUT_EXPOSED;
+            break;
+        case ButtonPress:
+        case ButtonRelease:
+            if (event.xbutton.button != Button1) break;
+            *x = event.xbutton.x;
+            *y = event.xbutton.y;
+            return event.type == ButtonPress ? PATTERN_PAD_INPUT_PRESS : PATTERN_PAD_INPUT_RELEASE;
+        case MotionNotify:
+            *x = event.xmotion.x;
+            *y = event.xmotion.y;
+            return PATTERN_PAD_INPUT_MOTION;
+        case ClientMessage:
+            if ((Atom)event.xclient.data.l[0] == delete_window) return PATTERN_PAD_INPUT_CLOSE;
+            break;
+        case KeyPress: {
+            char text[8];
+            KeySym keysym = NoSymbol;
+            int n = XLookupString(&event.xkey, text, sizeof text, &keysym, NULL);
+            int kind = PATTERN_PAD_INPUT_NONE;
+            if (keysym == XK_Escape) kind = PATTERN_PAD_INPUT_ESCAPE;
+            else if (keysym == XK_Return || keysym == XK_KP_Enter) kind = PATTERN_PAD_INPUT_ENTER;
+            else if (keysym == XK_BackSpace) kind = PATTERN_PAD_INPUT_BACKSPACE;
+            else if (n == 1 && text[0] == 0x15) kind = PATTERN_PAD_INPUT_CLEAR; /* Ctrl-U */
+            else if (n > 0) {
+                /* XLookupString gives Latin-1: as UTF-8, two bytes for each one above 0x7F. */
+                size_t out = 0;
+                for (int i = 0; i < n; i++) {
+                    unsigned char c = (unsigned char)text[i];
+                    if (c < 0x20 || c == 0x7F) continue;
+                    if (c < 0x80 && out < capacity) bytes[out++] = c;
+                    else if (c >= 0x80 && out + 1 < capacity) {
+                        bytes[out++] = (unsigned char)(0xC0 | (c >> 6));
+                        bytes[out++] = (unsigned char)(0x80 | (c & 0x3F));
+                    }
+                }
+                *length = out;
+                if (out > 0) kind = PATTERN_PAD_INPUT_TEXT;
+            }
+            explicit_bzero(text, sizeof text);
+            if (kind != PATTERN_PAD_INPUT_NONE) return kind;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    return PATTERN_PAD_INPUT_NONE;
 }

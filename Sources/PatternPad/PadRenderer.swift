@@ -66,7 +66,6 @@ struct PadRenderer {
         pointer: (x: Int32, y: Int32), now: Int64
     ) {
         let layout = layouts[index]
-        let grid = layout.grid
         pattern_pad_frame_begin(Int32(index), Self.background)
         _ = drawLine(userName, y: layout.nameY, size: layout.nameSize, colour: Self.text, layout: layout)
 
@@ -77,36 +76,14 @@ struct PadRenderer {
         let trace = PadSecret.trace.pointee
         let showTrace = session.settings.trailVisible && trace.count > 0
         let colour = succeeded ? Self.success : (red ? Self.error : Self.accent)
-        func at(_ dot: UInt8) -> (x: Int32, y: Int32) {
-            let c = grid.center(of: dot)
-            return (c.x &+ shift, c.y)
-        }
-        if showTrace {
-            var previous = at(trace.dot(at: 0))
-            for i in 1..<max(1, trace.count) {
-                let next = at(trace.dot(at: i))
-                pattern_pad_line(previous.x, previous.y, next.x, next.y, layout.trailWidth, colour)
-                previous = next
-            }
-            if session.drawing, let end = loose(end: pointer, session: session, layouts, origins, index) {
-                pattern_pad_line(previous.x, previous.y, end.x, end.y, layout.trailWidth, colour)
-            }
-        }
-        for dot in UInt8(1)...9 {
-            let c = at(dot)
-            let lit = showTrace && isLit(dot, trace)
-            if lit {
-                pattern_pad_ring(c.x, c.y, layout.ringRadius, 2, colour)
-                pattern_pad_fill_circle(c.x, c.y, layout.litRadius, colour)
-            } else {
-                // With the trail hidden a wrong drawing turns every dot red (the right one green): the verdict shows,
-                // the pattern not.
-                var plain = Self.dot
-                if !session.settings.trailVisible && (red || succeeded) { plain = colour }
-                if locked { plain = Self.dimmedDot }
-                pattern_pad_fill_circle(c.x, c.y, layout.dotRadius, plain)
-            }
-        }
+        // With the trail hidden a wrong drawing turns every dot red (the right one green): the verdict shows, the
+        // pattern not.
+        var plain = Self.dot
+        if !session.settings.trailVisible && (red || succeeded) { plain = colour }
+        if locked { plain = Self.dimmedDot }
+        PadGridPainter.paint(
+            trace, layout: layout, shift: shift, colour: colour, plain: plain, showTrace: showTrace,
+            looseEnd: session.drawing ? loose(end: pointer, session: session, layouts, origins, index) : nil)
 
         var y = layout.messageY
         let status = statusText(session, now: now)
@@ -123,11 +100,6 @@ struct PadRenderer {
             pattern_pad_fill_circle(local.x, local.y, 2, Self.text)
         }
         pattern_pad_frame_end()
-    }
-
-    private func isLit(_ dot: UInt8, _ trace: PadTrace) -> Bool {
-        for i in 0..<trace.count where trace.dot(at: i) == dot { return true }
-        return false
     }
 
     /// The trail's free end on monitor `index`: the pointer itself on the monitor being drawn on, the same offset

@@ -15,11 +15,13 @@ enum Output {
     /// Writes `text` and a newline to stdout.
     static func line(_ text: String = "") {
         write(text + "\n")
+        if !text.isEmpty { DrawWindow.say(.info, text) }
     }
 
-    /// Writes "patternctl: message" and a newline to stderr.
+    /// Writes "patternctl: message" and a newline to stderr (and shows it in red in the drawing window).
     static func error(_ message: String) {
         writeAll("patternctl: " + message + "\n", to: STDERR_FILENO)
+        DrawWindow.say(.error, message)
     }
 
     /// Writes text to stderr as is (prompts, the hint after a usage error).

@@ -74,8 +74,6 @@ enum OwnPattern {
         case .success(let other): return unexpected(other)
         case .failure(let failure): return helperFailed(failure)
         }
-        let interactive = Terminal.inputIsTerminal
-
         if enrolled && !command.forgot {
             Output.line(localized("Changing the unlock pattern of %s.", user))
             guard var current = currentPattern(command: command, global: global) else { return .failure }
@@ -105,7 +103,7 @@ enum OwnPattern {
                     "Setting a new unlock pattern for %s in place of the forgotten one. Your account password first.",
                     user)
                 : localized("Setting a first unlock pattern for %s. Your account password first.", user))
-        guard var password = command.readEntry(prompt: localized("Password: "), interactive: interactive) else {
+        guard var password = command.readEntry(.password, prompt: localized("Password: ")) else {
             Output.error(localized("no password given; nothing was changed"))
             return .failure
         }
@@ -122,10 +120,9 @@ enum OwnPattern {
     /// The current pattern as canonical digits, asked again after an entry that is not a pattern (nothing is
     /// counted for it), as the new pattern is after a mismatch; nil after saying why there is none.
     private static func currentPattern(command: SetCommand, global: GlobalOptions) -> [UInt8]? {
-        let interactive = Terminal.inputIsTerminal
-        let rounds = interactive ? SetCommand.terminalRounds : 1
+        let rounds = command.interactive ? SetCommand.terminalRounds : 1
         for round in 1...rounds {
-            guard var typed = command.readEntry(prompt: localized("Current pattern: "), interactive: interactive)
+            guard var typed = command.readEntry(.current, prompt: localized("Current pattern: "))
             else {
                 Output.error(localized("no pattern given; nothing was changed"))
                 return nil

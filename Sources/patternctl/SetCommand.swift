@@ -21,6 +21,10 @@ struct SetCommand: Subcommand {
             reason. On success the pattern is drawn and the failure count of USER is
             cleared.
 
+            With --draw the entries are drawn in a window (pattern-draw, on the
+            desktop of this session) instead of typed: the current pattern or the
+            account password, then the new pattern twice; Esc there changes nothing.
+
             With tpm = yes in pam_pattern.conf (or auto, and a TPM present) the
             pattern is held by the TPM instead of hashed, through pam_pattern_helper;
             then no --cost or --allow-weak.
@@ -40,6 +44,7 @@ struct SetCommand: Subcommand {
                 help: localized(
                     "you forgot your pattern: your account password instead\n(root needs neither; off with self_enroll = no)"
                 )),
+            .flag("draw", help: localized("draw the patterns in a window instead of typing them")),
         ] + DrawingChoice.specs
     static let needsRoot = true
     static let selfService = true
@@ -55,6 +60,8 @@ struct SetCommand: Subcommand {
     let allowWeak: Bool
     /// --forgot: the account password instead of the forgotten current pattern (a user's own only).
     let forgot: Bool
+    /// --draw: every entry from the drawing window (DrawWindow), not the terminal.
+    let draw: Bool
     let style: DrawingStyle
     let global: GlobalOptions
 
@@ -63,11 +70,24 @@ struct SetCommand: Subcommand {
         costOption = try arguments.integer("cost", in: Self.costRange)
         allowWeak = arguments.has("allow-weak")
         forgot = arguments.has("forgot")
+        draw = arguments.has("draw")
         style = try DrawingChoice.style(from: arguments)
         self.global = global
     }
 
     func run() -> ExitStatus {
+        guard draw else { return converse() }
+        guard DrawWindow.open() else { return .failure }
+        let status = converse()
+        if status == .success { DrawWindow.say(.done, "") }
+        DrawWindow.end()
+        return status
+    }
+
+    /// Entries are read from the terminal, stdin or the drawing window (`readEntry`).
+    var interactive: Bool { DrawWindow.isOpen || Terminal.inputIsTerminal }
+
+    private func converse() -> ExitStatus {
         if geteuid() != 0 {
             let rootOnly = (costOption != nil ? ["cost"] : []) + (allowWeak ? ["allow-weak"] : [])
             guard let own = OwnPattern.caller(requested: user, command: "set", global: global, rootOnly: rootOnly)
@@ -160,16 +180,15 @@ struct SetCommand: Subcommand {
     /// Asks for the pattern and its confirmation: up to three rounds on a
     /// terminal, one round (two lines) when stdin is a file or a pipe.
     func askTwice() -> Pattern? {
-        let interactive = Terminal.inputIsTerminal
         let rounds = interactive ? Self.terminalRounds : 1
         for round in 1...rounds {
             let last = round == rounds
-            guard var first = readEntry(prompt: localized("New pattern: "), interactive: interactive) else {
+            guard var first = readEntry(.new, prompt: localized("New pattern: ")) else {
                 return nil
             }
             defer { Terminal.wipe(&first) }
             guard let pattern = judge(first, retrying: !last) else { continue }
-            guard var second = readEntry(prompt: localized("Again: "), interactive: interactive) else { return nil }
+            guard var second = readEntry(.again, prompt: localized("Again: ")) else { return nil }
             defer { Terminal.wipe(&second) }
             let confirmation = try? Pattern.parse(second, layout: global.layout, minimumLength: global.minimumLength)
             // The same pattern typed differently ("1379" and "1235789") is the same pattern.
@@ -212,9 +231,10 @@ struct SetCommand: Subcommand {
         Terminal.inputIsTerminal ? Terminal.readSecret(prompt: prompt) : Terminal.readLine()
     }
 
-    /// One entry: echo off on a terminal, a line from stdin otherwise. The
-    /// caller wipes it after use.
-    func readEntry(prompt: String, interactive: Bool) -> [UInt8]? {
+    /// One entry: from the drawing window with --draw (drawn, or typed there for the password), else echo off
+    /// on a terminal, a line from stdin otherwise. The caller wipes it after use.
+    func readEntry(_ request: DrawWindowProtocol.Request, prompt: String) -> [UInt8]? {
+        if DrawWindow.isOpen { return DrawWindow.ask(request, layout: global.layout) }
         guard let line = interactive ? Terminal.readSecret(prompt: prompt) : Terminal.readLine() else {
             if !interactive {
                 Output.error(

@@ -3,7 +3,8 @@ installed path and the setuid helper at its own (support.helper's namespace), dr
 
 PadNamespace adds to helper.Namespace (which, with profile=True, enables the shipped pam-auth-update profile in
 overlays of /etc/pam.d and its books: pattern, then password, in common-auth, the built module named by its
-path): an overlay on /usr/libexec holding the built auth_pattern at /usr/libexec/pam-pattern/auth_pattern;
+path): an overlay on /usr/libexec holding the built auth_pattern at /usr/libexec/pam-pattern/auth_pattern (and
+pattern-draw, the window of `patternctl set --draw`, beside it);
 /dev/log captured (a private /dev with the few device nodes the programs need); with chinese=True the zh_CN
 catalogue mounted over /usr/share/locale/zh_CN.
 
@@ -22,6 +23,7 @@ from support import helper, screen, zh_cn
 from support.paths import BUILD, MODULE, require_built, require_tools
 
 PAD = os.path.join(BUILD, "auth_pattern")
+DRAW = os.path.join(BUILD, "pattern-draw")
 INSTALLED_PAD = "/usr/libexec/pam-pattern/auth_pattern"
 SCREEN = (1024, 768)
 # XSECURELOCK_PATTERN_SIZE in every session: the dots' places follow from it (PadLayout: the grid centred
@@ -391,8 +393,10 @@ class PadNamespace(helper.Namespace):
             os.makedirs(os.path.join(self.root, "overlay", "usr_libexec", layer), exist_ok=True)
         pad_dir = os.path.join(self.root, "overlay", "usr_libexec", "up", "pam-pattern")
         os.makedirs(pad_dir)
-        shutil.copyfile(PAD, os.path.join(pad_dir, "auth_pattern"))
-        os.chmod(os.path.join(pad_dir, "auth_pattern"), 0o755)
+        for program, built in (("auth_pattern", PAD), ("pattern-draw", DRAW)):
+            if os.path.exists(built):
+                shutil.copyfile(built, os.path.join(pad_dir, program))
+                os.chmod(os.path.join(pad_dir, program), 0o755)
         os.chmod(pad_dir, 0o755)
         self.recorder = os.path.join(self.root, "authproto_recorder")
         with open(self.recorder, "w") as f:

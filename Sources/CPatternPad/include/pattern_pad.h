@@ -41,7 +41,7 @@ const char *pattern_pad_getenv(const char *name);
  * the login name (NUL-terminated, static); "" when unknown. */
 const char *pattern_pad_user_name(void);
 
-/* One line to stderr, prefixed "auth_pattern: ". Never given a secret. */
+/* One line to stderr, prefixed with the program's name ("auth_pattern: "). Never given a secret. */
 void pattern_pad_log(const char *message);
 
 /* ---- authproto (the PAM child) ----------------------------------------- */
@@ -112,5 +112,31 @@ int32_t pattern_pad_text_width(const unsigned char *utf8, size_t length, int32_t
 void pattern_pad_frame_end(void);
 /* Waits until the X server has drawn every request sent (XSync). */
 void pattern_pad_x11_sync(void);
+
+/* ---- the drawing window (pattern-draw) ---------------------------------- */
+
+/* Opens $DISPLAY with a top-level window of its own (width x height, `title`
+ * in UTF-8 for the window manager) instead of the locker's: one monitor, the
+ * whole window, at (0, 0). Its pointer and keys come as events
+ * (pattern_pad_window_input), not by polling. Returns 0, or -1 logged. */
+int pattern_pad_x11_open_window(const unsigned char *title, size_t length, int32_t width, int32_t height);
+
+enum {
+    PATTERN_PAD_INPUT_NONE = 0,
+    PATTERN_PAD_INPUT_PRESS,     /* button 1 down at x, y (window pixels) */
+    PATTERN_PAD_INPUT_MOTION,    /* the pointer moved to x, y with a button down */
+    PATTERN_PAD_INPUT_RELEASE,   /* button 1 up at x, y */
+    PATTERN_PAD_INPUT_TEXT,      /* typed characters, UTF-8, in bytes (a secret: the caller wipes them) */
+    PATTERN_PAD_INPUT_ESCAPE,
+    PATTERN_PAD_INPUT_ENTER,
+    PATTERN_PAD_INPUT_BACKSPACE,
+    PATTERN_PAD_INPUT_CLEAR,     /* Ctrl-U */
+    PATTERN_PAD_INPUT_CLOSE,     /* the window manager's close button */
+    PATTERN_PAD_INPUT_RESIZED,   /* the window changed size (the monitor was remade) */
+    PATTERN_PAD_INPUT_EXPOSED,   /* the window needs its frame again */
+};
+/* The drawing window's next event (the kinds above); NONE when none waits.
+ * Never blocks. */
+int pattern_pad_window_input(int32_t *x, int32_t *y, unsigned char *bytes, size_t capacity, size_t *length);
 
 #endif

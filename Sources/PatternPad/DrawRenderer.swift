@@ -1,0 +1,109 @@
+import CPatternPad
+import PatternCoreEmbedded
+
+/// Draws the drawing window's frame from its DrawSession, with the lock screen's colours, layout and grid
+/// (PadLayout, PadGridPainter): what to do now above the grid, patternctl's words below it (red for a refusal),
+/// the password field when the password is asked. Nothing here decides anything.
+struct DrawRenderer {
+    private var caption: [UInt8] = []
+
+    /// The words above the grid: what the person does now.
+    func heading(_ session: DrawSession) -> [UInt8] {
+        if session.done { return localized("Your new pattern is set.") }
+        if session.over { return localized("Nothing was changed.") }
+        switch session.request {
+        case .current?: return localized("Draw your current pattern")
+        case .password?: return localized("Type your account password and press Enter")
+        case .new?: return localized("Draw a new pattern")
+        case .again?: return localized("Draw the same pattern again to confirm")
+        default: return localized("Checking…")
+        }
+    }
+
+    /// The words under the grid: patternctl's last words, or why a drawing was shaken off.
+    func status(_ session: DrawSession, now: Int64) -> [UInt8] {
+        if session.tooShortUntil > now {
+            let n = Int64(session.settings.minimumLength)
+            return localizedPlural(
+                "Too short: connect at least %s dot.", "Too short: connect at least %s dots.", n, PadText.number(n))
+        }
+        if session.request == .new && session.message.isEmpty {
+            let n = Int64(session.settings.minimumLength)
+            return localizedPlural("Connect at least %s dot.", "Connect at least %s dots.", n, PadText.number(n))
+        }
+        return session.message
+    }
+
+    func hint(_ session: DrawSession) -> [UInt8] {
+        if session.done || session.over { return localized("Press Enter or Esc to close.") }
+        return localized("Esc cancels and changes nothing.")
+    }
+
+    mutating func draw(_ session: DrawSession, layout: PadLayout, pointer: (x: Int32, y: Int32), now: Int64) {
+        let words = heading(session) + [0x0A] + status(session, now: now) + [0x0A] + hint(session)
+        if words != caption {
+            caption = words
+            pattern_pad_set_caption(words, words.count)
+        }
+        pattern_pad_frame_begin(0, PadRenderer.background)
+        let heading = heading(session)
+        _ = drawWrapped(
+            heading, y: layout.nameY, size: layout.nameSize,
+            colour: session.done ? PadRenderer.success : PadRenderer.text, layout: layout)
+
+        let red = session.messageIsError && !session.drawing
+        let colour = session.done ? PadRenderer.success : (red ? PadRenderer.error : PadRenderer.accent)
+        let dimmed = !session.takesDrawing && !session.done
+        PadGridPainter.paint(
+            PadSecret.trace.pointee, layout: layout, shift: shakeOffset(session, layout: layout, now: now),
+            colour: colour, plain: dimmed ? PadRenderer.dimmedDot : PadRenderer.dot, showTrace: true,
+            looseEnd: session.drawing ? pointer : nil)
+
+        var y = layout.messageY
+        let status = status(session, now: now)
+        if !status.isEmpty {
+            let shaken = session.tooShortUntil > now
+            y = drawWrapped(
+                status, y: y, size: layout.textSize,
+                colour: red || shaken ? PadRenderer.error : PadRenderer.text, layout: layout)
+        }
+        y = drawWrapped(hint(session), y: y, size: layout.textSize, colour: PadRenderer.dim, layout: layout)
+        if session.request == .password { drawField(session, y: y, layout: layout) }
+        pattern_pad_frame_end()
+    }
+
+    /// A short drawing shakes sideways, fading out (as at the lock screen).
+    private func shakeOffset(_ session: DrawSession, layout: PadLayout, now: Int64) -> Int32 {
+        guard session.shakeUntil > now else { return 0 }
+        let t = now - session.shakeStart
+        let amplitude = Int64(layout.spacing / 6) * (PadSession.shakeMs - t) / PadSession.shakeMs
+        let phase = (t / 40) % 4
+        let sign: Int64 = phase == 0 ? 1 : (phase == 2 ? -1 : 0)
+        return Int32(clamping: amplitude * sign)
+    }
+
+    /// The password field: a box with one bullet per typed character.
+    private func drawField(_ session: DrawSession, y: Int32, layout: PadLayout) {
+        let boxWidth = min(layout.textWidth, layout.spacing * 3)
+        let boxHeight = layout.textSize * 2
+        pattern_pad_rect(layout.width / 2 - boxWidth / 2, y, boxWidth, boxHeight, 2, PadRenderer.border)
+        let count = session.typedCount
+        guard count > 0 else { return }
+        let characters = min(32, PadText.characterCount(UnsafeBufferPointer(start: PadSecret.typed, count: count)))
+        var bullets: [UInt8] = []
+        for _ in 0..<characters { bullets += [0xE2, 0x80, 0xA2] }  // U+2022
+        let baseline = y + boxHeight / 2 + layout.textSize / 3
+        _ = pattern_pad_text(bullets, bullets.count, layout.width / 2, baseline, layout.textSize, PadRenderer.text)
+    }
+
+    /// Centred lines no wider than the layout allows, no word stranded (PadLineBreak); returns the next baseline.
+    private func drawWrapped(_ text: [UInt8], y: Int32, size: Int32, colour: UInt32, layout: PadLayout) -> Int32 {
+        var next = y
+        let lines = PadLineBreak.lines(text, width: layout.textWidth) { pattern_pad_text_width($0, $0.count, size) }
+        for line in lines {
+            _ = pattern_pad_text(line, line.count, layout.width / 2, next, size, colour)
+            next += size * 3 / 2
+        }
+        return next
+    }
+}

@@ -1,0 +1,173 @@
+import CPatternPad
+import PatternCoreEmbedded
+
+/// The drawing window's state (pattern-draw, run by `patternctl set --draw`): what patternctl asks for now
+/// (DrawWindowProtocol), the drawing or the typed password, and what the window shows. It decides nothing:
+/// patternctl judges every entry (the helper, the strength rules, the comparison) and says why one is refused;
+/// the refused drawing stays on the grid in red with those words until the next press. Secrets live only in
+/// the locked page (PadSecret), as at the lock screen.
+struct DrawSession {
+    typealias Request = DrawWindowProtocol.Request
+
+    let settings: PadSettings
+    /// What patternctl waits for; nil while it thinks (or before it asks, or after it is done).
+    var request: Request? = nil
+    /// The last request answered: what is being checked.
+    var answered: Request? = nil
+    /// patternctl's last words and whether they are an error (red).
+    var message: [UInt8] = []
+    var messageIsError = false
+    /// The new pattern is stored.
+    var done = false
+    /// patternctl has ended the conversation: the last words stay until the window is closed.
+    var over = false
+    var drawing = false
+    var typedCount = 0
+    var shakeStart: Int64 = 0
+    var shakeUntil: Int64 = 0
+    var tooShortUntil: Int64 = 0
+    /// The window's exit status once it must close: 0 after `done`, else 1.
+    var finished: Int32? = nil
+
+    init(settings: PadSettings) { self.settings = settings }
+
+    var takesDrawing: Bool {
+        switch request {
+        case .current?, .new?, .again?: return true
+        default: return false
+        }
+    }
+
+    // MARK: patternctl's words
+
+    mutating func handle(_ packet: AuthprotoPacket) {
+        guard let kind = Request(rawValue: packet.type) else { return }
+        switch kind {
+        case .current, .password, .new, .again:
+            request = kind
+            // The drawing to confirm is not shown again; a refused one stays (red) until the next press.
+            if kind == .again { PadSecret.trace.pointee.wipe() }
+        case .error:
+            // patternctl's errors are the ends of "patternctl: ..." lines; on their own they start a sentence.
+            message = packet.bytes
+            if let first = message.first, first >= 0x61 && first <= 0x7A { message[0] = first - 0x20 }
+            messageIsError = true
+        case .info:
+            // While an error about the last entry is shown, "Setting..." lines do not replace it.
+            if !messageIsError || message.isEmpty {
+                message = packet.bytes
+                messageIsError = false
+            }
+        case .done:
+            done = true
+            request = nil
+            message = []
+            messageIsError = false
+        }
+    }
+
+    /// patternctl closed its side: nothing more will be asked.
+    mutating func conversationEnded() {
+        over = true
+        request = nil
+        wipeAll()
+    }
+
+    // MARK: the person
+
+    mutating func press(grid: PadGrid, at point: (x: Int32, y: Int32)) {
+        if over || done {
+            close()
+            return
+        }
+        guard takesDrawing else { return }
+        message = []
+        messageIsError = false
+        shakeUntil = 0
+        tooShortUntil = 0
+        drawing = true
+        PadSecret.trace.pointee.begin(at: point.x, point.y, on: grid)
+    }
+
+    mutating func drag(grid: PadGrid, to point: (x: Int32, y: Int32)) {
+        guard drawing else { return }
+        PadSecret.trace.pointee.extend(to: point.x, point.y, on: grid)
+    }
+
+    mutating func release(grid: PadGrid, at point: (x: Int32, y: Int32), now: Int64) {
+        guard drawing else { return }
+        drawing = false
+        PadSecret.trace.pointee.extend(to: point.x, point.y, on: grid)
+        let count = PadSecret.trace.pointee.count
+        if count == 0 { return }
+        if count < settings.minimumLength {
+            // Shaken off, as at the lock screen: never sent.
+            shakeStart = now
+            shakeUntil = now + PadSession.shakeMs
+            tooShortUntil = now + PadSession.tooShortMs
+            return
+        }
+        // Dots as themselves ("1" top left): patternctl reads them as the keys of its layout.
+        answer(PadSecret.traceAsReply(layout: .phone))
+    }
+
+    mutating func typed(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard request == .password else { return }
+        for byte in bytes where typedCount < PadSecret.typedCapacity {
+            PadSecret.typed[typedCount] = byte
+            typedCount += 1
+        }
+    }
+
+    mutating func backspace() {
+        while typedCount > 0 {
+            typedCount -= 1
+            let removed = PadSecret.typed[typedCount]
+            PadSecret.typed[typedCount] = 0
+            if removed & 0xC0 != 0x80 { break }
+        }
+    }
+
+    mutating func clearTyped() {
+        PadSecret.wipeTyped()
+        typedCount = 0
+    }
+
+    mutating func enter() {
+        if over || done {
+            close()
+            return
+        }
+        guard request == .password, typedCount > 0 else { return }
+        let n = PadSecret.typedAsReply(count: typedCount)
+        clearTyped()
+        answer(n)
+    }
+
+    /// Esc or the window's close button: before the end, `x` (patternctl changes nothing); after it, just closed.
+    mutating func close() {
+        if !over && !done {
+            _ = pattern_pad_write_packet(1, CChar(bitPattern: DrawWindowProtocol.cancel), nil, 0)
+        }
+        wipeAll()
+        finished = done ? 0 : 1
+    }
+
+    /// Writes the reply area to patternctl and wipes it, whatever happened.
+    private mutating func answer(_ count: Int) {
+        defer { PadSecret.wipeReply() }
+        answered = request
+        request = nil
+        message = []
+        messageIsError = false
+        if pattern_pad_write_packet(1, CChar(bitPattern: DrawWindowProtocol.answer), PadSecret.reply, count) != 0 {
+            pattern_pad_log("cannot write to patternctl")
+        }
+    }
+
+    mutating func wipeAll() {
+        if !done { PadSecret.trace.pointee.wipe() }
+        clearTyped()
+        PadSecret.wipeReply()
+    }
+}
