@@ -211,6 +211,13 @@ build: check-deps toolchain build-owner
 	  && cp Sources/PatternQML/PatternGrid.qml Sources/PatternQML/PatternTrace.js $(BUILD)/sddm/pam-pattern.new/ \
 	  && $(PYTHON) po/module-words.py > $(BUILD)/sddm/pam-pattern.new/ModuleWords.js \
 	  && rm -rf $(BUILD)/sddm/pam-pattern && mv $(BUILD)/sddm/pam-pattern.new $(BUILD)/sddm/pam-pattern
+	# the desktop entry of `patternctl set --draw`, its words translated from the catalogues
+	cp packaging/pam-pattern-draw.desktop.in $(BUILD)/pam-pattern-draw.desktop.new
+	for po in $(wildcard po/*.po); do \
+	  msgfmt --desktop --template=$(BUILD)/pam-pattern-draw.desktop.new -l $$(basename $$po .po) \
+	    -o $(BUILD)/pam-pattern-draw.desktop.next $$po && mv $(BUILD)/pam-pattern-draw.desktop.next $(BUILD)/pam-pattern-draw.desktop.new || exit 1; \
+	done
+	mv $(BUILD)/pam-pattern-draw.desktop.new $(BUILD)/pam-pattern-draw.desktop
 	# message catalogues (po/LL.po -> build/locale/LL/...): msgfmt -c checks each translation's %s
 	for po in $(wildcard po/*.po); do \
 	  lang=$$(basename $$po .po); mkdir -p $(BUILD)/locale/$$lang/LC_MESSAGES && \

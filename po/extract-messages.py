@@ -18,6 +18,10 @@ import re
 import sys
 
 SOURCES = ["Sources/PamPattern", "Sources/patternctl", "Sources/PatternCore", "Sources/PatternPad"]
+# Desktop entries: the values of these keys are msgids; `make build` merges the translations back
+# (msgfmt --desktop) into the installed .desktop file.
+DESKTOP_ENTRIES = ["packaging/pam-pattern-draw.desktop.in"]
+DESKTOP_KEYS = ("Name", "GenericName", "Comment", "Keywords")
 LITERAL = r'"((?:[^"\\\n]|\\.)*)"'
 # """ on its own line, the lines, then the closing """ whose indentation every line drops.
 MULTILINE = r'"""\n((?:.|\n)*?)\n([ \t]*)"""'
@@ -91,6 +95,13 @@ def collect(root):
                 entries.setdefault(key, [])
                 if rel not in entries[key]:
                     entries[key].append(rel)
+    for rel in DESKTOP_ENTRIES:
+        for line in (root / rel).read_text(encoding="utf-8").splitlines():
+            key, _, value = line.partition("=")
+            if key in DESKTOP_KEYS and value:
+                entries.setdefault((value, None), [])
+                if rel not in entries[(value, None)]:
+                    entries[(value, None)].append(rel)
     return [(msgid, plural, files) for (msgid, plural), files in entries.items()]
 
 

@@ -97,7 +97,8 @@ struct DrawLoop {
         var length = 0
         while session.finished == nil {
             let kind = withUnsafeMutableBytes(of: &typed) { raw in
-                pattern_pad_window_input(&x, &y, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &length)
+                pattern_pad_window_input(
+                    &x, &y, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &length)
             }
             if kind == Int32(PATTERN_PAD_INPUT_NONE) { break }
             any = true

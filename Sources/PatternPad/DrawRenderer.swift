@@ -53,7 +53,7 @@ struct DrawRenderer {
 
         let red = session.messageIsError && !session.drawing
         let colour = session.done ? PadRenderer.success : (red ? PadRenderer.error : PadRenderer.accent)
-        let dimmed = !session.takesDrawing && !session.done
+        let dimmed = session.request == .password || session.over
         PadGridPainter.paint(
             PadSecret.trace.pointee, layout: layout, shift: shakeOffset(session, layout: layout, now: now),
             colour: colour, plain: dimmed ? PadRenderer.dimmedDot : PadRenderer.dot, showTrace: true,

@@ -22,6 +22,9 @@ struct DrawSession {
     /// patternctl has ended the conversation: the last words stay until the window is closed.
     var over = false
     var drawing = false
+    /// A drawing finished while patternctl was still judging the last one: sent when it asks for a drawing
+    /// (the next step's), dropped if it refuses the last one instead (the person sees why, then draws again).
+    var queued = false
     var typedCount = 0
     var shakeStart: Int64 = 0
     var shakeUntil: Int64 = 0
@@ -45,9 +48,18 @@ struct DrawSession {
         switch kind {
         case .current, .password, .new, .again:
             request = kind
+            if queued && kind != .password {
+                queued = false
+                answer(PadSecret.traceAsReply(layout: .phone))
+                return
+            }
             // The drawing to confirm is not shown again; a refused one stays (red) until the next press.
-            if kind == .again { PadSecret.trace.pointee.wipe() }
+            if kind == .again && !drawing { PadSecret.trace.pointee.wipe() }
         case .error:
+            if queued {
+                queued = false
+                PadSecret.trace.pointee.wipe()
+            }
             // patternctl's errors are the ends of "patternctl: ..." lines; on their own they start a sentence.
             message = packet.bytes
             if let first = message.first, first >= 0x61 && first <= 0x7A { message[0] = first - 0x20 }
@@ -80,7 +92,9 @@ struct DrawSession {
             close()
             return
         }
-        guard takesDrawing else { return }
+        // While patternctl thinks a drawing may begin too (it is sent when the next one is asked for).
+        guard takesDrawing || request == nil else { return }
+        queued = false
         message = []
         messageIsError = false
         shakeUntil = 0
@@ -105,6 +119,10 @@ struct DrawSession {
             shakeStart = now
             shakeUntil = now + PadSession.shakeMs
             tooShortUntil = now + PadSession.tooShortMs
+            return
+        }
+        guard takesDrawing else {
+            queued = true
             return
         }
         // Dots as themselves ("1" top left): patternctl reads them as the keys of its layout.

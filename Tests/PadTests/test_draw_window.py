@@ -62,12 +62,12 @@ class FirstPatternTest(DrawCaseWithAsserts):
                 {"op": "key", "name": "Return"},
                 {"op": "caption", "until": "Draw a new pattern"},
                 {"op": "drag", "path": pad.dots(WEAK)},
-                {"op": "caption", "until": "too easy to guess"},
+                {"op": "caption", "until": ["too easy to guess", "Draw a new pattern"]},
                 {"op": "shot", "name": "weak.xwd"},
                 {"op": "drag", "path": pad.dots(PATTERN)},
                 {"op": "caption", "until": "again to confirm"},
                 {"op": "drag", "path": pad.dots(MISMATCH)},
-                {"op": "caption", "until": "not the same pattern"},
+                {"op": "caption", "until": ["not the same pattern", "Draw a new pattern"]},
                 {"op": "shot", "name": "mismatch.xwd"},
                 {"op": "drag", "path": pad.dots(PATTERN)},
                 {"op": "caption", "until": "again to confirm"},
@@ -81,8 +81,8 @@ class FirstPatternTest(DrawCaseWithAsserts):
         )
         log = report["patternctl_log"]
         self.assertTrue(report["steps"][0]["ready"], report)
-        password, new, weak, confirm, mismatch, again, confirm2, done = self.texts(report)
-        self.assertIn("Setting a first unlock pattern for %s. Your account password first." % self.USER, password)
+        password, new, weak, confirm, mismatch, confirm2, done = self.texts(report)
+        self.assertIn("Setting a first unlock pattern for %s. Your account password first." % self.USER, password, log)
         # Refused at once, with the strength rules' reason (the words patternctl says on a terminal).
         self.assertIn("Refused as too easy to guess.", weak)
         self.assertIn("refused as too easy to guess.", log)
@@ -92,8 +92,8 @@ class FirstPatternTest(DrawCaseWithAsserts):
         self.assertIn("Draw a new pattern", weak)
         self.assertIn("The two entries are not the same pattern; try again", mismatch)
         self.assertIn("Draw a new pattern", mismatch)
-        self.assertIn("Your new pattern is set.", done)
         self.assertEqual(self.step(report, "wait")["status"], 0, log)
+        self.assertIn("Your new pattern is set.", done)
         self.assertTrue(self.step(report, "wait")["window_open"], "the window went before it was closed")
         self.assertTrue(self.step(report, "window_gone")["gone"])
         # On the grid: the refused drawing red, the mismatch red, the stored pattern green.

@@ -81,7 +81,7 @@ class OptionDocumentationTests(unittest.TestCase):
         self.assertTrue({"conf", "store", "layout", "help", "version"} <= set(self.globals), self.globals)
         self.assertTrue(self.globals["store"] and not self.globals["help"])
         self.assertIn("help", self.commands)
-        self.assertEqual(set(self.own["set"]), {"cost", "allow-weak", "forgot", "ascii", "unicode"})
+        self.assertEqual(set(self.own["set"]), {"cost", "allow-weak", "forgot", "draw", "ascii", "unicode"})
 
     def test_man_page_options_section_lists_exactly_the_global_options(self):
         section = man_sections()["OPTIONS"].split(".SS ", 1)[0]
