@@ -17,6 +17,9 @@ struct DrawSession {
     /// patternctl's last words and whether they are an error (red).
     var message: [UInt8] = []
     var messageIsError = false
+    /// patternctl's errors since its last question are one text (a refusal, then the way out for a forgotten
+    /// pattern): each is added to it.
+    var messageOpen = false
     /// The new pattern is stored.
     var done = false
     /// patternctl has ended the conversation: the last words stay until the window is closed.
@@ -48,6 +51,7 @@ struct DrawSession {
         switch kind {
         case .current, .password, .new, .again:
             request = kind
+            messageOpen = false
             if queued && kind != .password {
                 queued = false
                 answer(PadSecret.traceAsReply(layout: .phone))
@@ -61,9 +65,11 @@ struct DrawSession {
                 PadSecret.trace.pointee.wipe()
             }
             // patternctl's errors are the ends of "patternctl: ..." lines; on their own they start a sentence.
-            message = packet.bytes
-            if let first = message.first, first >= 0x61 && first <= 0x7A { message[0] = first - 0x20 }
+            var text = packet.bytes
+            if let first = text.first, first >= 0x61 && first <= 0x7A { text[0] = first - 0x20 }
+            message = messageIsError && messageOpen && !message.isEmpty ? message + [0x20] + text : text
             messageIsError = true
+            messageOpen = true
         case .info:
             // While an error about the last entry is shown, "Setting..." lines do not replace it.
             if !messageIsError || message.isEmpty {

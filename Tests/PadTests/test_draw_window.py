@@ -6,10 +6,11 @@ a change starts with the current pattern drawn; Esc changes nothing. Afterwards 
 helper, as a locker calls it) accepts the drawn pattern and refuses the old one. Root only (make deps)."""
 
 import os
+import re
 import unittest
 
-from support import draw, helper, pad, screen
-from support.helper import PATTERN
+from support import draw, helper, pad, screen, zh_cn
+from support.helper import PATTERN, WRONG_PATTERN
 from support.paths import ROOT
 
 # Drawn, so written as the dots a drag goes through (PATTERN, 2946138, takes 5 between 4 and 6).
@@ -18,7 +19,12 @@ WEAK = "1235789"  # a Z: a common shape
 MISMATCH = "2946183"
 README_SHOT = os.path.join(ROOT, "docs", "set-pattern-by-drawing.png")
 
-setUpModule = draw.set_up_module
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def setUpModule():
+    draw.set_up_module()
+    zh_cn.require_source()
 
 
 def success(r, g, b):
@@ -152,6 +158,36 @@ class ChangeTest(DrawCaseWithAsserts):
         with open(self.sandbox.store, "rb") as f:
             self.assertEqual(f.read(), before)
         self.assertAccepts(PATTERN, SECOND)
+
+
+class ChineseTest(DrawCaseWithAsserts):
+    USER = "ppdraw3"
+    CHINESE = True
+
+    def test_the_window_and_patternctl_speak_chinese(self):
+        locales = os.path.join(self.sandbox.root, "locales")
+        os.mkdir(locales, 0o755)
+        zh_cn.compile_into(locales)
+        report = self.session(
+            [
+                {"op": "start"},
+                {"op": "caption", "until": "请画出当前图案"},
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
+                {"op": "caption", "until": "图案错误；未做任何更改"},
+                {"op": "wait", "timeout": 30},
+            ],
+            env={"LANG": "zh_CN.UTF-8", "LOCPATH": locales},
+        )
+        log = report["patternctl_log"]
+        asked, refused = self.texts(report)
+        self.assertEqual(asked.splitlines(), ["请画出当前图案", "", "按 Esc 取消，不做任何更改。"], log)
+        lines = refused.splitlines()
+        self.assertEqual(lines[0], "未做任何更改。", log)
+        self.assertTrue(lines[1].startswith("图案错误；未做任何更改（"), lines)
+        for line in lines:
+            if line:
+                self.assertRegex(line, CJK, "a line left in English under zh_CN")
+        self.assertEqual(self.step(report, "wait")["status"], 1, log)
 
 
 if __name__ == "__main__":

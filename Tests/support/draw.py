@@ -39,7 +39,8 @@ out = {"steps": []}
     + pad.DRIVER_XVFB
     + r'''
 user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
-            "DISPLAY": display, "LANG": job.get("lang", "C.UTF-8")}
+            "DISPLAY": display, "LANG": "C.UTF-8"}
+user_env.update(job["env"])
 ctl = None
 ctl_log = open(os.path.join(W, "patternctl.log"), "wb")
 def window():
@@ -138,7 +139,7 @@ class DrawCase(pad.PadCase):
         shutil.copyfile(PATTERNCTL, self.patternctl)
         os.chmod(self.patternctl, 0o755)
 
-    def session(self, steps, lang=None, timeout=240):
+    def session(self, steps, env=None, timeout=240):
         job = {
             "root": self.sandbox.root,
             "screen": list(pad.SCREEN),
@@ -149,9 +150,8 @@ class DrawCase(pad.PadCase):
             "setpriv": setpriv_argv(self.user),
             "patternctl": self.patternctl,
             "steps": steps,
+            "env": env or {},
         }
-        if lang:
-            job["lang"] = lang
         report = self.run_driver("draw", DRIVER, job, timeout)
         report["patternctl_log"] = self.read("patternctl.log").decode(errors="replace")
         return report
