@@ -130,12 +130,24 @@ function waitSaid(name, seconds, route) {
     return route ? text + " " + route : text
 }
 
+// Whether text is one of the forms with its number filled in.
+function saysTries(forms, text) {
+    for (var f = 0; f < forms.length; ++f) {
+        var match = pattern(forms[f]).exec(text)
+        if (match && decimal(match[1]) >= 0) return true
+    }
+    return false
+}
+
 // The kind of an echo-off PAM prompt: "pattern" (pam_pattern's: a drawing answers it), "patternOrPassword"
 // (forward_pass: either answers it), or "password" (anything else: the password field answers it).
 function promptKind(prompt) {
     for (var l = 0; l < languages.length; ++l) {
         if (prompt === languages[l].patternPrompt) return "pattern"
         if (prompt === languages[l].patternOrPasswordPrompt) return "patternOrPassword"
+        // Under PAM_SILENT the prompt carries the tries left ("Pattern (3 tries before a wait): ").
+        if (saysTries(languages[l].patternPromptTries, prompt)) return "pattern"
+        if (saysTries(languages[l].patternOrPasswordPromptTries, prompt)) return "patternOrPassword"
     }
     return "password"
 }

@@ -24,6 +24,12 @@ import sys
 WORDS = {
     "patternPrompt": "Pattern: ",
     "patternOrPasswordPrompt": "Pattern or password: ",
+    # Under PAM_SILENT after a failure the prompt carries the tries left (UserMessages.promptWithTries).
+    "patternPromptTries": ("Pattern (%s try before a wait): ", "Pattern (%s tries before a wait): "),
+    "patternOrPasswordPromptTries": (
+        "Pattern or password (%s try before a wait): ",
+        "Pattern or password (%s tries before a wait): ",
+    ),
     "wrong": "Wrong pattern.",
     "wrongTries": ("Wrong pattern. %s try left before a wait.", "Wrong pattern. %s tries left before a wait."),
     "wait": "Too many wrong patterns: try again in %s. Your password still works.",
@@ -127,7 +133,10 @@ def swift(found):
                 shown = "[" + ", ".join(swift_literal(v) for v in value) + "]"
             comma = "," if index + 1 < len(fields) else ""
             line = "            %s: %s%s" % (key, shown, comma)
-            if len(line) > 120:  # swift-format's limit: a literal alone on its line may be longer
+            if len(line) > 120 and not isinstance(value, str):  # swift-format's limit: one element a line
+                items = "".join("                %s,\n" % swift_literal(v) for v in value)
+                line = "            %s: [\n%s            ]%s" % (key, items, comma)
+            elif len(line) > 120:  # swift-format's limit: a literal alone on its line may be longer
                 line = "            %s:\n                %s%s" % (key, shown, comma)
             print(line)
         print("        ),")

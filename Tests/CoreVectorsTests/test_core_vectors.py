@@ -15,7 +15,7 @@ import random
 import unittest
 
 from support import paths
-from support.module_words import languages, said_cases
+from support.module_words import OTHER_PROMPTS, languages, prompt_cases, said_cases
 from support.pointer_paths import line_of, paths_for
 
 NORMAL = os.path.join(paths.BUILD, "core-vectors")
@@ -184,9 +184,11 @@ class CoreVectorsTests(unittest.TestCase):
         self.assertEqual(results[len(cases) :], [b"other -1 -1 0  "] * len(others))
 
     def test_module_prompts_in_every_language(self):
-        prompts = [language.say(p) for language in languages() for p in ("Pattern: ", "Pattern or password: ")]
-        results = self.through_both("prompt", [p.encode() for p in prompts] + [b"Password: ", b"Pattern:", b""])
-        kinds = [b"pattern", b"patternOrPassword"] * (len(prompts) // 2) + [b"password"] * 3
+        """Also the PAM_SILENT prompts that carry the tries left ("Pattern (3 tries before a wait): ")."""
+        cases = [case for language in languages() for case in prompt_cases(language)]
+        self.assertIn(("Pattern (3 tries before a wait): ", "pattern"), cases)
+        results = self.through_both("prompt", [p.encode() for p, _ in cases] + [p.encode() for p in OTHER_PROMPTS])
+        kinds = [k.encode() for _, k in cases] + [b"password"] * len(OTHER_PROMPTS)
         self.assertEqual(results, kinds)
 
     def test_the_words_table_is_the_catalogues(self):

@@ -10,7 +10,7 @@ import os
 import unittest
 
 from support import paths, qml
-from support.module_words import WAITS, languages, said_cases
+from support.module_words import OTHER_PROMPTS, WAITS, languages, prompt_cases, said_cases
 
 WORDS_JS = os.path.join(paths.BUILD, "kde", "plasma5", "contents", "lockscreen", "ModuleWords.js")
 VECTORS = os.path.join(paths.BUILD, "core-vectors-embedded")
@@ -20,6 +20,13 @@ READ_AND_SAY = """
         out = {read: [], said: []}
         for (var i = 0; i < data.read.length; ++i) out.read.push(Lib.read(data.read[i]))
         for (var j = 0; j < data.said.length; ++j) out.said.push(Lib.waitSaid(data.said[j][0], data.said[j][1], data.said[j][2]))
+"""
+
+
+# The kind of every prompt (ModuleWords.promptKind).
+PROMPT_KINDS = """
+        out = []
+        for (var i = 0; i < data.length; ++i) out.push(Lib.promptKind(data[i]))
 """
 
 
@@ -42,6 +49,12 @@ class ModuleWordsTests(unittest.TestCase):
         self.assertEqual(
             self.run_qml({"read": ["Password: ", "Authentication failure"], "said": []})["read"][0]["kind"], "other"
         )
+
+    def test_every_prompt_in_every_language_is_known(self):
+        """Also the PAM_SILENT prompts that carry the tries left, from the same generated words as the pad's."""
+        cases = [case for language in languages() for case in prompt_cases(language)]
+        got = qml.evaluate(WORDS_JS, PROMPT_KINDS, [p for p, _ in cases] + OTHER_PROMPTS, timeout=120)
+        self.assertEqual(got, [k for _, k in cases] + ["password"] * len(OTHER_PROMPTS))
 
     def test_the_countdown_says_a_wait_as_the_module_does(self):
         framed = "".join("duration %s\n" % str(s).encode().hex() for s in WAITS).encode()

@@ -150,3 +150,29 @@ def said_cases(language):
             after_wrong=True,
         )
     return cases
+
+
+def prompt_cases(language):
+    """[(prompt, kind)]: the module's echo-off prompts in `language`, "pattern" or "patternOrPassword", also as
+    said under PAM_SILENT after a failure, with the tries left (UserMessages.promptWithTries)."""
+    cases = [(language.say("Pattern: "), "pattern"), (language.say("Pattern or password: "), "patternOrPassword")]
+    for n in (1, 2, 3, 19):
+        cases.append(
+            (language.say("Pattern (%s try before a wait): ", "Pattern (%s tries before a wait): ", n, n), "pattern")
+        )
+        cases.append(
+            (
+                language.say(
+                    "Pattern or password (%s try before a wait): ",
+                    "Pattern or password (%s tries before a wait): ",
+                    n,
+                    n,
+                ),
+                "patternOrPassword",
+            )
+        )
+    return cases
+
+
+# Echo-off prompts that are not the module's: the password field answers them.
+OTHER_PROMPTS = ["Password: ", "Pattern:", "", "Pattern (x tries before a wait): ", "Pattern (3 tries before a wait):"]

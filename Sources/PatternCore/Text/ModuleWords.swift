@@ -11,6 +11,8 @@ public enum ModuleWords {
         let name: StaticString
         let patternPrompt: StaticString
         let patternOrPasswordPrompt: StaticString
+        let patternPromptTries: [StaticString]
+        let patternOrPasswordPromptTries: [StaticString]
         let wrong: StaticString
         let wrongTries: [StaticString]
         let wait: StaticString
@@ -58,11 +60,19 @@ public enum ModuleWords {
         case patternOrPassword
     }
 
-    /// The module's prompt in any language; nil for another module's (pam_unix's password).
+    /// The module's prompt in any language, also with the tries left that it says under PAM_SILENT
+    /// ("Pattern (3 tries before a wait): "); nil for another module's (pam_unix's password).
     public static func prompt(_ text: [UInt8]) -> Prompt? {
         for language in languages {
             if text == bytes(language.patternPrompt) { return .pattern }
             if text == bytes(language.patternOrPasswordPrompt) { return .patternOrPassword }
+            for form in language.patternPromptTries where filled(form, text[...]).flatMap(decimal) != nil {
+                return .pattern
+            }
+            for form in language.patternOrPasswordPromptTries
+            where filled(form, text[...]).flatMap(decimal) != nil {
+                return .patternOrPassword
+            }
         }
         return nil
     }
