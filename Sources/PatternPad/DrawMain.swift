@@ -67,23 +67,28 @@ struct DrawLoop {
     mutating func readPatternctl() -> Bool {
         guard stdinOpen else { return false }
         var any = false
+        var ended = false
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = chunk.withUnsafeMutableBufferPointer { pattern_pad_read(0, $0.baseAddress, $0.count) }
             if n == -2 { break }
             if n <= 0 {
-                stdinOpen = false
-                session.conversationEnded()
-                return true
+                ended = true
+                break
             }
             chunk.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<Int(n)])) }
             any = true
         }
+        // Its last words (the done packet) may come in the same read as the end: they are handled first.
         while let packet = reader.next() { session.handle(packet) }
         if reader.broken {
             pattern_pad_log("patternctl sent a malformed packet")
+            ended = true
+        }
+        if ended {
             stdinOpen = false
             session.conversationEnded()
+            return true
         }
         return any
     }

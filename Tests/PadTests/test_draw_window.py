@@ -180,7 +180,11 @@ class ChineseTest(DrawCaseWithAsserts):
         )
         log = report["patternctl_log"]
         asked, refused = self.texts(report)
-        self.assertEqual(asked.splitlines(), ["请画出当前图案", "", "按 Esc 取消，不做任何更改。"], log)
+        self.assertEqual(
+            asked.splitlines(),
+            ["请画出当前图案", "正在更改 %s 的解锁图案。" % self.USER, "按 Esc 取消，不做任何更改。"],
+            log,
+        )
         lines = refused.splitlines()
         self.assertEqual(lines[0], "未做任何更改。", log)
         self.assertTrue(lines[1].startswith("图案错误；未做任何更改（"), lines)
