@@ -151,3 +151,17 @@ function promptKind(prompt) {
     }
     return "password"
 }
+
+// The lock screen's own words (marked Words.tr("...") in its QML): the translation in the language of
+// `localeName` (Qt's locale name, "zh_CN"; by default the running locale's, from LANG), else as written.
+function tr(text, localeName) {
+    var name = localeName === undefined ? Qt.locale().name : localeName
+    var wanted = [name, name.split("_")[0]]
+    for (var w = 0; w < wanted.length; ++w) {
+        for (var i = 0; i < languages.length; ++i) {
+            var translated = languages[i].name === wanted[w] ? languages[i].screen[text] : undefined
+            if (translated) return translated
+        }
+    }
+    return text
+}

@@ -162,6 +162,7 @@ Rectangle {
 
         Text {
             id: messageText
+            objectName: "message"
             width: parent.width
             height: Math.max(implicitHeight, 2 * font.pixelSize * 1.3)
             horizontalAlignment: Text.AlignHCenter
@@ -175,9 +176,15 @@ Rectangle {
 
         PatternGrid {
             id: grid
+            objectName: "grid"
             anchors.horizontalCenter: parent.horizontalCenter
             width: Math.min(root.width, root.height) * 0.42
             height: width
+            // What a screen reader says: the grid, locked or not, and each dot by its number (never whether it is
+            // taken: the drawing is a secret).
+            accessibleName: Words.tr("Pattern grid: draw your pattern")
+            lockedAccessibleName: Words.tr("Pattern grid, locked: the message says how long")
+            dotAccessibleName: Words.tr("Dot %s")
             onDrawn: function (digits) { root.submitPattern(digits) }
             onStarted: {
                 root.message = ""
@@ -190,12 +197,13 @@ Rectangle {
 
         TextField {
             id: password
+            objectName: "password"
             anchors.horizontalCenter: parent.horizontalCenter
             width: Math.min(parent.width, 320)
             echoMode: TextInput.Password
-            placeholderText: qsTr("Password")
+            placeholderText: Words.tr("Password")
             focus: true
-            Accessible.name: qsTr("Password")
+            Accessible.name: Words.tr("Password")
             onAccepted: root.submitPassword()
         }
     }
@@ -262,7 +270,7 @@ Rectangle {
         } else if (was === "password") {
             password.text = ""
             if (root.message === "") {
-                root.message = qsTr("Unlocking failed")
+                root.message = Words.tr("Unlocking failed")
                 root.messageIsError = true
             }
             root.log("wrong password")

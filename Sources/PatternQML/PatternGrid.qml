@@ -37,8 +37,14 @@ Item {
     property var trace: Trace.newTrace()
     property var pointer: null
 
+    // What a screen reader says (a surface passes them in its language): the grid, and each dot by its number
+    // ("%s" the number), never whether a dot is taken.
+    property string accessibleName: "Pattern grid: draw your pattern"
+    property string lockedAccessibleName: "Pattern grid, locked"
+    property string dotAccessibleName: "Dot %s"
+
     Accessible.role: Accessible.Canvas
-    Accessible.name: locked ? qsTr("Pattern grid, locked") : qsTr("Pattern grid: draw your pattern")
+    Accessible.name: locked ? lockedAccessibleName : accessibleName
 
     function showWrong() {
         phase = "wrong"
@@ -107,6 +113,20 @@ Item {
                 context.fill()
                 context.globalAlpha = 1
             }
+        }
+    }
+
+    // The dots as accessible objects, one at each centre, the size of its hit area.
+    Repeater {
+        model: 9
+        Item {
+            objectName: "dot" + (index + 1)
+            x: grid.dotCenter(index + 1).x - grid.hitRadius
+            y: grid.dotCenter(index + 1).y - grid.hitRadius
+            width: 2 * grid.hitRadius
+            height: 2 * grid.hitRadius
+            Accessible.role: Accessible.Graphic
+            Accessible.name: grid.dotAccessibleName.replace("%s", String(index + 1))
         }
     }
 

@@ -157,8 +157,9 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
 
     def test_plasma_6_greeter_unlocks_with_the_right_drawing_after_counting_a_wrong_one(self):
         """Plasma 6.3's real kscreenlocker_greet --testing --shell (the shell package as installed) under Xvfb, run
-        by the user, the profile enabled (Debian 13 has no /etc/pam.d/kde here: `other`, common-auth): a wrong
-        drawing is judged and counted once (the module's message says 4 tries are left), the right one unlocks."""
+        by the user, the profile enabled (the PAM service `kde`: Debian 13's libkscreenlocker6 ships
+        /usr/lib/pam.d/kde, which includes common-auth): a wrong drawing is judged and counted once (the module's
+        message says 4 tries are left), the right one unlocks."""
         ns = self.NAMESPACE()
         self.addCleanup(ns.close)
         ns.share(os.path.dirname(self.deb))
@@ -167,6 +168,10 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         ns.run(["chpasswd"], input="%s:%s\n" % (ENROLLED, PASSWORDS[ENROLLED]))
         ns.run(["pam-auth-update", "--enable", "pattern"])
         ns.run(["patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
+        # What pam_pattern(8) and the reference say of the service `kde` on Debian 13.
+        self.assertFalse(os.path.exists(ns.path("/etc/pam.d/kde")))
+        with open(ns.path("/usr/lib/pam.d/kde")) as f:
+            self.assertRegex(f.read(), r"(?m)^@include common-auth$")
         uid = int(ns.run(["id", "-u", ENROLLED]).stdout)
         ns.sh("mkdir -m 0755 /tmp/kde")
         job = {

@@ -1,0 +1,83 @@
+"""The KDE lock screen's accessible names and its own words in every shipped language (English and zh_CN):
+tst_lock_screen_names.qml reads them in Qt's test runner, on a private Xvfb, from the lock screen as `make build`
+assembled it (build/kde/plasma5: PatternLockScreen.qml, the grid, ModuleWords.js), with LANG set to the
+language. What each must say comes from the message catalogue (po/*.po, support.module_words), not from the
+generated ModuleWords.js: the grid (drawing, and locked), each dot by its number, the password field, the wait
+as the module says it and its countdown at 42 s, "Unlocking failed"."""
+
+import json
+import os
+import re
+import shutil
+import tempfile
+import unittest
+
+from support import module_words, paths, xvfb
+
+RUNNER = "/usr/lib/qt5/bin/qmltestrunner"
+TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tst_lock_screen_names.qml")
+LOCK_SCREEN = os.path.join(paths.BUILD, "kde", "plasma5", "contents", "lockscreen")
+WAIT = "Too many wrong patterns: try again in %s. Your password still works."
+LOCALES = {"C": "C.UTF-8", "zh_CN": "zh_CN.UTF-8"}
+
+
+def expected(language):
+    """What the lock screen must say in `language` (a support.module_words.Language)."""
+    return {
+        "grid": language.say("Pattern grid: draw your pattern"),
+        "lockedGrid": language.say("Pattern grid, locked: the message says how long"),
+        "dots": [language.say("Dot %s", None, None, dot) for dot in range(1, 10)],
+        "password": language.say("Password"),
+        "wait": language.say(WAIT, None, None, language.duration(60)),
+        "countdown": language.say(WAIT, None, None, language.duration(42)),
+        "unlockingFailed": language.say("Unlocking failed"),
+    }
+
+
+class LockScreenNamesTests(unittest.TestCase):
+    def test_every_language_reads_back_in_qt_test_runner(self):
+        if not os.path.exists(RUNNER):
+            raise unittest.SkipTest("qmltestrunner is not installed (make deps: qml-module-qttest)")
+        paths.require_tools("Xvfb")
+        paths.require_built(os.path.join(LOCK_SCREEN, "PatternLockScreen.qml"))
+        languages = module_words.languages()
+        self.assertEqual(sorted(language.name for language in languages), sorted(LOCALES))
+        for language in languages:
+            with self.subTest(language.name):
+                words = expected(language)
+                if language.name != "C":
+                    english = expected(languages[0])
+                    same = [key for key in words if words[key] == english[key]]
+                    self.assertEqual(same, [], "not translated in %s: %s" % (language.name, same))
+                self.run_names(language.name, words)
+
+    def run_names(self, name, words):
+        with tempfile.TemporaryDirectory(prefix="pam_pattern-qmlnames.") as work:
+            os.chmod(work, 0o700)  # also XDG_RUNTIME_DIR, which Qt wants private
+            tests = os.path.join(work, "tests")
+            shutil.copytree(LOCK_SCREEN, tests)
+            shutil.copy(TESTS, tests)
+            with open(os.path.join(tests, "expected.js"), "w", encoding="utf-8") as f:
+                f.write(".pragma library\n")
+                for key, value in words.items():
+                    f.write("var %s = %s\n" % (key, json.dumps(value, ensure_ascii=False)))
+            script = "W=%s\nexport XDG_RUNTIME_DIR=$W QT_QPA_PLATFORM=xcb LANG=%s LC_ALL=\n" % (work, LOCALES[name])
+            script += xvfb.start("-screen 0 1024x900x24")
+            script += "%s -input %s; status=$?\nkill $xpid\nexit $status\n" % (
+                RUNNER,
+                os.path.join(tests, os.path.basename(TESTS)),
+            )
+            result = paths.run(["sh", "-c", script], timeout=120 + xvfb.START_SECONDS)
+        output = result.stdout.decode() + result.stderr.decode()
+        totals = re.search(r"Totals: (\d+) passed, (\d+) failed, (\d+) skipped", output)
+        self.assertIsNotNone(totals, output)
+        passed, failed, skipped = map(int, totals.groups())
+        self.assertEqual((failed, skipped), (0, 0), output)
+        self.assertEqual(result.returncode, 0, output)
+        with open(TESTS) as source:
+            functions = len(re.findall(r"^\s+function test_", source.read(), re.M))
+        self.assertEqual(passed, functions + 2, output)
+
+
+if __name__ == "__main__":
+    unittest.main()

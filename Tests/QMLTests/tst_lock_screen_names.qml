@@ -1,0 +1,72 @@
+// The KDE lock screen's accessible names and its own words, read back in Qt's test runner (run by
+// test_lock_screen_names.py, once a language, beside the lock screen's built files and expected.js, which that
+// test writes from the message catalogue): the grid, each dot, the password field; while the pattern is held
+// back the grid's locked name and the countdown, said by the message's accessible name; "Unlocking failed".
+import QtQuick 2.15
+import QtTest 1.2
+import "expected.js" as Expected
+
+Item {
+    id: scene
+    width: 900
+    height: 800
+
+    PatternLockScreen {
+        id: screen
+        anchors.fill: parent
+    }
+
+    TestCase {
+        name: "LockScreenNames"
+        when: windowShown
+
+        function find(item, name) {
+            if (item.objectName === name) return item
+            for (var i = 0; i < item.children.length; ++i) {
+                var found = find(item.children[i], name)
+                if (found) return found
+            }
+            return null
+        }
+
+        function test_the_grid_each_dot_and_the_password_field_are_named() {
+            var grid = find(screen, "grid")
+            compare(grid.Accessible.name, Expected.grid)
+            for (var dot = 1; dot <= 9; ++dot) {
+                var item = find(grid, "dot" + dot)
+                verify(item !== null, "dot " + dot)
+                compare(item.Accessible.name, Expected.dots[dot - 1])
+                // where a screen reader points: on the dot's centre
+                var centre = grid.dotCenter(dot)
+                compare(item.x + item.width / 2, centre.x)
+                compare(item.y + item.height / 2, centre.y)
+            }
+            var password = find(screen, "password")
+            compare(password.Accessible.name, Expected.password)
+            compare(password.placeholderText, Expected.password)
+        }
+
+        function test_while_held_back_the_countdown_is_said() {
+            var grid = find(screen, "grid")
+            var message = find(screen, "message")
+            screen.heard(Expected.wait, true)
+            verify(grid.locked)
+            compare(grid.Accessible.name, Expected.lockedGrid)
+            compare(message.Accessible.name, Expected.wait)
+            screen.waitEnds = Date.now() + 41500
+            screen.tick()
+            compare(message.Accessible.name, Expected.countdown)
+            screen.waitEnds = Date.now() - 1
+            screen.tick()
+            verify(!grid.locked)
+            compare(grid.Accessible.name, Expected.grid)
+        }
+
+        function test_a_failed_password_says_unlocking_failed() {
+            screen.message = ""
+            screen.mode = "password"
+            screen.runEnded()
+            compare(find(screen, "message").Accessible.name, Expected.unlockingFailed)
+        }
+    }
+}
