@@ -1,4 +1,5 @@
 import CPatternPad
+import PatternCoreEmbedded
 
 /// One packet from authproto: `<type> <decimal length>\n<bytes>\n`.
 struct AuthprotoPacket: Equatable {
@@ -9,11 +10,9 @@ struct AuthprotoPacket: Equatable {
     var isPrompt: Bool { type == UInt8(ascii: "P") || type == UInt8(ascii: "U") }
 }
 
-/// Reassembles packets from the bytes authproto writes (they may arrive in any pieces). PAM's messages carry
-/// no secret, so this buffer needs no wiping; replies never pass through it.
+/// Reassembles packets from the bytes authproto writes (they may arrive in any pieces), read with the core's
+/// AuthprotoFraming. PAM's messages carry no secret, so this buffer needs no wiping; replies never pass through it.
 struct AuthprotoReader {
-    /// authproto_pam refuses longer packets itself (len < 0xFFFF).
-    static let maximumPacketBytes = 0xFFFF
     private var buffer: [UInt8] = []
     private(set) var broken = false
 
@@ -21,24 +20,17 @@ struct AuthprotoReader {
 
     /// The next whole packet, or nil when more bytes are needed (or the stream is broken).
     mutating func next() -> AuthprotoPacket? {
-        guard !broken, buffer.count >= 3 else { return nil }
-        guard buffer[1] == 0x20 else { broken = true; return nil }
-        var index = 2
-        var length = 0
-        while index < buffer.count && buffer[index] != 0x0A {
-            let byte = buffer[index]
-            guard byte >= 0x30 && byte <= 0x39, index < 8 else { broken = true; return nil }
-            length = length * 10 + Int(byte - 0x30)
-            index += 1
+        guard !broken else { return nil }
+        switch AuthprotoFraming.parse(buffer) {
+        case .incomplete: return nil
+        case .broken:
+            broken = true
+            return nil
+        case .packet(let type, let bytes, let consumed):
+            let packet = AuthprotoPacket(type: type, bytes: Array(buffer[bytes]))
+            buffer.removeFirst(consumed)
+            return packet
         }
-        guard index < buffer.count else { return nil }
-        guard length < Self.maximumPacketBytes, index > 2 else { broken = true; return nil }
-        let start = index + 1
-        guard buffer.count >= start + length + 1 else { return nil }
-        guard buffer[start + length] == 0x0A else { broken = true; return nil }
-        let packet = AuthprotoPacket(type: buffer[0], bytes: Array(buffer[start..<(start + length)]))
-        buffer.removeFirst(start + length + 1)
-        return packet
     }
 }
 

@@ -71,7 +71,7 @@ enum DrawWindow {
     static func ask(_ request: DrawWindowProtocol.Request, layout: KeypadLayout) -> [UInt8]? {
         guard let open = channel, send(request, []) else { return nil }
         while true {
-            switch DrawWindowProtocol.parse(received) {
+            switch AuthprotoFraming.parse(received) {
             case .packet(let type, let bytes, let consumed):
                 var entry = Array(received[bytes])
                 wipeReceived(upTo: consumed)
@@ -111,7 +111,7 @@ enum DrawWindow {
     @discardableResult
     private static func send(_ request: DrawWindowProtocol.Request, _ bytes: [UInt8]) -> Bool {
         guard let open = channel else { return false }
-        return (try? SystemCall.writeToStream(open.toWindow, DrawWindowProtocol.frame(request.rawValue, bytes)))
+        return (try? SystemCall.writeToStream(open.toWindow, AuthprotoFraming.frame(request.rawValue, bytes)))
             != nil
     }
 

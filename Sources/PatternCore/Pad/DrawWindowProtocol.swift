@@ -1,5 +1,5 @@
 /// What `patternctl set --draw` and its drawing window (pattern-draw) say to each other on two pipes, in
-/// authproto's framing (`<type> <decimal length>\n<bytes>\n`, which the pad already reads): patternctl runs the
+/// authproto's framing (`AuthprotoFraming`, which the pad already reads): patternctl runs the
 /// same conversation as the typed `patternctl set` (the helper, the strength rules, every word of a verdict) and
 /// asks the window for each entry; the window draws, reads the drawing or the typed password, and answers. The
 /// window decides nothing and never reaches the store; it sends dots ("1" top left to "9" bottom right), which
@@ -35,41 +35,4 @@ public enum DrawWindowProtocol {
     public static let answer: UInt8 = 0x70  // p
     /// The person closed the window or pressed Esc: nothing is changed.
     public static let cancel: UInt8 = 0x78  // x
-    /// The longest packet either side reads (authproto's own limit).
-    public static let maximumPacketBytes = 0xFFFF
-
-    /// One packet as bytes.
-    public static func frame(_ type: UInt8, _ bytes: [UInt8]) -> [UInt8] {
-        [type, 0x20] + TextCodec.decimal(Int64(bytes.count)) + [0x0A] + bytes + [0x0A]
-    }
-
-    /// What the start of `buffer` holds.
-    public enum Parsed: Equatable {
-        /// More bytes are needed.
-        case incomplete
-        /// Not this framing: the stream is unusable.
-        case broken
-        /// A whole packet: its type, where its bytes are in `buffer`, and how many bytes it took.
-        case packet(type: UInt8, bytes: Range<Int>, consumed: Int)
-    }
-
-    /// Reads the first packet of `buffer`.
-    public static func parse(_ buffer: [UInt8]) -> Parsed {
-        guard buffer.count >= 3 else { return .incomplete }
-        guard buffer[1] == 0x20 else { return .broken }
-        var index = 2
-        var length = 0
-        while index < buffer.count && buffer[index] != 0x0A {
-            let byte = buffer[index]
-            guard byte >= 0x30 && byte <= 0x39, index < 8 else { return .broken }
-            length = length * 10 + Int(byte - 0x30)
-            index += 1
-        }
-        guard index < buffer.count else { return .incomplete }
-        guard length < maximumPacketBytes, index > 2 else { return .broken }
-        let start = index + 1
-        guard buffer.count >= start + length + 1 else { return .incomplete }
-        guard buffer[start + length] == 0x0A else { return .broken }
-        return .packet(type: buffer[0], bytes: start..<(start + length), consumed: start + length + 1)
-    }
 }
