@@ -292,8 +292,10 @@ demo: toolchain build-deps build
 INSTALL_LIST ?= packaging/install.list
 $(eval INSTALL_ROWS = $(shell sed -e 's/\#.*//' $(INSTALL_LIST)))
 FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 mode=$$3; shift 3;
-# The binary packages `make deb` builds, each "package:list"; only pam-pattern-kde depends on KDE.
-DEB_LISTS := pam-pattern:packaging/install.list pam-pattern-kde:packaging/install-kde.list
+# The binary packages `make deb` builds, each "package:list"; only pam-pattern-kde depends on KDE, only
+# pam-pattern-sddm on SDDM (LXQt and others log in with SDDM without Plasma).
+DEB_LISTS := pam-pattern:packaging/install.list pam-pattern-kde:packaging/install-kde.list \
+             pam-pattern-sddm:packaging/install-sddm.list
 
 install:
 	@test -f $(BUILD)/pam_pattern.so || { echo "run 'make build' first"; exit 1; }
@@ -344,8 +346,9 @@ install-kde:
 uninstall-kde:
 	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=packaging/install-kde.list
 
-# The SDDM login screen (README, "SDDM"): the greeter theme SDDM finds by its directory's name. Installing turns
-# nothing on: the README's command copies the drop-in beside it to /etc/sddm.conf.d.
+# The SDDM login screen (README, "SDDM"; the package pam-pattern-sddm): the greeter theme SDDM finds by its
+# directory's name. Installing turns nothing on: the README's command copies the drop-in beside it to
+# /etc/sddm.conf.d.
 SDDM_THEME := /usr/share/sddm/themes/pam-pattern
 
 install-sddm:

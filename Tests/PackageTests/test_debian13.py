@@ -21,8 +21,9 @@ from collections import namedtuple
 import test_fresh_install
 import test_kde_package
 import test_package
+import test_sddm_package
 
-from support import debian13, i3lock, kde, pad
+from support import debian13, i3lock, kde, pad, sddm
 
 PATTERN, WRONG = test_package.PATTERN, test_package.WRONG
 ENROLLED, OTHER = test_package.ENROLLED, test_package.OTHER
@@ -205,6 +206,31 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         self.assertEqual([line for line in said if line.startswith("pattern sent")], ["pattern sent"] * 2)
 
 
+class Debian13SddmPackage(test_sddm_package.SddmPackageTests):
+    """pam-pattern-sddm installed beside pam-pattern in Debian 13 (its Depends resolve there: SDDM 0.21 and the
+    QML modules), and Debian 13's lintian on it."""
+
+    NAMESPACE = debian13.Debian13
+
+    def test_lintian_of_debian_13_reports_nothing(self):
+        debian13_lintian(self, self.deb, fail_on="error,warning,info")
+
+    def test_the_installed_theme_loads_in_debian_13s_greeter(self):
+        """SDDM 0.21's Qt 6 greeter (sddm-greeter-qt6, the one the theme's QtVersion=6 names; Debian 13 ships no
+        other) loads the installed theme in test mode with nothing said about its files, and shows the grid."""
+        ns = self.NAMESPACE()
+        self.addCleanup(ns.close)
+        ns.share(os.path.dirname(self.deb))
+        ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.base, self.deb], timeout=300)
+        ns.sh("mkdir -m 0700 /tmp/test-mode")
+        script = sddm.test_mode_script(ns.path("/tmp/test-mode"), test_sddm_package.THEME, 10, inside="/tmp/test-mode")
+        done = ns.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script], check=False, timeout=120)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        said = json.loads(done.stdout.strip().splitlines()[-1])
+        self.assertEqual(said["greeter"], "/usr/bin/sddm-greeter-qt6")
+        self.assertEqual(sddm.test_mode_problems(said, test_sddm_package.THEME), [])
+
+
 def debian13_lintian(test, deb, fail_on="error,warning"):
     """Debian 13's lintian on `deb`, as nobody: it must report nothing at the levels of fail_on (beyond the
     package's own documented overrides)."""
@@ -277,6 +303,11 @@ ON_DEBIAN_13 = {
         "test_installed_beside_pam_pattern_then_removed_leaves_nothing",
         "test_lintian_of_debian_13_reports_nothing",
         "test_plasma_6_greeter_unlocks_with_the_right_drawing_after_counting_a_wrong_one",
+    ],
+    Debian13SddmPackage: [
+        "test_installed_beside_pam_pattern_turns_nothing_on_and_purged_leaves_nothing",
+        "test_lintian_of_debian_13_reports_nothing",
+        "test_the_installed_theme_loads_in_debian_13s_greeter",
     ],
     Debian13FreshInstall: ["test_a_new_user_sets_checks_changes_and_removes_a_pattern_as_the_readme_says"],
     Debian13Mounts: ["test_no_mount_is_left_behind_also_after_a_failure"],

@@ -1,5 +1,5 @@
 """The SDDM login screen with the pattern grid, at the real SDDM daemon run headless (support.sddm): the theme
-installed by `make install-sddm` and turned on with the README's command, a throwaway user with a pattern, a
+installed by its package pam-pattern-sddm and turned on with the README's command, a throwaway user with a pattern, a
 throwaway X session that writes a marker. The right drawing starts the session; a wrong one does not, is counted
 once and shows red; the password typed in the field starts the session (counting no pattern guess); a 3-dot drag
 is not sent. Each run also turns the theme off again with the README's command and finds /etc as it was.

@@ -3,56 +3,12 @@ with nothing said about its files (no QML error or warning, no JavaScript except
 `make install-sddm` puts it where SDDM finds it by its name, readable by everyone, with the drop-in the
 README's command copies, and `make uninstall-sddm` takes it away."""
 
-import json
 import os
-import shlex
 import tempfile
 import unittest
 
-from support import sddm, xvfb
+from support import sddm
 from support.paths import BUILD, ROOT, require_built, require_tools, run
-
-# The greeter logs to the journal when its input is not a terminal: a socket bound in a private /run catches it.
-CATCHER = r"""
-import json, os, socket, struct, subprocess, sys, time
-theme, seconds = sys.argv[1], float(sys.argv[2])
-os.makedirs("/run/systemd/journal", exist_ok=True)
-journal = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-journal.bind("/run/systemd/journal/socket")
-journal.settimeout(0.2)
-greeter = subprocess.Popen(["sddm-greeter", "--test-mode", "--theme", theme], stdin=subprocess.DEVNULL,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-messages = []
-end = time.monotonic() + seconds
-while time.monotonic() < end:
-    try:
-        data = journal.recv(1 << 20)
-    except socket.timeout:
-        continue
-    for line in data.split(b"\n"):
-        if line.startswith(b"MESSAGE="):
-            messages.append(line[8:].decode(errors="replace"))
-greeter.terminate()
-output = greeter.communicate()[0].decode(errors="replace")
-print(json.dumps({"journal": messages, "output": output}))
-"""
-
-
-def greeter_output(theme, seconds=8):
-    """What sddm-greeter --test-mode says in `seconds` with the theme at `theme`: {"journal": [...], "output"}."""
-    with tempfile.TemporaryDirectory(prefix="pam_pattern-sddm-test-mode.") as work:
-        os.chmod(work, 0o700)  # also XDG_RUNTIME_DIR, which Qt wants private
-        catcher = os.path.join(work, "catcher.py")
-        with open(catcher, "w") as f:
-            f.write(CATCHER)
-        script = "W=%s\nexport XDG_RUNTIME_DIR=$W QT_QPA_PLATFORM=xcb\n" % shlex.quote(work)
-        script += "mount -t tmpfs -o mode=0755 tmpfs /run\n"
-        script += xvfb.start("-screen 0 1024x768x24")
-        script += "python3 %s %s %d; status=$?\nkill $xpid\nexit $status\n" % (catcher, shlex.quote(theme), seconds)
-        done = run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script], timeout=60 + seconds)
-    if done.returncode != 0:
-        raise AssertionError("the greeter's run failed: %s" % (done.stdout + done.stderr).decode(errors="replace"))
-    return json.loads(done.stdout.decode().strip().splitlines()[-1])
 
 
 class TestModeTest(unittest.TestCase):
@@ -64,14 +20,8 @@ class TestModeTest(unittest.TestCase):
             raise unittest.SkipTest("needs root (a private /run for the greeter's journal)")
 
     def test_the_theme_loads_without_a_word_about_its_files(self):
-        said = greeter_output(sddm.THEME)
-        lines = said["journal"] + said["output"].splitlines()
-        self.assertIn("Loading file://%s/Main.qml..." % sddm.THEME, lines, lines)
-        about_theme = [line for line in lines if sddm.THEME in line and not line.startswith("Loading ")]
-        self.assertEqual(about_theme, [], "the greeter said this about the theme's files")
-        errors = [line for line in lines if "Error" in line or "QML" in line or "qml:" in line.lower()]
-        self.assertEqual(errors, [], "the greeter reported errors")
-        self.assertTrue([line for line in lines if line.startswith("pam_pattern: grid ")], lines)
+        said = sddm.test_mode_output(sddm.THEME)
+        self.assertEqual(sddm.test_mode_problems(said, sddm.THEME), [])
 
     def test_a_broken_theme_is_caught(self):
         """The check above can fail: a theme whose QML names something that is not there is reported."""
@@ -84,9 +34,9 @@ class TestModeTest(unittest.TestCase):
             with open(main, "w") as f:
                 f.write(text.replace("model: sessionModel", "model: noSuchModel"))
             os.chmod(work, 0o755)
-            said = greeter_output(broken)
-        lines = said["journal"] + said["output"].splitlines()
-        self.assertTrue([line for line in lines if broken in line and "noSuchModel" in line], lines)
+            said = sddm.test_mode_output(broken)
+        problems = sddm.test_mode_problems(said, broken)
+        self.assertTrue([line for line in problems if broken in line and "noSuchModel" in line], problems)
 
 
 class InstallTest(unittest.TestCase):

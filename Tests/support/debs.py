@@ -1,7 +1,8 @@
 """The Debian packages of this tree: `make deb` run once per test process, its .deb files by package name.
 
 `make deb` prints one path per binary package (the Makefile's DEB_LISTS): pam-pattern, whose files are
-packaging/install.list, and pam-pattern-kde, the KDE lock screen's (packaging/install-kde.list). Every suite
+packaging/install.list, pam-pattern-kde, the KDE lock screen's (packaging/install-kde.list), and
+pam-pattern-sddm, the SDDM login screen's (packaging/install-sddm.list). Every suite
 that installs or extracts a package uses these bytes.
 """
 
@@ -11,9 +12,9 @@ import subprocess
 
 from support.paths import ROOT
 
-BASE, KDE = "pam-pattern", "pam-pattern-kde"
+BASE, KDE, SDDM = "pam-pattern", "pam-pattern-kde", "pam-pattern-sddm"
 # Each binary package and the install list its files come from.
-LISTS = {BASE: "packaging/install.list", KDE: "packaging/install-kde.list"}
+LISTS = {BASE: "packaging/install.list", KDE: "packaging/install-kde.list", SDDM: "packaging/install-sddm.list"}
 
 
 def make(*args):

@@ -1,7 +1,7 @@
 """The SDDM login screen with the pattern grid, at the real SDDM daemon (headless, the recipe of
 ../shared/notes/kde-and-sddm.md): a private system dbus-daemon, `sddm` itself, which starts the X server named
 by [X11] ServerPath (a wrapper that runs Xvfb with the arguments it understands) and the greeter as user sddm,
-the theme installed by `make install-sddm` and turned on with the README's command. A throwaway user with
+the theme as its package pam-pattern-sddm installs it, turned on with the README's command. A throwaway user with
 helper.PATTERN, the profile enabled in common-auth (the `sddm` service includes it), and a throwaway X session
 whose Exec writes a marker file and exits. Driven by xdotool on the greeter's display.
 
@@ -19,12 +19,15 @@ dots' centres on the screen), "pattern sent", "password sent", "wrong pattern", 
 N", "message TEXT", "attempt over", "logged in".
 """
 
+import json
 import os
 import shlex
 import shutil
+import subprocess
+import tempfile
 
-from support import pad
-from support.paths import BUILD, ROOT, require_built, require_tools, run
+from support import debs, pad, xvfb
+from support.paths import BUILD, require_built, require_tools, run
 
 THEME_ID = "pam-pattern"
 THEME = os.path.join(BUILD, "sddm", THEME_ID)
@@ -49,12 +52,72 @@ def set_up_module():
     pad.set_up_module()
 
 
-def install_theme(destdir):
-    """`make install-sddm DESTDIR=destdir`; its output (fails the test when make fails)."""
-    done = run(["make", "-s", "-C", ROOT, "BUILD=" + BUILD, "DESTDIR=" + destdir, "install-sddm"])
+# `sddm-greeter --test-mode --theme THEME` for SECONDS s (Debian 13's is sddm-greeter-qt6): what it says, as JSON
+# {"journal": [...], "output": "..."}. It logs to the journal when its input is not a terminal: a socket bound in
+# a private /run catches that.
+TEST_MODE = r"""
+import json, os, shutil, socket, subprocess, sys, time
+theme, seconds = sys.argv[1], float(sys.argv[2])
+greeter = shutil.which("sddm-greeter") or shutil.which("sddm-greeter-qt6")
+os.makedirs("/run/systemd/journal", exist_ok=True)
+journal = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+journal.bind("/run/systemd/journal/socket")
+journal.settimeout(0.2)
+process = subprocess.Popen([greeter, "--test-mode", "--theme", theme], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+messages = []
+end = time.monotonic() + seconds
+while time.monotonic() < end:
+    try:
+        data = journal.recv(1 << 20)
+    except socket.timeout:
+        continue
+    for line in data.split(b"\n"):
+        if line.startswith(b"MESSAGE="):
+            messages.append(line[8:].decode(errors="replace"))
+process.terminate()
+output = process.communicate()[0].decode(errors="replace")
+print(json.dumps({"greeter": greeter, "journal": messages, "output": output}))
+"""
+
+
+def test_mode_script(work, theme, seconds, inside=None):
+    """Shell text that runs TEST_MODE (kept in `work`, a private directory, which the script sees at `inside` when
+    it runs in another root) under its own Xvfb, in a private /run (run it in a mount namespace of its own)."""
+    with open(os.path.join(work, "test_mode.py"), "w") as f:
+        f.write(TEST_MODE)
+    work = inside or work
+    catcher = os.path.join(work, "test_mode.py")
+    script = "W=%s\nexport XDG_RUNTIME_DIR=$W QT_QPA_PLATFORM=xcb\n" % shlex.quote(work)
+    script += "mount -t tmpfs -o mode=0755 tmpfs /run\n"
+    script += xvfb.start("-screen 0 1024x768x24")
+    script += "python3 %s %s %d; status=$?\nkill $xpid\nexit $status\n" % (catcher, shlex.quote(theme), seconds)
+    return script
+
+
+def test_mode_output(theme, seconds=8):
+    """What this machine's greeter says in test mode with the theme at `theme` (TEST_MODE's JSON)."""
+    with tempfile.TemporaryDirectory(prefix="pam_pattern-sddm-test-mode.") as work:
+        os.chmod(work, 0o700)  # also XDG_RUNTIME_DIR, which Qt wants private
+        script = test_mode_script(work, theme, seconds)
+        done = run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script], timeout=60 + seconds)
     if done.returncode != 0:
-        raise AssertionError("make install-sddm: %s" % (done.stdout + done.stderr).decode(errors="replace"))
-    return done.stdout.decode()
+        raise AssertionError("the greeter's run failed: %s" % (done.stdout + done.stderr).decode(errors="replace"))
+    return json.loads(done.stdout.decode().strip().splitlines()[-1])
+
+
+def test_mode_problems(said, theme):
+    """What is wrong in a test-mode run of the theme at `theme` (TEST_MODE's JSON): the theme not loaded, a word
+    about its files (a QML error or warning, a JavaScript exception), an error, or no grid shown."""
+    lines = said["journal"] + said["output"].splitlines()
+    problems = []
+    if "Loading file://%s/Main.qml..." % theme not in lines:
+        problems.append("the theme was not loaded: %r" % lines)
+    problems += [line for line in lines if theme in line and not line.startswith("Loading ")]
+    problems += [line for line in lines if "Error" in line or "QML" in line or "qml:" in line.lower()]
+    if not [line for line in lines if line.startswith("pam_pattern: grid ")]:
+        problems.append("no grid was shown: %r" % lines)
+    return problems
 
 
 # Runs Xvfb for SDDM: keeps the arguments Xvfb understands (-auth, -displayfd, -nolisten, -noreset), drops Xorg's.
@@ -95,12 +158,12 @@ class SddmNamespace(pad.PadNamespace):
             for layer in ("up", "work"):
                 os.makedirs(os.path.join(self.root, "overlay", name, layer), exist_ok=True)
         self.etc_upper = os.path.join(self.root, "overlay", "etc", "up")
-        # The theme as `make install-sddm` installs it.
-        destdir = os.path.join(self.root, "dest")
-        install_theme(destdir)
-        shutil.copytree(
-            destdir + "/usr/share/sddm", os.path.join(self.root, "overlay", "usr_share_sddm", "up"), dirs_exist_ok=True
-        )
+        # The theme as its package pam-pattern-sddm has it, unpacked by dpkg.
+        with tempfile.TemporaryDirectory(prefix="sddm-deb.", dir=self.root) as unpacked:
+            subprocess.run(["dpkg-deb", "-x", debs.built()[debs.SDDM], unpacked], check=True)
+            upper = os.path.join(self.root, "overlay", "usr_share_sddm", "up", "themes")
+            os.makedirs(upper)
+            os.rename(unpacked + THEMES + "/" + THEME_ID, os.path.join(upper, THEME_ID))
         # The marker the session writes, in a directory the user owns.
         self.marker_dir = os.path.join(self.root, "marker")
         os.makedirs(self.marker_dir)
