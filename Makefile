@@ -61,8 +61,12 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 qmlscene qml-module-qtquick2 qml-module-qttest
 # The KDE lock screen's tests: the greeter and the Plasma package structure, without the desktop they recommend.
 DEB_KDE_PACKAGES := libkscreenlocker5 plasma-workspace qml-module-qtquick-controls2
-# The SDDM login screen's tests: the daemon and its greeter (Tests/SDDMTests), without the desktop it recommends.
-DEB_SDDM_PACKAGES := sddm dbus
+# The SDDM login screen's tests: the daemon and its greeter (Tests/SDDMTests), without the desktop it recommends,
+# and what pam-pattern-sddm depends on (the QML its theme imports, for SDDM 0.19's Qt 5 greeter and 0.21's Qt 6
+# one), so PackageTests install it without a download.
+DEB_SDDM_PACKAGES := sddm dbus qml-module-qtquick2 qml-module-qtquick-window2 qml-module-qtquick-controls2 \
+                     qml-module-qtqml-models2 qml6-module-qtquick qml6-module-qtquick-window \
+                     qml6-module-qtquick-controls qml6-module-qtqml-models
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the

@@ -228,7 +228,8 @@ class Debian13SddmPackage(test_sddm_package.SddmPackageTests):
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         said = json.loads(done.stdout.strip().splitlines()[-1])
         self.assertEqual(said["greeter"], "/usr/bin/sddm-greeter-qt6")
-        self.assertEqual(sddm.test_mode_problems(said, test_sddm_package.THEME), [])
+        self.maxDiff = None
+        self.assertEqual(sddm.test_mode_problems(said, test_sddm_package.THEME), [], said)
 
 
 def debian13_lintian(test, deb, fail_on="error,warning"):

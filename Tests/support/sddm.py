@@ -109,7 +109,8 @@ def test_mode_output(theme, seconds=8):
 def test_mode_problems(said, theme):
     """What is wrong in a test-mode run of the theme at `theme` (TEST_MODE's JSON): the theme not loaded, a word
     about its files (a QML error or warning, a JavaScript exception), an error, or no grid shown."""
-    lines = said["journal"] + said["output"].splitlines()
+    # Qt 6's greeter (on its standard output) says the theme's console.log lines after "qml: ".
+    lines = [line[5:] if line.startswith("qml: ") else line for line in said["journal"] + said["output"].splitlines()]
     problems = []
     if "Loading file://%s/Main.qml..." % theme not in lines:
         problems.append("the theme was not loaded: %r" % lines)
