@@ -24,6 +24,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import tempfile
 
 from support import debs, pad, xvfb
@@ -420,6 +421,16 @@ class SddmCase(pad.PadCase):
         return SddmNamespace(self, self.user)
 
     def session(self, steps, timeout=240):
+        """Runs the steps at the login screen; returns the driver's report. A run in which SDDM 0.19 lost the
+        helper's prompt (see stuck()) is made once more, said on stderr; twice in a row fails."""
+        report = self.run_session(steps, timeout)
+        if stuck(report):
+            sys.stderr.write("(SDDM 0.19 lost a message of its helper, its known bug: the run made again)\n")
+            report = self.run_session(steps, timeout)
+            self.assertFalse(stuck(report), "SDDM lost its helper's message twice in a row:\n%s" % report["log"])
+        return report
+
+    def run_session(self, steps, timeout):
         job = {
             "root": self.sandbox.root,
             "etc_upper": self.sandbox.etc_upper,
@@ -440,3 +451,17 @@ class SddmCase(pad.PadCase):
             if message.startswith("pam_pattern: ") and message[13:].startswith(text):
                 found.append(message[13:])
         return found
+
+
+def stuck(report):
+    """Whether SDDM 0.19's daemon lost a message of its helper in this run (src/auth/Auth.cpp before 0.20,
+    commit 48a98c7 "Process all available auth messages in a loop": one message read per readyRead, so a PAM
+    error message and the next module's prompt that arrive together leave the prompt unread, and the helper waits
+    for its answer until SDDM stops): the helper's last word before SDDM was stopped is a conversation."""
+    last = None
+    for who, message in report["journal"]:
+        if who == "sddm" and message == "Signal received: SIGTERM":
+            break
+        if who == "sddm-helper" and message.startswith("[PAM] "):
+            last = message
+    return last == "[PAM] Conversation with 1 messages"
