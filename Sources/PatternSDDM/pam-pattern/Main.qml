@@ -301,6 +301,7 @@ Rectangle {
 
         PatternGrid {
             id: grid
+            objectName: "grid"
             anchors.horizontalCenter: parent.horizontalCenter
             width: Math.min(root.width, root.height) * 0.42
             height: width

@@ -1,0 +1,117 @@
+// The theme's Main.qml with what SDDM 0.21's greeter gives a theme, as far as it uses it (sddm with its
+// informationMessage, userModel, sessionModel, config), in Qt's test runner: what it does with PAM's messages
+// as the daemon passes them. THEME is put in by test_theme_messages.py.
+import QtQuick 2.15
+import QtTest 1.2
+
+Item {
+    id: scene
+    width: 1024
+    height: 768
+
+    QtObject {
+        id: sddm
+        signal loginFailed()
+        signal loginSucceeded()
+        signal informationMessage(string message)
+        property var secrets: []
+        property int count: 0
+        function login(user, secret, session) {
+            secrets.push(user + " " + secret + " " + session)
+            count += 1
+        }
+    }
+    ListModel {
+        id: userModel
+        property int lastIndex: 0
+        ListElement { name: "alex"; realName: "Alex Doe" }
+    }
+    ListModel {
+        id: sessionModel
+        property int lastIndex: 0
+        ListElement { name: "Desktop" }
+    }
+    QtObject {
+        id: config
+        property string background: "#1b1e20"
+        property string trail: "true"
+    }
+
+    Loader {
+        id: loader
+        anchors.fill: parent
+        source: "THEME/Main.qml"
+    }
+
+    TestCase {
+        name: "ThemeMessages"
+        when: windowShown && loader.status === Loader.Ready
+
+        function grid() {
+            return findChild(loader.item, "grid")
+        }
+
+        function init() {
+            // Each test starts idle: no attempt, no wait, nothing said.
+            loader.item.waitEnds = 0
+            loader.item.tick()
+            loader.item.attempt = ""
+            loader.item.queuedDigits = ""
+            grid().reset()
+            loader.item.message = ""
+            sddm.secrets = []
+            sddm.count = 0
+        }
+
+        function test_a_wrong_drawing_shows_the_modules_words_and_red() {
+            loader.item.submitPattern("24678")
+            compare(sddm.secrets, ["alex 24678 0"])
+            sddm.informationMessage("Wrong pattern. 4 tries left before a wait.")
+            sddm.loginFailed()
+            compare(grid().phase, "wrong")
+            compare(loader.item.message, "Wrong pattern. 4 tries left before a wait.")
+            // pam_unix's end, and SDDM's "Authentication failure": the module's words stay.
+            sddm.informationMessage("Authentication failure")
+            sddm.loginFailed()
+            sddm.loginFailed()
+            compare(loader.item.message, "Wrong pattern. 4 tries left before a wait.")
+            tryCompare(loader.item, "attempt", "", 1000)
+        }
+
+        function test_a_wait_dims_the_grid_counts_down_and_shows_no_red() {
+            loader.item.submitPattern("2946138")
+            sddm.informationMessage("Too many wrong patterns: try again in 5 minutes. Your password still works.")
+            sddm.loginFailed()
+            verify(grid().locked)
+            verify(grid().phase !== "wrong")
+            sddm.loginFailed()
+            sddm.loginFailed()
+            tryCompare(loader.item, "attempt", "", 1000)
+            // The countdown says the wait in the module's own words, a second less each second.
+            tryVerify(function () { return /^Too many wrong patterns: try again in 4 minutes 5\d seconds\./.test(loader.item.message) }, 2500)
+            // No drawing is taken while locked.
+            var sent = sddm.count
+            mousePress(grid(), grid().width / 6, grid().height / 6)
+            mouseMove(grid(), grid().width / 2, grid().height / 6)
+            mouseMove(grid(), grid().width * 5 / 6, grid().height / 6)
+            mouseMove(grid(), grid().width * 5 / 6, grid().height / 2)
+            mouseRelease(grid(), grid().width * 5 / 6, grid().height / 2)
+            wait(300)
+            compare(sddm.count, sent)
+        }
+
+        function test_a_drawing_made_while_an_attempt_runs_is_sent_at_its_end() {
+            loader.item.submitPattern("24678")
+            sddm.informationMessage("Wrong pattern. 4 tries left before a wait.")
+            sddm.loginFailed()
+            loader.item.submitPattern("2946138")
+            compare(sddm.count, 1)
+            sddm.loginFailed()
+            sddm.loginFailed()
+            tryCompare(sddm, "count", 2, 1000)
+            compare(sddm.secrets[1], "alex 2946138 0")
+            sddm.loginSucceeded()
+            compare(grid().phase, "success")
+        }
+    }
+}
