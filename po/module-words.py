@@ -92,8 +92,8 @@ def languages(root):
     return result
 
 
-# Where the lock screen's own words are marked (Words.tr("...")): their entries in the template name these files.
-SCREEN_SOURCES = "Sources/PatternKDE/"
+# Where the QML surfaces' own words are marked (Words.tr("...")): their entries in the template name these files.
+SCREEN_SOURCES = ("Sources/PatternKDE/", "Sources/PatternSDDM/")
 
 
 def screen_words(root):

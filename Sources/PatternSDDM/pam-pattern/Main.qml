@@ -126,7 +126,7 @@ Rectangle {
         settle.stop()
         if (was === "password") {
             password.text = ""
-            if (message === "") showMessage(qsTr("Login failed"))
+            if (message === "") showMessage(Words.tr("Login failed"))
             log("wrong password")
         }
         if (!grid.locked && grid.phase === "checking") grid.reset()
@@ -192,7 +192,7 @@ Rectangle {
                 grid.showWrong()
                 log("wrong pattern")
             }
-            if (message === "") showMessage(qsTr("Login failed"))
+            if (message === "") showMessage(Words.tr("Login failed"))
         }
         settle.interval = endSeen ? 300 : 4000
         settle.restart()
@@ -282,7 +282,7 @@ Rectangle {
             // The full name when the account has one (the model gives roles to delegates only: read below).
             displayText: currentIndex >= 0 && currentIndex < realNames.count && realNames.objectAt(currentIndex)
                          && realNames.objectAt(currentIndex).text !== "" ? realNames.objectAt(currentIndex).text : currentText
-            Accessible.name: qsTr("User")
+            Accessible.name: Words.tr("User")
             onActivated: password.forceActiveFocus()
         }
 
@@ -306,6 +306,9 @@ Rectangle {
             width: Math.min(root.width, root.height) * 0.42
             height: width
             trailVisible: config.trail !== "false"
+            accessibleName: Words.tr("Pattern grid: draw your pattern")
+            lockedAccessibleName: Words.tr("Pattern grid, locked: the message says how long")
+            dotAccessibleName: Words.tr("Dot %s")
             onDrawn: function (digits) { root.submitPattern(digits) }
             onStarted: root.message = ""
             onShakenOff: function (count) { root.log("shaken off " + count) }
@@ -320,9 +323,9 @@ Rectangle {
             anchors.horizontalCenter: parent.horizontalCenter
             width: Math.min(parent.width, 320)
             echoMode: TextInput.Password
-            placeholderText: qsTr("Password")
+            placeholderText: Words.tr("Password")
             focus: true
-            Accessible.name: qsTr("Password")
+            Accessible.name: Words.tr("Password")
             onAccepted: root.submitPassword()
         }
 
@@ -333,7 +336,7 @@ Rectangle {
             model: sessionModel
             textRole: "name"
             currentIndex: sessionModel.lastIndex >= 0 ? sessionModel.lastIndex : 0
-            Accessible.name: qsTr("Session")
+            Accessible.name: Words.tr("Session")
             onActivated: password.forceActiveFocus()
         }
     }
