@@ -55,7 +55,9 @@ struct DrawRenderer {
         let colour = session.done ? PadRenderer.success : (red ? PadRenderer.error : PadRenderer.accent)
         let dimmed = session.request == .password || session.over
         PadGridPainter.paint(
-            PadSecret.trace.pointee, layout: layout, shift: shakeOffset(session, layout: layout, now: now),
+            PadSecret.trace.pointee, layout: layout,
+            shift: PadGridPainter.shakeOffset(
+                start: session.shakeStart, until: session.shakeUntil, layout: layout, now: now),
             colour: colour, plain: dimmed ? PadRenderer.dimmedDot : PadRenderer.dot, showTrace: true,
             looseEnd: session.drawing ? pointer : nil)
 
@@ -70,16 +72,6 @@ struct DrawRenderer {
         y = drawWrapped(hint(session), y: y, size: layout.textSize, colour: PadRenderer.dim, layout: layout)
         if session.request == .password { drawField(session, y: y, layout: layout) }
         pattern_pad_frame_end()
-    }
-
-    /// A short drawing shakes sideways, fading out (as at the lock screen).
-    private func shakeOffset(_ session: DrawSession, layout: PadLayout, now: Int64) -> Int32 {
-        guard session.shakeUntil > now else { return 0 }
-        let t = now - session.shakeStart
-        let amplitude = Int64(layout.spacing / 6) * (PadSession.shakeMs - t) / PadSession.shakeMs
-        let phase = (t / 40) % 4
-        let sign: Int64 = phase == 0 ? 1 : (phase == 2 ? -1 : 0)
-        return Int32(clamping: amplitude * sign)
     }
 
     /// The password field: a box with one bullet per typed character.

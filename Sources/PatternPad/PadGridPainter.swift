@@ -4,6 +4,16 @@ import PatternCoreEmbedded
 /// The nine dots and the drawn trail, as the lock screen and the drawing window (pattern-draw) both show them:
 /// lit dots ringed in the trail's colour, the trail from dot to dot and on to its loose end (the pointer).
 enum PadGridPainter {
+    /// How far sideways a short drawing's shake puts the grid at `now`: it fades out over PadSession.shakeMs.
+    static func shakeOffset(start: Int64, until: Int64, layout: PadLayout, now: Int64) -> Int32 {
+        guard until > now else { return 0 }
+        let t = now - start
+        let amplitude = Int64(layout.spacing / 6) * (PadSession.shakeMs - t) / PadSession.shakeMs
+        let phase = (t / 40) % 4
+        let sign: Int64 = phase == 0 ? 1 : (phase == 2 ? -1 : 0)
+        return Int32(clamping: amplitude * sign)
+    }
+
     /// Paints on the frame begun on the current monitor. `shift` moves everything sideways (a shake); `plain` is
     /// the colour of a dot the trail has not taken; with `showTrace` false no dot is lit and no line drawn.
     static func paint(

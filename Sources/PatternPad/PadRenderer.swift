@@ -69,7 +69,8 @@ struct PadRenderer {
         pattern_pad_frame_begin(Int32(index), Self.background)
         _ = drawLine(userName, y: layout.nameY, size: layout.nameSize, colour: Self.text, layout: layout)
 
-        let shift = shakeOffset(session, layout: layout, now: now)
+        let shift = PadGridPainter.shakeOffset(
+            start: session.shakeStart, until: session.shakeUntil, layout: layout, now: now)
         let red = session.errorUntil > now
         let locked = session.patternLocked(now: now)
         let succeeded = session.succeeded
@@ -120,16 +121,6 @@ struct PadRenderer {
         let y = Int64(to.centerY) + dy * scale / base
         guard abs(x) < 100_000 && abs(y) < 100_000 else { return nil }
         return (Int32(x), Int32(y))
-    }
-
-    /// A short drawing shakes sideways, fading out.
-    private func shakeOffset(_ session: PadSession, layout: PadLayout, now: Int64) -> Int32 {
-        guard session.shakeUntil > now else { return 0 }
-        let t = now - session.shakeStart
-        let amplitude = Int64(layout.spacing / 6) * (PadSession.shakeMs - t) / PadSession.shakeMs
-        let phase = (t / 40) % 4
-        let sign: Int64 = phase == 0 ? 1 : (phase == 2 ? -1 : 0)
-        return Int32(clamping: amplitude * sign)
     }
 
     func statusText(_ session: PadSession, now: Int64) -> [UInt8] {
