@@ -49,11 +49,21 @@ def option_table():
 
 
 def option_ranges():
-    """{name: (low, high)} of the number options, as PatternOption.table declares them: the one declaration
-    of every range (Pattern, PatternHash and patternctl read theirs from it)."""
+    """{name: (low, high)} of the number options, as PatternOption.table declares them: every range there, but
+    for the two a lower layer of the core declares and the table takes (`.counting(Pattern.minimumLengthRange)`:
+    read where it is declared)."""
     source = read_source("PatternOption.swift")
-    found = re.findall(r'PatternOption\(\s*\.\w+, "([a-z_]+)", \.number\(([\d_]+)\.\.\.([\d_]+)\)', source)
-    return {name: (int(low.replace("_", "")), int(high.replace("_", ""))) for name, low, high in found}
+    ranges = {}
+    for name, low, high, owner, constant in re.findall(
+        r'PatternOption\(\s*\.\w+, "([a-z_]+)", \.(?:number\(([\d_]+)\.\.\.([\d_]+)\)|counting\((\w+)\.(\w+)\))', source
+    ):
+        if owner:
+            declared = re.search(
+                r"static let %s: ClosedRange<Int> = ([\d_]+)\.\.\.([\d_]+)" % constant, read_source(owner + ".swift")
+            )
+            low, high = declared.groups()
+        ranges[name] = (int(low.replace("_", "")), int(high.replace("_", "")))
+    return ranges
 
 
 def between(text, start, end):

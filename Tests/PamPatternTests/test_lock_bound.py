@@ -18,7 +18,7 @@ from support.system import in_child
 
 USER = "alice"
 PATTERN = "1235789"
-BOUND = 5.0  # ThrottleStore.lockWaitMilliseconds
+BOUND = 5.0  # SafeFile.lockWaitMilliseconds
 
 
 class LockBoundTest(FixtureCase):

@@ -7,9 +7,41 @@ public enum PatternHash {
     /// Default yescrypt cost: 7 (64 MiB, ~0.1 s here). The whole pattern space then takes ~76 min on 16 cores
     /// instead of ~26 min at Debian's default 5.
     public static let defaultCost = 7
-    /// The costs accepted: `cost`'s range in the option table, 1...11, what crypt_gensalt_rn accepts for "$y$"
-    /// (0 would silently mean "default", so it is refused).
-    public static let costRange: ClosedRange<Int> = PatternOption.countRange(.cost)
+    /// The costs accepted, 1...11: what crypt_gensalt_rn accepts for "$y$" (0 would silently mean "default",
+    /// so it is refused); the option table's `cost` takes it from here.
+    public static let costRange: ClosedRange<Int> = 1...11
+
+    /// Longest hash accepted. A default yescrypt string is 73 bytes; extra parameters make it longer.
+    public static let maximumHashBytes = 128
+
+    /// True for a well-formed yescrypt string: "$y$", then exactly three more '$'-separated non-empty fields
+    /// (params, salt, hash), only crypt(5) base-64 characters [./0-9A-Za-z], at most maximumHashBytes bytes.
+    public static func isValidHash(_ hash: [UInt8]) -> Bool {
+        if hash.count < 4 || hash.count > maximumHashBytes { return false }
+        if hash[0] != 0x24 || hash[1] != 0x79 || hash[2] != 0x24 { return false }  // "$y$"
+        var fields = 1  // the field after "$y$"
+        var fieldLength = 0
+        var index = 3
+        while index < hash.count {
+            let byte = hash[index]
+            if byte == 0x24 {
+                if fieldLength == 0 { return false }
+                fields += 1
+                fieldLength = 0
+            } else if isCryptBase64(byte) {
+                fieldLength += 1
+            } else {
+                return false
+            }
+            index += 1
+        }
+        return fields == 3 && fieldLength > 0
+    }
+
+    static func isCryptBase64(_ byte: UInt8) -> Bool {
+        return byte == 0x2E || byte == 0x2F || (byte >= 0x30 && byte <= 0x39)
+            || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
 
     /// Output buffer: CRYPT_OUTPUT_SIZE (384).
     static let outputSize = 384
@@ -35,7 +67,7 @@ public enum PatternHash {
             if byte == 0 { break }
             hash.append(UInt8(bitPattern: byte))
         }
-        guard StoreRecord.isValidHash(hash) else { throw .failed(errno: EINVAL) }
+        guard isValidHash(hash) else { throw .failed(errno: EINVAL) }
         return hash
     }
 
@@ -49,7 +81,7 @@ public enum PatternHash {
     /// Like `verify`, but a hash libcrypt could not compute (no memory for yescrypt's 64 MiB under a small
     /// inherited RLIMIT_AS, for one) throws `HashError.failed` instead of looking like a wrong pattern.
     public static func matches(_ pattern: Pattern, against hash: [UInt8]) throws(HashError) -> Bool {
-        guard StoreRecord.isValidHash(hash), var setting = SystemCall.cString(hash) else { return false }
+        guard isValidHash(hash), var setting = SystemCall.cString(hash) else { return false }
         guard var phrase = phrase(of: pattern) else { return false }
         defer { zero(&phrase) }
         var output = [CChar](repeating: 0, count: outputSize)

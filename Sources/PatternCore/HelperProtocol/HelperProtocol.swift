@@ -527,7 +527,3 @@ public enum HelperFailure: Error, Equatable, Sendable {
         return String(decoding: filled, as: UTF8.self)
     }
 }
-
-/// Marks a message the core builds as a gettext msgid (po/extract-messages.py collects these literals, as it
-/// does patternctl's `localized` ones); it is translated where it is shown.
-func translatable(_ msgid: StaticString) -> StaticString { msgid }

@@ -17,9 +17,9 @@ public struct Pattern: Hashable, Sendable {
     /// Android's minimum (MIN_LOCK_PATTERN_SIZE).
     public static let defaultMinimumLength = 4
 
-    /// The range a configured minimum length is clamped to: `minlen`'s range in the option table (4...9: a
-    /// 3x3 pattern has at most 9 dots).
-    public static let minimumLengthRange: ClosedRange<Int> = PatternOption.countRange(.minlen)
+    /// The range a configured minimum length is clamped to (4...9: a 3x3 pattern has at most 9 dots); the
+    /// option table's `minlen` takes it from here.
+    public static let minimumLengthRange: ClosedRange<Int> = 4...9
 
     /// Trusts the caller that `dots` is canonical (parser, enumeration, symmetries).
     init(canonicalDots: [UInt8]) {

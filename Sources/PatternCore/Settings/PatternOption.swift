@@ -2,8 +2,9 @@
 ///
 /// `PatternOption.table` is the single list of options, in the shape of pam_unix's `unix_args[]`. The module
 /// argument parser and the configuration file parser look names up in it and check values against its kinds
-/// and ranges; every range is declared here only (Pattern's minimum length, PatternHash's cost and patternctl's
-/// flags read theirs with `countRange`, messages spell them from it); the fuzz target and the man-page test
+/// and ranges; every range is declared here only, but for the two their owners declare (Pattern's minimum
+/// length, PatternHash's cost: the core's layers point down, ARCHITECTURE.md); patternctl's flags read theirs
+/// with `countRange`, messages spell them from it; the fuzz target and the man-page test
 /// walk it.
 ///
 /// A new option: a case of `OptionKey` and its row here; a property of `PatternSettings` and its case in
@@ -46,7 +47,7 @@ public struct PatternOption: Sendable {
             .layout, "layout", .layout, .both,
             "how typed digits map onto the grid: phone (1 2 3 on top) or numpad (7 8 9 on top)"),
         PatternOption(
-            .minlen, "minlen", .number(4...9), .both, "the fewest dots a pattern may have"),
+            .minlen, "minlen", .counting(Pattern.minimumLengthRange), .both, "the fewest dots a pattern may have"),
         PatternOption(
             .deny, "deny", .number(1...1000), .both,
             "the failure that starts the first wait (the ones before it are free)"),
@@ -57,7 +58,7 @@ public struct PatternOption: Sendable {
             .lockAfter, "lock_after", .number(0...100_000), .both,
             "failures after which the pattern is disabled until root resets it (0: never)"),
         PatternOption(
-            .cost, "cost", .number(1...11), .conf,
+            .cost, "cost", .counting(PatternHash.costRange), .conf,
             "yescrypt cost of newly set patterns (2^(cost-1) MiB each)"),
         PatternOption(
             .strength, "strength", .number(0...3), .conf,
@@ -149,6 +150,11 @@ public enum OptionKind: Equatable, Sendable {
     case yesNo
     /// `yes`, `no` or `auto` (TPMMode).
     case tpmMode
+
+    /// `.number` over a range another layer declares as Int (Pattern's minimum length, PatternHash's cost).
+    static func counting(_ range: ClosedRange<Int>) -> OptionKind {
+        .number(Int64(range.lowerBound)...Int64(range.upperBound))
+    }
 }
 
 /// Where an option may be given.
@@ -159,4 +165,11 @@ public enum OptionScope: Equatable, Sendable {
     case conf
     /// In /etc/security/pam_pattern.conf and on the pam.d line (which overrides the file for that service).
     case both
+}
+
+extension MessageBytes {
+    /// An option's name from the table.
+    mutating func add(option key: OptionKey) {
+        add(PatternOption.spec(for: key).name)
+    }
 }

@@ -4,6 +4,12 @@ import CPatternSystem
 /// write, and a file that is a plain root-only regular file. Every check runs on an open descriptor
 /// (fstat), so the thing checked is the thing read.
 enum SafeFile {
+    /// How long any lock on a store or state file is waited for, in the module and in patternctl: a holder
+    /// keeps a state file's for one read and one fsync'd 31-byte write, so only a stopped or stuck process holds
+    /// it longer, and nobody else's login may hang behind that (the module then fails closed:
+    /// PAM_AUTHINFO_UNAVAIL).
+    static let lockWaitMilliseconds: Int32 = 5000
+
     /// A path split into its directory and its last component, both NUL-terminated.
     struct Location {
         var directory: [CChar]
@@ -128,7 +134,7 @@ enum SafeFile {
     /// the lock.
     static func takeLockFile(
         in directory: Int32, _ location: Location, suffix: String, _ operation: Int32,
-        waitingAtMost milliseconds: Int32 = ThrottleStore.lockWaitMilliseconds
+        waitingAtMost milliseconds: Int32 = lockWaitMilliseconds
     ) throws(StoreError) -> Int32 {
         guard let name = SystemCall.cString([0x2E] + location.nameBytes + Array(suffix.utf8)) else {
             throw .invalidPath
@@ -141,12 +147,22 @@ enum SafeFile {
         do throws(StoreError) {
             _ = try checkFile(fd, limit: 0)
             // Bounded like every lock here: a stopped process must not hang the next one for ever.
-            try ThrottleStore.takeLock(fd, operation, waitingAtMost: milliseconds)
+            try takeLock(fd, operation, waitingAtMost: milliseconds)
         } catch {
             SystemCall.close(fd)
             throw error
         }
         return fd
+    }
+
+    /// flock with the bounded wait; a wait that runs out is `StoreError.lockBusy`.
+    static func takeLock(
+        _ fd: Int32, _ operation: Int32, waitingAtMost milliseconds: Int32 = lockWaitMilliseconds
+    ) throws(StoreError) {
+        do { try SystemCall.flock(fd, operation, waitingAtMost: milliseconds) } catch {
+            if error.code == EWOULDBLOCK { throw .lockBusy(waitedSeconds: Int((milliseconds + 999) / 1000)) }
+            throw .system(operation: .lock, errno: error.code)
+        }
     }
 
     /// Flags for opening a file to read: never follow a symlink, never leak to children, never become the

@@ -18,8 +18,8 @@ public struct StoreRecord: Equatable, Sendable {
     /// Longest user name accepted. Linux names are usually <= 32 bytes (useradd); 100 keeps the hex-encoded
     /// throttle file name (200 bytes) under NAME_MAX (255).
     public static let maximumUserNameBytes = 100
-    /// Longest hash accepted. A default yescrypt string is 73 bytes; extra parameters make it longer.
-    public static let maximumHashBytes = 128
+    /// Longest hash accepted (PatternHash.isValidHash).
+    public static let maximumHashBytes = PatternHash.maximumHashBytes
 
     public init(user: [UInt8], hash: [UInt8], setAt: Int64, uid: UInt32? = nil) {
         self.user = user
@@ -33,7 +33,7 @@ public struct StoreRecord: Equatable, Sendable {
 
     /// What a store line's second field may hold: a yescrypt hash or a TPM record.
     public static func isValidCredential(_ field: [UInt8]) -> Bool {
-        return isValidHash(field) || TPMRecord(text: field) != nil
+        return PatternHash.isValidHash(field) || TPMRecord(text: field) != nil
     }
 
     /// The yescrypt cost (the `count` given to crypt_gensalt_rn), read from the hash's parameter field;
@@ -46,35 +46,6 @@ public struct StoreRecord: Equatable, Sendable {
         if user.isEmpty || user.count > maximumUserNameBytes { return false }
         for byte in user where byte <= 0x20 || byte == 0x7F || byte == 0x3A { return false }
         return true
-    }
-
-    /// True for a well-formed yescrypt string: "$y$", then exactly three more '$'-separated non-empty fields
-    /// (params, salt, hash), only crypt(5) base-64 characters [./0-9A-Za-z], at most maximumHashBytes bytes.
-    public static func isValidHash(_ hash: [UInt8]) -> Bool {
-        if hash.count < 4 || hash.count > maximumHashBytes { return false }
-        if hash[0] != 0x24 || hash[1] != 0x79 || hash[2] != 0x24 { return false }  // "$y$"
-        var fields = 1  // the field after "$y$"
-        var fieldLength = 0
-        var index = 3
-        while index < hash.count {
-            let byte = hash[index]
-            if byte == 0x24 {
-                if fieldLength == 0 { return false }
-                fields += 1
-                fieldLength = 0
-            } else if isCryptBase64(byte) {
-                fieldLength += 1
-            } else {
-                return false
-            }
-            index += 1
-        }
-        return fields == 3 && fieldLength > 0
-    }
-
-    static func isCryptBase64(_ byte: UInt8) -> Bool {
-        return byte == 0x2E || byte == 0x2F || (byte >= 0x30 && byte <= 0x39)
-            || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
     }
 
     /// The line for the file, newline included.

@@ -20,7 +20,7 @@ public enum TPMLockBounds {
 
     /// The store lock's wait (PatternStore's writes, ThrottleStore): an enrolment writes its line while it
     /// holds the index lock, so the index lock's hold covers one such wait.
-    public static let storeWaitMilliseconds: Int32 = ThrottleStore.lockWaitMilliseconds
+    public static let storeWaitMilliseconds: Int32 = SafeFile.lockWaitMilliseconds
     /// What an index-lock holder does beyond its waits (reading and writing the store, a page of the TPM's
     /// handles): far less than this, which the index lock's hold adds on top of them.
     public static let indexWorkMilliseconds: Int32 = 1500

@@ -7,8 +7,8 @@
 /// or one user enrolling the same pattern again, get unrelated values; the user name binds a value
 /// to one person even if a record is copied to another line.
 public enum TPMPinAuth {
-    /// Random bytes per record (stored in hex in the record).
-    public static let saltSize = 16
+    /// Random bytes per record (stored in hex in the record, which sets their number).
+    public static let saltSize = TPMRecord.saltSize
 
     static let label: [UInt8] = Array("pam_pattern tpm pin v1".utf8)
 

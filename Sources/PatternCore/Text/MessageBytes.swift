@@ -16,9 +16,4 @@ struct MessageBytes {
     mutating func add(printable: [UInt8]) {
         bytes.append(contentsOf: TextCodec.printable(printable))
     }
-
-    /// An option's name from the table.
-    mutating func add(option key: OptionKey) {
-        add(PatternOption.spec(for: key).name)
-    }
 }

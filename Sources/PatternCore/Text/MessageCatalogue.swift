@@ -69,3 +69,7 @@ public func localizedPlural(
 ) -> [UInt8] {
     MessageCatalogue.localizedPlural(singular, plural, count, arguments: arguments)
 }
+
+/// Marks a message the core builds as a gettext msgid (po/extract-messages.py collects these literals, as it
+/// does patternctl's `localized` ones); it is translated where it is shown.
+func translatable(_ msgid: StaticString) -> StaticString { msgid }

@@ -27,7 +27,7 @@ public enum GuessOutcome: Equatable, Sendable {
 /// A TPM record (the setuid helper sets `tpmCheck`) goes the same way: the throttle first (the TPM is not asked
 /// while a wait runs), the TPM asked in step 2, then its answer settled under the lock (`settle`).
 ///
-/// Every lock wait is bounded (`ThrottleStore.lockWaitMilliseconds`): `StoreError.lockBusy`, fail closed.
+/// Every lock wait is bounded (`SafeFile.lockWaitMilliseconds`): `StoreError.lockBusy`, fail closed.
 /// Only well-formed guesses reach the gate: the caller parses first, and malformed or too-short input
 /// (a `PatternError`, as Android does not count a pattern under 4 dots) is never given to `attempt`: not counted.
 public struct GuessGate {
@@ -225,9 +225,10 @@ public struct GuessGate {
         try withdraw(origin, user: user, now: now, markSeen: false, unseen: &ignored)
     }
 
-    /// The CPU time a check may need at most: as long as the module waits for the helper (HelperClient), so a
-    /// check the caller's CPU limit allows is never cut short by it before the deadline would.
-    public static let checkCPUSeconds: Int64 = Int64(HelperClient.moduleDeadlineMilliseconds / 1000)
+    /// The CPU time a check may need at most: as long as the module waits for the helper
+    /// (HelperClient.moduleDeadlineMilliseconds, which is above this layer: HelperClientTests holds the two
+    /// equal), so a check the caller's CPU limit allows is never cut short by it before the deadline would.
+    public static let checkCPUSeconds: Int64 = 5
 
     /// Throws `cpuTimeLimit` when this process's RLIMIT_CPU (soft: SIGXCPU ends su or sudo there; the helper
     /// raises its soft limit to the hard one first) leaves less than `checkCPUSeconds` of CPU time: a check

@@ -22,18 +22,13 @@ public struct ThrottleStore: Sendable {
         return TextCodec.hex(user)
     }
 
-    /// How long any lock on a state file is waited for, in the module and in patternctl: a holder keeps it
-    /// for one read and one fsync'd 31-byte write, so only a stopped or stuck process holds it longer, and
-    /// nobody else's login may hang behind that (the module then fails closed: PAM_AUTHINFO_UNAVAIL).
-    public static let lockWaitMilliseconds: Int32 = 5000
-
     /// The user's state (shared lock, bounded wait, while reading). A missing directory or file is the zero
     /// state. Read-only: a last failure in the future is left as it is (`ThrottlePolicy` treats it as now).
     public func state(for user: [UInt8]) throws(StoreError) -> ThrottleState {
         guard let fd = try openForReading(ThrottleStore.fileName(for: user), limit: ThrottleStore.maximumFileBytes)
         else { return .zero }
         defer { SystemCall.close(fd) }
-        try ThrottleStore.takeLock(fd, LOCK_SH)
+        try SafeFile.takeLock(fd, LOCK_SH)
         return try LockedThrottleState.read(fd)
     }
 
@@ -78,16 +73,6 @@ public struct ThrottleStore: Sendable {
         }
     }
 
-    /// flock with the bounded wait; a wait that runs out is `StoreError.lockBusy`.
-    static func takeLock(
-        _ fd: Int32, _ operation: Int32, waitingAtMost milliseconds: Int32 = lockWaitMilliseconds
-    ) throws(StoreError) {
-        do { try SystemCall.flock(fd, operation, waitingAtMost: milliseconds) } catch {
-            if error.code == EWOULDBLOCK { throw .lockBusy(waitedSeconds: Int((milliseconds + 999) / 1000)) }
-            throw .system(operation: .lock, errno: error.code)
-        }
-    }
-
     /// Sets the user's state back to zero (root's reset, a new pattern, a removed one). Works on a malformed
     /// file too; an unsafe one (wrong owner, mode, links, type) is still refused. No file means nothing to reset.
     /// The failures listed in the attempt record stay listed, but no longer count for the next success's notice
@@ -115,7 +100,7 @@ public struct ThrottleStore: Sendable {
     }
 
     /// Opens (with `create`: making the directory 0700 and the file 0600 if needed) and exclusively locks the
-    /// user's state file, waiting at most `lockWaitMilliseconds`. The state is NOT parsed yet (reset must work
+    /// user's state file, waiting at most `SafeFile.lockWaitMilliseconds`. The state is NOT parsed yet (reset must work
     /// on a malformed file): call `read()`. nil when not creating and there is no file.
     func lock(user: [UInt8], create: Bool) throws(StoreError) -> LockedThrottleState? {
         guard let name = ThrottleStore.fileName(for: user), let cName = SystemCall.cString(name) else {
@@ -161,7 +146,7 @@ public struct ThrottleStore: Sendable {
             _ = try SafeFile.checkFile(fd, limit: ThrottleStore.maximumFileBytes)
             // Held until close: around read -> check -> record, or around the reset after a success; never
             // across a hash or a conversation. Bounded, and its holder cannot be stopped by its caller.
-            try ThrottleStore.takeLock(fd, LOCK_EX)
+            try SafeFile.takeLock(fd, LOCK_EX)
         } catch {
             SystemCall.close(fd)
             hold.end()

@@ -5,9 +5,20 @@ import Testing
 @testable import PatternCore
 
 struct PatternHashTests {
+    @Test func hashRules() {
+        #expect(
+            PatternHash.isValidHash(ascii("$y$j75$V2vmbzzAo9Fq0w4o8tfpN/$3Sb8qhRH7QgXoS6u4Mb7oG2F7A3pD5.rw1cyJ0K5sQ3")))
+        #expect(!PatternHash.isValidHash(ascii("$y$j75$salt")))  // missing hash field
+        #expect(!PatternHash.isValidHash(ascii("$y$j75$$hash")))  // empty salt
+        #expect(!PatternHash.isValidHash(ascii("$y$j75$salt$hash$")))  // trailing '$'
+        #expect(!PatternHash.isValidHash(ascii("$6$salt$hash")))  // not yescrypt
+        #expect(!PatternHash.isValidHash(ascii("$y$j75$sa:t$hash")))  // ':' would break the line
+        #expect(!PatternHash.isValidHash(ascii("$y$j75$salt$") + Array(repeating: 0x41, count: 130)))
+    }
+
     @Test func hashIsAStandardYescryptStringOfTheCanonicalDigits() throws {
         let hash = try PatternHash.make(for: storePattern("1235789"), cost: 1)
-        #expect(StoreRecord.isValidHash(hash))
+        #expect(PatternHash.isValidHash(hash))
         #expect(Array(hash.prefix(7)) == ascii("$y$j75$"))
         // crypt_rn on the ASCII digits with the stored string as setting gives the stored string back
         // (Tests/patternctlTests/test_set_status.py checks what `patternctl set` writes with libxcrypt itself).

@@ -8,6 +8,12 @@ import Testing
 /// child behind. Deadlines here are short; the test checks what came back, never how long it took.
 @Suite(.serialized)
 struct HelperClientTests {
+    /// A check may use as much CPU as the module waits for the helper (GuessGate, a layer below, keeps its own
+    /// copy of the figure).
+    @Test func aCheckMayUseTheCPUTheModuleWaitsFor() {
+        #expect(GuessGate.checkCPUSeconds * 1000 == Int64(HelperClient.moduleDeadlineMilliseconds))
+    }
+
     /// A stand-in helper running `body` (sh), in a fresh directory; removed by the caller. A child process
     /// writes it, never this one: a file descriptor open for writing here would be inherited by whatever another
     /// suite forks meanwhile (StoreLookupTests' writer), and exec of a file open for writing fails (ETXTBSY).

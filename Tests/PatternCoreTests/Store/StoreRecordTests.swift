@@ -25,16 +25,6 @@ struct StoreRecordTests {
         }
     }
 
-    @Test func hashRules() {
-        #expect(StoreRecord.isValidHash(hash))
-        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt")))  // missing hash field
-        #expect(!StoreRecord.isValidHash(ascii("$y$j75$$hash")))  // empty salt
-        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt$hash$")))  // trailing '$'
-        #expect(!StoreRecord.isValidHash(ascii("$6$salt$hash")))  // not yescrypt
-        #expect(!StoreRecord.isValidHash(ascii("$y$j75$sa:t$hash")))  // ':' would break the line
-        #expect(!StoreRecord.isValidHash(ascii("$y$j75$salt$") + Array(repeating: 0x41, count: 130)))
-    }
-
     @Test func everyMalformedLineIsNamed() throws {
         let good = ascii("alice:") + hash + ascii(":1\n")
         let cases: [([UInt8], LineProblem)] = [

@@ -32,7 +32,7 @@ struct TPMLockBoundsTests {
         // the store lock, and the work; the watchdog fires only past all of them.
         let legitimate =
             TPMLockBounds.conversation.waitMilliseconds + TPMLockBounds.conversation.holdMilliseconds
-            + ThrottleStore.lockWaitMilliseconds
+            + SafeFile.lockWaitMilliseconds
         #expect(index.holdMilliseconds > legitimate)
         // The index lock is taken before the conversation lock, never while holding it: so the index lock's
         // waiter outlasts any conversation too.

@@ -12,6 +12,8 @@
 public struct TPMRecord: Equatable, Sendable {
     public static let prefix: [UInt8] = Array("$tpm2$".utf8)
     public static let nameSize = 34
+    /// Random bytes of the auth value's salt (TPMPinAuth).
+    public static let saltSize = 16
     /// 6 + 8 + 1 + 68 + 1 + 32.
     public static let textSize = 116
 
@@ -22,7 +24,7 @@ public struct TPMRecord: Equatable, Sendable {
     /// nil unless the handle is in range and the sizes are right.
     public init?(handle: UInt32, name: [UInt8], salt: [UInt8]) {
         guard TPMIndexRange.handles.contains(handle), name.count == TPMRecord.nameSize,
-            name.first == 0x00, name.dropFirst().first == 0x0B, salt.count == TPMPinAuth.saltSize
+            name.first == 0x00, name.dropFirst().first == 0x0B, salt.count == TPMRecord.saltSize
         else { return nil }
         self.handle = handle
         self.name = name
