@@ -127,7 +127,7 @@ struct Authenticator {
 
         // 8. Record, verify, reset.
         let outcome: GuessOutcome
-        var unseen: (count: Int, last: FailedAttempt)? = nil
+        var unseen: UnseenFailures? = nil
         do {
             // Every success ends the run of failures, told or not (PAM_SILENT, a locker through the helper): the
             // next notice counts from the last success anywhere, as its words say.

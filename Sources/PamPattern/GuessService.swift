@@ -93,7 +93,7 @@ enum GuessService {
     /// itself and tells no unseen failures, so `unseen` stays nil there.
     mutating func attempt(
         user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin, markSeen: Bool,
-        unseen: inout (count: Int, last: FailedAttempt)?
+        unseen: inout UnseenFailures?
     ) throws(Failure) -> Judgement {
         unseen = nil
         switch self {

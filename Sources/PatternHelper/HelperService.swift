@@ -51,7 +51,7 @@ struct HelperService {
                 // Listed in the user's attempt record like any failure, under the program and tty the caller
                 // names. A success here ends the run of failures as one anywhere does: the next notice (at su or
                 // login) counts from the last success, whichever program it was at.
-                var unseen: (count: Int, last: FailedAttempt)? = nil
+                var unseen: UnseenFailures? = nil
                 let outcome = try gate.attempt(
                     user: user, pattern: pattern, now: now(), origin: HelperService.origin(fields),
                     markSeen: true, unseen: &unseen)

@@ -94,9 +94,9 @@ public struct AttemptRecord: Equatable, Sendable {
     }
 
     /// The failures not yet told, with the newest of them (nil when there are none).
-    public var unseenSummary: (count: Int, last: FailedAttempt)? {
+    public var unseenSummary: UnseenFailures? {
         guard unseen > 0, let last = attempts.last else { return nil }
-        return (unseen, last)
+        return UnseenFailures(count: unseen, last: last)
     }
 
     /// A field as stored: at most `maximumFieldBytes`, every byte outside '!'...'~' (controls, space, DEL,
@@ -209,4 +209,11 @@ public struct AttemptOrigin: Equatable, Sendable {
     public func failure(at time: Int64) -> FailedAttempt {
         return FailedAttempt(time: time, service: service, tty: tty, remoteHost: remoteHost)
     }
+}
+
+/// The failures a person has not been told about yet: how many, and the newest (login's "N failed attempts
+/// since your last success, the last from ...").
+public struct UnseenFailures: Equatable, Sendable {
+    public let count: Int
+    public let last: FailedAttempt
 }

@@ -50,7 +50,7 @@ public struct GuessGate {
 
     /// Checks one guess: count under the lock, hash without it, accept under the lock (see the type).
     public func attempt(user: [UInt8], pattern: Pattern, now: Int64) throws(StoreError) -> GuessOutcome {
-        var unseen: (count: Int, last: FailedAttempt)? = nil
+        var unseen: UnseenFailures? = nil
         return try attempt(user: user, pattern: pattern, now: now, origin: nil, markSeen: false, unseen: &unseen)
     }
 
@@ -60,7 +60,7 @@ public struct GuessGate {
     /// `markSeen` they are marked seen.
     public func attempt(
         user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin?, markSeen: Bool,
-        unseen: inout (count: Int, last: FailedAttempt)?
+        unseen: inout UnseenFailures?
     ) throws(StoreError) -> GuessOutcome {
         unseen = nil
         // Enrollment first, unlocked: an unknown name must not create a state file (no files for arbitrary
@@ -77,26 +77,20 @@ public struct GuessGate {
         try GuessGate.requireTimeForCheck()
         // Read (or made) before the lock: the repeated-guess tag's key. nil: every guess is counted.
         let repeatKey = store.repeatKey()
-        var tag: [UInt8]? = nil
 
         // 1. Under the lock: the record as the store holds it now, the verdict, the failure counted.
-        let record: StoreRecord
-        let counted: ThrottleState
-        let before: ThrottleState
-        do {
-            guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
-            defer { locked.close() }
-            guard let current = try store.boundRecord(for: user) else { return .notEnrolled }
-            record = current
+        let first = try withStateLock(user) {
+            (locked) throws(StoreError) -> FirstStep<(StoreRecord, CountedGuess, [UInt8]?)> in
+            guard let record = try store.boundRecord(for: user) else { return .answered(.notEnrolled) }
             if record.tpmRecord != nil && tpmCheck == nil { throw .heldByTPM }
             let state = try locked.read(normalisedAt: now)
-            let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
-            guard case .allowed = verdict else { return .refused(verdict) }
+            let verdict = self.verdict(state, now: now)
+            guard case .allowed = verdict else { return .answered(.refused(verdict)) }
             var attempts = try recordedAttempts(user: user)
-            tag = repeatKey.map { RepeatedGuess.tag(key: $0, user: user, record: record, pattern: pattern) }
+            let tag = repeatKey.map { RepeatedGuess.tag(key: $0, user: user, record: record, pattern: pattern) }
             // One of the last distinct wrong patterns again, within the window: "wrong", not counted, not
             // listed, not hashed, the TPM not asked (RepeatedGuess).
-            if let tag, attempts.isRepeat(tag, at: now) { return .rejected(verdictAfter: verdict) }
+            if let tag, attempts.isRepeat(tag, at: now) { return .answered(.rejected(verdictAfter: verdict)) }
             // List the guess first: a write the caller's limits cut short (file size, full disk) then refuses
             // the guess before it is counted or hashed, so nobody can guess unlisted.
             if let origin {
@@ -104,47 +98,45 @@ public struct GuessGate {
                 try throttle.replaceAttempts(attempts, for: user)
             }
             // Count the guess before the hash runs: killing sudo mid-hash must not make a free guess.
-            var failed = state
-            failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
-            failed.lastFailure = max(now, 0)
-            try locked.write(failed)
-            counted = failed
-            before = state
+            let count = CountedGuess(counting: state, at: now)
+            try locked.write(count.counted)
+            return .counted((record, count, tag))
+        }
+        let record: StoreRecord
+        let count: CountedGuess
+        let tag: [UInt8]?
+        switch first {
+        case .answered(let outcome): return outcome
+        case .counted(let step): (record, count, tag) = step
         }
 
         // 2. The TPM's answer (it keeps its own count), or the hash, with no lock held.
         if let tpm = record.tpmRecord, let tpmCheck {
             return try settle(
-                tpmCheck(tpm, user, pattern), user: user, record: record, before: before,
-                counted: counted, now: now, origin: origin, markSeen: markSeen, tag: tag, unseen: &unseen)
+                tpmCheck(tpm, user, pattern), user: user, record: record, count: count, now: now, origin: origin,
+                markSeen: markSeen, tag: tag, unseen: &unseen)
         }
         let matched: Bool
         do throws(HashError) { matched = try PatternHash.matches(pattern, against: record.hash) } catch {
             // No hash came out (no memory under the caller's RLIMIT_AS, a setting libcrypt refuses): nothing was
             // compared, so this was no guess. Its count and record entry are taken back, as for an unavailable TPM.
-            try takeBack(user: user, before: before, counted: counted, now: now, origin: origin)
+            try takeBack(user: user, count: count, now: now, origin: origin)
             throw .hash(error)
         }
         guard matched else {
             if let tag { rememberWrong(tag, user: user, now: now) }
-            return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
+            return .rejected(verdictAfter: verdict(count.counted, now: now))
         }
 
         // 3. A match counts only for the record the store still holds.
-        guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
-        defer { locked.close() }
-        guard let current = try store.record(for: user), current == record else { return .revoked }
-        let state = try locked.read()
-        // Failures recorded by other attempts while this one hashed stay counted; only this one's is undone
-        // (when nobody else wrote, that is the reset to zero).
-        if state == counted {
-            try locked.write(.zero)
-        } else {
-            try locked.write(ThrottleState(failures: max(state.failures - 1, 0), lastFailure: state.lastFailure))
+        return try withStateLock(user) { (locked) throws(StoreError) -> GuessOutcome in
+            guard let current = try store.record(for: user), current == record else { return .revoked }
+            // Failures recorded by other attempts while this one hashed stay counted; only this one's is undone.
+            try locked.write(count.forgiven(from: try locked.read()))
+            // Not a failure after all: take this guess's entry out (others listed meanwhile stay), then tell.
+            try withdraw(origin, user: user, now: now, markSeen: markSeen, unseen: &unseen)
+            return .accepted
         }
-        // Not a failure after all: take this guess's entry out (others listed meanwhile stay), then tell.
-        try withdraw(origin, user: user, now: now, markSeen: markSeen, unseen: &unseen)
-        return .accepted
     }
 
     /// After a wrong guess: its tag joins the remembered ones a repeat is recognised by. Best effort, under the
@@ -168,60 +160,56 @@ public struct GuessGate {
     /// back this attempt's failure and its attempt-record entry (it never reached the TPM), "unanswered" keeps
     /// them (it may have: the throttle never counts less than the TPM).
     func settle(
-        _ result: TPMGuessResult, user: [UInt8], record: StoreRecord, before: ThrottleState,
-        counted: ThrottleState, now: Int64, origin: AttemptOrigin?, markSeen: Bool, tag: [UInt8]?,
-        unseen: inout (count: Int, last: FailedAttempt)?
+        _ result: TPMGuessResult, user: [UInt8], record: StoreRecord, count: CountedGuess, now: Int64,
+        origin: AttemptOrigin?, markSeen: Bool, tag: [UInt8]?, unseen: inout UnseenFailures?
     ) throws(StoreError) -> GuessOutcome {
-        guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
-        defer { locked.close() }
-        let state = try locked.read()
-        let undone =
-            state == counted
-            ? before
-            : ThrottleState(
-                failures: max(state.failures - 1, 0),
-                lastFailure: state.lastFailure)
-        switch result {
-        case .right:
-            guard let current = try store.record(for: user), current == record else { return .revoked }
-            try locked.write(state == counted ? .zero : undone)
-            try withdraw(origin, user: user, now: now, markSeen: markSeen, unseen: &unseen)
-            return .accepted
-        case .wrong(let tpmFailures):
-            var after = state
-            if let tpmFailures { after.failures = min(max(after.failures, tpmFailures), ThrottleState.maximumFailures) }
-            if after != state { try locked.write(after) }
-            // Typed again, it is answered without asking the TPM (RepeatedGuess).
-            if let tag { remember(tag, user: user, now: now) }
-            return .rejected(verdictAfter: ThrottlePolicy.verdict(state: after, now: now, settings: settings))
-        case .limitReached:
-            var after = state
-            if settings.lockAfter > 0 { after.failures = max(after.failures, settings.lockAfter) }
-            if after != state { try locked.write(after) }
-            return .refused(.disabled)
-        case .unanswered(let code):
-            // The TPM may have judged and counted it: the count and the listing stay, whatever the answer was.
-            throw .tpmUnavailable(code: code)
-        case .unavailable(let code):
-            try locked.write(undone)
-            var ignored: (count: Int, last: FailedAttempt)? = nil
-            try withdraw(origin, user: user, now: now, markSeen: false, unseen: &ignored)
-            throw .tpmUnavailable(code: code)
+        try withStateLock(user) { (locked) throws(StoreError) -> GuessOutcome in
+            let state = try locked.read()
+            switch result {
+            case .right:
+                guard let current = try store.record(for: user), current == record else { return .revoked }
+                try locked.write(count.forgiven(from: state))
+                try withdraw(origin, user: user, now: now, markSeen: markSeen, unseen: &unseen)
+                return .accepted
+            case .wrong(let tpmFailures):
+                var after = state
+                if let tpmFailures {
+                    after.failures = min(max(after.failures, tpmFailures), ThrottleState.maximumFailures)
+                }
+                if after != state { try locked.write(after) }
+                // Typed again, it is answered without asking the TPM (RepeatedGuess).
+                if let tag { remember(tag, user: user, now: now) }
+                return .rejected(verdictAfter: verdict(after, now: now))
+            case .limitReached:
+                var after = state
+                if settings.lockAfter > 0 { after.failures = max(after.failures, settings.lockAfter) }
+                if after != state { try locked.write(after) }
+                return .refused(.disabled)
+            case .unanswered(let code):
+                // The TPM may have judged and counted it: the count and the listing stay, whatever the answer was.
+                throw .tpmUnavailable(code: code)
+            case .unavailable(let code):
+                try takeBack(count, from: state, locked: locked, user: user, now: now, origin: origin)
+                throw .tpmUnavailable(code: code)
+            }
         }
     }
 
-    /// Undoes step 1 for an attempt that turned out to be no guess: the state goes back to `before` when nobody
-    /// else wrote meanwhile, else loses this attempt's one failure; its attempt-record entry is withdrawn.
+    /// Undoes step 1 for an attempt that turned out to be no guess (see the other `takeBack`), taking the lock.
+    private func takeBack(user: [UInt8], count: CountedGuess, now: Int64, origin: AttemptOrigin?) throws(StoreError) {
+        try withStateLock(user) { (locked) throws(StoreError) in
+            try takeBack(count, from: try locked.read(), locked: locked, user: user, now: now, origin: origin)
+        }
+    }
+
+    /// Undoes step 1 for an attempt that turned out to be no guess, under the lock: the count taken back
+    /// (CountedGuess.takenBack), its attempt-record entry withdrawn.
     private func takeBack(
-        user: [UInt8], before: ThrottleState, counted: ThrottleState, now: Int64, origin: AttemptOrigin?
+        _ count: CountedGuess, from state: ThrottleState, locked: LockedThrottleState, user: [UInt8], now: Int64,
+        origin: AttemptOrigin?
     ) throws(StoreError) {
-        guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
-        defer { locked.close() }
-        let state = try locked.read()
-        try locked.write(
-            state == counted
-                ? before : ThrottleState(failures: max(state.failures - 1, 0), lastFailure: state.lastFailure))
-        var ignored: (count: Int, last: FailedAttempt)? = nil
+        try locked.write(count.takenBack(from: state))
+        var ignored: UnseenFailures? = nil
         try withdraw(origin, user: user, now: now, markSeen: false, unseen: &ignored)
     }
 
@@ -243,7 +231,7 @@ public struct GuessGate {
     /// forgets a remembered wrong guess (a success was tried since).
     private func withdraw(
         _ origin: AttemptOrigin?, user: [UInt8], now: Int64, markSeen: Bool,
-        unseen: inout (count: Int, last: FailedAttempt)?
+        unseen: inout UnseenFailures?
     ) throws(StoreError) {
         var attempts = try recordedAttempts(user: user)
         let hadTag = attempts.forgetWrongGuesses()
@@ -275,37 +263,75 @@ public struct GuessGate {
     public func countedAttempt(user: [UInt8], now: Int64, verify: () -> Bool) throws(StoreError) -> GuessOutcome {
         try ThrottleStore.requireRoomForRecord()
         try GuessGate.requireTimeForCheck()
-        let counted: ThrottleState
-        do {
-            guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
-            defer { locked.close() }
+        let first = try withStateLock(user) { (locked) throws(StoreError) -> FirstStep<CountedGuess> in
             let state = try locked.read(normalisedAt: now)
-            let verdict = ThrottlePolicy.verdict(state: state, now: now, settings: settings)
-            guard case .allowed = verdict else { return .refused(verdict) }
-            var failed = state
-            failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
-            failed.lastFailure = max(now, 0)
-            try locked.write(failed)
-            counted = failed
+            let verdict = self.verdict(state, now: now)
+            guard case .allowed = verdict else { return .answered(.refused(verdict)) }
+            let count = CountedGuess(counting: state, at: now)
+            try locked.write(count.counted)
+            return .counted(count)
         }
-        guard verify() else {
-            return .rejected(verdictAfter: ThrottlePolicy.verdict(state: counted, now: now, settings: settings))
+        let count: CountedGuess
+        switch first {
+        case .answered(let outcome): return outcome
+        case .counted(let counted): count = counted
         }
-        guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
-        defer { locked.close() }
-        let state = try locked.read()
-        if state == counted {
-            try locked.write(.zero)
-        } else {
-            try locked.write(ThrottleState(failures: max(state.failures - 1, 0), lastFailure: state.lastFailure))
+        guard verify() else { return .rejected(verdictAfter: verdict(count.counted, now: now)) }
+        return try withStateLock(user) { (locked) throws(StoreError) -> GuessOutcome in
+            try locked.write(count.forgiven(from: try locked.read()))
+            return .accepted
         }
-        return .accepted
     }
 
     /// A last failure in the future is rewritten as `now` (bounded lock; no file is created).
     public func check(user: [UInt8], now: Int64) throws(StoreError) -> ThrottleVerdict {
-        return ThrottlePolicy.verdict(
-            state: try throttle.currentState(for: user, now: now), now: now,
-            settings: settings)
+        verdict(try throttle.currentState(for: user, now: now), now: now)
+    }
+
+    private func verdict(_ state: ThrottleState, now: Int64) -> ThrottleVerdict {
+        ThrottlePolicy.verdict(state: state, now: now, settings: settings)
+    }
+
+    /// Runs `body` holding the user's state lock (bounded wait; the state file made when missing), released
+    /// however `body` ends.
+    private func withStateLock<Result>(
+        _ user: [UInt8], _ body: (LockedThrottleState) throws(StoreError) -> Result
+    ) throws(StoreError) -> Result {
+        guard var locked = try throttle.lock(user: user, create: true) else { throw .missingDirectory }
+        defer { locked.close() }
+        return try body(locked)
+    }
+
+    /// What step 1 came to: an answer with nothing hashed, or the guess counted (with what step 2 needs).
+    private enum FirstStep<Counted> {
+        case answered(GuessOutcome)
+        case counted(Counted)
+    }
+}
+
+/// One guess's failure, counted before the guess is checked: the state it was counted on and the state it
+/// made. Taking it back leaves the failures other attempts counted meanwhile.
+struct CountedGuess: Equatable {
+    let before: ThrottleState
+    let counted: ThrottleState
+
+    /// `state` with one more failure (at most ThrottleState.maximumFailures), the last one now.
+    init(counting state: ThrottleState, at now: Int64) {
+        var failed = state
+        failed.failures = state.failures < ThrottleState.maximumFailures ? state.failures + 1 : state.failures
+        failed.lastFailure = max(now, 0)
+        (before, counted) = (state, failed)
+    }
+
+    /// The right pattern: `current` without this failure; the reset to zero when nobody else wrote since.
+    func forgiven(from current: ThrottleState) -> ThrottleState { uncounted(from: current, untouched: .zero) }
+
+    /// No guess after all (no hash came out, the TPM unavailable): `current` without this failure; the state
+    /// before it when nobody else wrote since.
+    func takenBack(from current: ThrottleState) -> ThrottleState { uncounted(from: current, untouched: before) }
+
+    private func uncounted(from current: ThrottleState, untouched: ThrottleState) -> ThrottleState {
+        current == counted
+            ? untouched : ThrottleState(failures: max(current.failures - 1, 0), lastFailure: current.lastFailure)
     }
 }

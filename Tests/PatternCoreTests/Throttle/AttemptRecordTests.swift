@@ -157,7 +157,7 @@ import Testing
     @discardableResult
     func alice(
         draws digits: String, at now: Int64, on gate: GuessGate, markSeen: Bool = true,
-        _ unseen: inout (count: Int, last: FailedAttempt)?
+        _ unseen: inout UnseenFailures?
     ) throws(StoreError) -> GuessOutcome {
         try gate.attempt(
             user: ascii("alice"), pattern: storePattern(digits), now: now, origin: origin, markSeen: markSeen,
@@ -168,7 +168,7 @@ import Testing
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir)
-        var unseen: (count: Int, last: FailedAttempt)? = nil
+        var unseen: UnseenFailures? = nil
         try alice(draws: "1236", at: 10, on: gate, &unseen)
         #expect(TempDirectory.names(of: dir.file("state")) == ["616c696365", "616c696365.attempts"])
         #expect(try gate.throttle.attempts(for: ascii("alice")).unseen == 1)
@@ -187,7 +187,7 @@ import Testing
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir)
-        var unseen: (count: Int, last: FailedAttempt)? = nil
+        var unseen: UnseenFailures? = nil
         try alice(draws: "1236", at: 10, on: gate, markSeen: false, &unseen)
         try alice(draws: "1235789", at: 20, on: gate, markSeen: false, &unseen)
         #expect(unseen?.count == 1)
@@ -198,7 +198,7 @@ import Testing
         let dir = TempDirectory()
         defer { dir.remove() }
         let gate = try makeGate(dir)
-        var unseen: (count: Int, last: FailedAttempt)? = nil
+        var unseen: UnseenFailures? = nil
         try alice(draws: "1236", at: 10, on: gate, &unseen)
         chmod(dir.file("state/616c696365.attempts"), 0o644)
         #expect(throws: StoreError.accessibleByOthers(mode: 0o644)) {
