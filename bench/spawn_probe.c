@@ -36,8 +36,9 @@ int main(int argc, char **argv) {
         size_t length = 0;
         int status = 0;
         long long start = now_us();
-        if (pattern_run_helper(argv[3], child_argv, NULL, 0, output, sizeof output, &length, 5000, &status) != 0
-            || status != 0) {
+        enum pattern_helper_run ran =
+            pattern_run_helper(argv[3], child_argv, NULL, 0, output, sizeof output, &length, 5000, &status);
+        if (ran != PATTERN_HELPER_EXITED || status != 0) {
             fprintf(stderr, "spawn_probe: pattern_run_helper did not run %s\n", argv[3]);
             return 1;
         }

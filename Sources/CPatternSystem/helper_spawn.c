@@ -201,12 +201,13 @@ static int read_until(int fd, int stop_at_newline, unsigned char *output, size_t
     }
 }
 
-int pattern_run_helper(const char *path, char *const argv[],
-                       const unsigned char *input, size_t input_length,
-                       unsigned char *output, size_t output_capacity, size_t *output_length,
-                       int timeout_ms, int *status) {
+enum pattern_helper_run pattern_run_helper(const char *path, char *const argv[],
+                                           const unsigned char *input, size_t input_length,
+                                           unsigned char *output, size_t output_capacity, size_t *output_length,
+                                           int timeout_ms, int *status) {
     int to_child[2] = { -1, -1 }, from_child[2] = { -1, -1 };
-    int saved_errno = 0, result = -1;
+    int saved_errno = 0;
+    enum pattern_helper_run result = PATTERN_HELPER_NOT_RUN;
     struct sigaction old_chld;
     pid_t pid = -1;
 
@@ -214,8 +215,8 @@ int pattern_run_helper(const char *path, char *const argv[],
     *status = 0;
     /* The input is written before the fork, so it must fit the pipe without
      * blocking; the helper's own limit is far below PIPE_BUF. */
-    if (input_length > PIPE_BUF || timeout_ms <= 0) { errno = EINVAL; return -1; }
-    if (pipe2(to_child, O_CLOEXEC) != 0) return -1;
+    if (input_length > PIPE_BUF || timeout_ms <= 0) { errno = EINVAL; return PATTERN_HELPER_NOT_RUN; }
+    if (pipe2(to_child, O_CLOEXEC) != 0) return PATTERN_HELPER_NOT_RUN;
     if (pipe2(from_child, O_CLOEXEC) != 0) { saved_errno = errno; goto done; }
     /* Written while we hold the read end: no SIGPIPE can reach the host. */
     size_t written = 0;
@@ -252,15 +253,15 @@ int pattern_run_helper(const char *path, char *const argv[],
         (void)kill(pid, SIGKILL);
         (void)reap_until(pid, monotonic_ms() + REAP_AFTER_KILL_MS, &wait_status);
         *status = timeout_ms;
-        result = 2;
+        result = PATTERN_HELPER_TIMED_OUT;
         goto restore;
     }
     if (WIFEXITED(wait_status)) {
         *status = WEXITSTATUS(wait_status);
-        result = 0;
+        result = PATTERN_HELPER_EXITED;
     } else {
         *status = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
-        result = 1;
+        result = PATTERN_HELPER_SIGNALLED;
     }
 
 restore:
@@ -270,7 +271,7 @@ done:
     if (to_child[1] >= 0) close(to_child[1]);
     if (from_child[0] >= 0) close(from_child[0]);
     if (from_child[1] >= 0) close(from_child[1]);
-    if (result < 0) errno = saved_errno != 0 ? saved_errno : EIO;
+    if (result == PATTERN_HELPER_NOT_RUN) errno = saved_errno != 0 ? saved_errno : EIO;
     return result;
 }
 
@@ -293,7 +294,7 @@ struct pattern_helper_session {
 
 /* Waits for the child behind `pidfd` to end, until `deadline_ms`: 1 reaped (*result_code 0/1 and *status as
  * pattern_run_helper's), 0 still running, -1 waitid failed (ECHILD: reaped by someone else). */
-static int reap_pidfd_until(int pidfd, long long deadline_ms, int *result_code, int *status) {
+static int reap_pidfd_until(int pidfd, long long deadline_ms, enum pattern_helper_run *result_code, int *status) {
     for (;;) {
         siginfo_t info;
         memset(&info, 0, sizeof info);
@@ -302,7 +303,8 @@ static int reap_pidfd_until(int pidfd, long long deadline_ms, int *result_code, 
             return -1;
         }
         if (info.si_pid != 0) {
-            *result_code = info.si_code == CLD_EXITED ? 0 : 1;  /* else killed or dumped: si_status is the signal */
+            /* else killed or dumped: si_status is the signal */
+            *result_code = info.si_code == CLD_EXITED ? PATTERN_HELPER_EXITED : PATTERN_HELPER_SIGNALLED;
             *status = info.si_status;
             return 1;
         }
@@ -322,28 +324,30 @@ static void session_close_fds(struct pattern_helper_session *session) {
 
 /* Kills the child through its pidfd and reaps it (at most REAP_AFTER_KILL_MS more). */
 static void session_kill(struct pattern_helper_session *session) {
-    int code = 0, status = 0;
+    enum pattern_helper_run code = PATTERN_HELPER_EXITED;
+    int status = 0;
     (void)syscall(SYS_pidfd_send_signal, session->pidfd, SIGKILL, NULL, 0U);
     (void)reap_pidfd_until(session->pidfd, monotonic_ms() + REAP_AFTER_KILL_MS, &code, &status);
 }
 
-int pattern_helper_session_start(const char *path, char *const argv[],
-                                 unsigned char *line, size_t line_capacity, size_t *line_length,
-                                 int timeout_ms, struct pattern_helper_session **out) {
+enum pattern_helper_run pattern_helper_session_start(const char *path, char *const argv[],
+                                                     unsigned char *line, size_t line_capacity, size_t *line_length,
+                                                     int timeout_ms, struct pattern_helper_session **out) {
     int to_child[2] = { -1, -1 }, from_child[2] = { -1, -1 };
-    int saved_errno = 0, result = -1;
+    int saved_errno = 0;
+    enum pattern_helper_run result = PATTERN_HELPER_NOT_RUN;
     struct sigaction old_chld;
     struct pattern_helper_session *session = NULL;
 
     *out = NULL;
     *line_length = 0;
-    if (timeout_ms <= 0) { errno = EINVAL; return -1; }
+    if (timeout_ms <= 0) { errno = EINVAL; return PATTERN_HELPER_NOT_RUN; }
     /* No pidfd to be had (an old kernel, seccomp): say so before any child is started. */
     int probe = (int)syscall(SYS_pidfd_open, getpid(), 0);
-    if (probe < 0) return -1;
+    if (probe < 0) return PATTERN_HELPER_NOT_RUN;
     close(probe);
     session = calloc(1, sizeof *session);
-    if (session == NULL) return -1;
+    if (session == NULL) return PATTERN_HELPER_NOT_RUN;
     session->pidfd = session->to_child = session->from_child = -1;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, to_child) != 0) { saved_errno = errno; goto done; }
     if (pipe2(from_child, O_CLOEXEC) != 0) { saved_errno = errno; goto done; }
@@ -373,10 +377,10 @@ int pattern_helper_session_start(const char *path, char *const argv[],
     if (got <= 0) {
         saved_errno = got < 0 ? errno : 0;
         session_kill(session);
-        result = got < 0 ? -1 : 2;
+        result = got < 0 ? PATTERN_HELPER_NOT_RUN : PATTERN_HELPER_TIMED_OUT;
         goto restore;
     }
-    result = 0;
+    result = PATTERN_HELPER_EXITED;
     *out = session;
     session = NULL;
 
@@ -391,20 +395,21 @@ done:
         session_close_fds(session);
         free(session);
     }
-    if (result < 0) errno = saved_errno != 0 ? saved_errno : EIO;
+    if (result == PATTERN_HELPER_NOT_RUN) errno = saved_errno != 0 ? saved_errno : EIO;
     return result;
 }
 
-int pattern_helper_session_finish(struct pattern_helper_session *session,
-                                  const unsigned char *input, size_t input_length,
-                                  unsigned char *output, size_t output_capacity, size_t *output_length,
-                                  int timeout_ms, int *status) {
+enum pattern_helper_run pattern_helper_session_finish(struct pattern_helper_session *session,
+                                                      const unsigned char *input, size_t input_length,
+                                                      unsigned char *output, size_t output_capacity,
+                                                      size_t *output_length, int timeout_ms, int *status) {
     struct sigaction old_chld;
-    int result = -1, saved_errno = 0, delivered = 1;
+    enum pattern_helper_run result = PATTERN_HELPER_NOT_RUN;
+    int saved_errno = 0, delivered = 1;
 
     *output_length = 0;
     *status = 0;
-    if (session == NULL) { errno = EINVAL; return -1; }
+    if (session == NULL) { errno = EINVAL; return PATTERN_HELPER_NOT_RUN; }
     if (timeout_ms <= 0 || input_length > PIPE_BUF) timeout_ms = 1;  /* still end the child, at once */
     int have_old = set_default_sigchld(&old_chld) == 0;
     long long deadline = monotonic_ms() + timeout_ms;
@@ -429,23 +434,23 @@ int pattern_helper_session_finish(struct pattern_helper_session *session,
 
     int got = read_until(session->from_child, 0, output, output_capacity, output_length, deadline);
     if (got < 0) saved_errno = errno;
-    int code = 0;
+    enum pattern_helper_run code = PATTERN_HELPER_EXITED;
     int reaped = got > 0 ? reap_pidfd_until(session->pidfd, deadline, &code, status) : 0;
     if (reaped == 1) {
-        result = delivered ? code : 3;
+        result = delivered ? code : PATTERN_HELPER_GONE_BEFORE_INPUT;
     } else if (reaped < 0) {
         /* Reaped by the host during the conversation (its SIGCHLD handler, or SIGCHLD ignored): only the
          * output is known. */
         saved_errno = errno;
-        result = delivered ? 4 : 3;
+        result = delivered ? PATTERN_HELPER_REAPED_ELSEWHERE : PATTERN_HELPER_GONE_BEFORE_INPUT;
     } else {
         session_kill(session);
         *status = timeout_ms;
-        result = got < 0 ? -1 : 2;
+        result = got < 0 ? PATTERN_HELPER_NOT_RUN : PATTERN_HELPER_TIMED_OUT;
     }
     if (have_old) sigaction(SIGCHLD, &old_chld, NULL);
     session_close_fds(session);
     free(session);
-    if (result < 0) errno = saved_errno != 0 ? saved_errno : EIO;
+    if (result == PATTERN_HELPER_NOT_RUN) errno = saved_errno != 0 ? saved_errno : EIO;
     return result;
 }

@@ -123,6 +123,23 @@ int pattern_crypt(const char *phrase, const char *setting, char *out, size_t out
  * helper's `authenticate` calls it while the person is being asked. Nothing happens where it is linked. */
 void pattern_crypt_preload(void);
 
+/* What a run of the helper came to: what pattern_run_helper and the session's start and finish return (each
+ * says which of these it can). A named type, so the callers read a name where the C once returned 0 to 4. */
+enum pattern_helper_run {
+    /* It could not be run, or waiting for it failed (errno set). */
+    PATTERN_HELPER_NOT_RUN = -1,
+    /* It exited: *status is its exit status. */
+    PATTERN_HELPER_EXITED = 0,
+    /* A signal ended it: *status is the signal. */
+    PATTERN_HELPER_SIGNALLED = 1,
+    /* The deadline came first: it was killed and reaped (*status = timeout_ms). */
+    PATTERN_HELPER_TIMED_OUT = 2,
+    /* A session's child had gone before its input could be sent: it never saw it. */
+    PATTERN_HELPER_GONE_BEFORE_INPUT = 3,
+    /* A session's child exited, but someone else reaped it: only its output is known. */
+    PATTERN_HELPER_REAPED_ELSEWHERE = 4,
+};
+
 /*
  * Runs pam_pattern_helper (the module and patternctl both call this): a child (sharing memory until its exec,
  * as posix_spawn does) gets a pipe holding `input` on stdin, a pipe on stdout, /dev/null on stderr, no other fd,
@@ -131,10 +148,9 @@ void pattern_crypt_preload(void);
  * rest is read and dropped). Nothing waits past `timeout_ms` (CLOCK_MONOTONIC, from the start) once the child
  * has exec'd: a child that has not exited by then is sent SIGKILL and reaped (waited for at most one more
  * second, never blocking). No signal or alarm is used.
- * Returns 0 when the child exited (*status = exit status), 1 when a signal ended it (*status = the signal),
- * 2 when the deadline ended it (*status = timeout_ms), -1 when it could not be run (errno set).
+ * Returns PATTERN_HELPER_EXITED, _SIGNALLED, _TIMED_OUT or _NOT_RUN.
  */
-int pattern_run_helper(const char *path, char *const argv[],
+enum pattern_helper_run pattern_run_helper(const char *path, char *const argv[],
                        const unsigned char *input, size_t input_length,
                        unsigned char *output, size_t output_capacity, size_t *output_length,
                        int timeout_ms, int *status);
@@ -143,9 +159,10 @@ int pattern_run_helper(const char *path, char *const argv[],
  * A helper kept running across the module's conversation (operation `authenticate`: the check, then one guess),
  * so an authentication through the helper pays one exec, not two. Started as pattern_run_helper starts a child,
  * except that its stdin is a socket left open; `line` gets its stdout up to the first newline, within
- * `timeout_ms`. Returns 0 with *session set (the caller must finish it, whatever the line says), 2 when the
- * deadline came first (the child killed and reaped), -1 when it could not be run (errno set; ENOSYS and the like
- * when no pidfd could be had: the caller then runs the calls one by one). Between start and finish the host's
+ * `timeout_ms`. Returns PATTERN_HELPER_EXITED with *session set, though it still runs (the caller must finish it,
+ * whatever the line says), _TIMED_OUT when the deadline came first (the child killed and reaped), _NOT_RUN when
+ * it could not be run (errno set; ENOSYS and the like when no pidfd could be had: the caller then runs the calls
+ * one by one). Between start and finish the host's
  * own SIGCHLD disposition is in place: the child is known by a pidfd alone, so a pid reused by another process
  * is never signalled.
  */
@@ -156,17 +173,16 @@ int pattern_wait_readable(int fd, long long deadline_ms);
 long long pattern_monotonic_ms(void);
 
 struct pattern_helper_session;
-int pattern_helper_session_start(const char *path, char *const argv[],
+enum pattern_helper_run pattern_helper_session_start(const char *path, char *const argv[],
                                  unsigned char *line, size_t line_capacity, size_t *line_length,
                                  int timeout_ms, struct pattern_helper_session **session);
 /*
  * Sends `input` (none: the child is told there is no guess and exits at once), ends the child's stdin, keeps at
  * most output_capacity bytes of the rest of its stdout, reaps it, and frees the session; nothing waits past
- * `timeout_ms` from the call (then SIGKILL through the pidfd). Returns 0/1/2 as pattern_run_helper, 3 when the
- * child had gone before the input could be sent (it never saw it), 4 when it exited but someone else reaped it
- * (only the output is known), -1 on error (errno).
+ * `timeout_ms` from the call (then SIGKILL through the pidfd). Returns what pattern_run_helper does, or
+ * PATTERN_HELPER_GONE_BEFORE_INPUT, or PATTERN_HELPER_REAPED_ELSEWHERE.
  */
-int pattern_helper_session_finish(struct pattern_helper_session *session,
+enum pattern_helper_run pattern_helper_session_finish(struct pattern_helper_session *session,
                                   const unsigned char *input, size_t input_length,
                                   unsigned char *output, size_t output_capacity, size_t *output_length,
                                   int timeout_ms, int *status);

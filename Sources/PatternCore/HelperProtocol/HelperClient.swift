@@ -74,8 +74,8 @@ public struct HelperClient: Sendable {
             }
         }
         switch ran {
-        case 0: break
-        case 2: return .answered(.failure(.timedOut(milliseconds: deadline)))
+        case PATTERN_HELPER_EXITED: break
+        case PATTERN_HELPER_TIMED_OUT: return .answered(.failure(.timedOut(milliseconds: deadline)))
         default:
             let code = pattern_errno()
             if code == ENOSYS || code == EPERM || code == EMFILE || code == ENFILE { return .unsupported }
@@ -91,16 +91,17 @@ public struct HelperClient: Sendable {
         return .answered(opened.finish(fields: nil, before: first).answer)
     }
 
-    /// argv for `operation` and `user`, as C strings, for `body`; -1 (errno EINVAL) when a NUL is in them.
+    /// argv for `operation` and `user`, as C strings, for `body`; PATTERN_HELPER_NOT_RUN (errno EINVAL) when a NUL
+    /// is in them.
     func withArguments(
         _ operation: HelperOperation, user: [UInt8],
-        _ body: (UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
-    ) -> Int32 {
+        _ body: (UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> pattern_helper_run
+    ) -> pattern_helper_run {
         guard var cPath = SystemCall.cString(path), var cOperation = SystemCall.cString(operation.word),
             var cUser = SystemCall.cString(user)
         else {
             pattern_set_errno(EINVAL)
-            return -1
+            return PATTERN_HELPER_NOT_RUN
         }
         return cPath.withUnsafeMutableBufferPointer { pathBuffer in
             cOperation.withUnsafeMutableBufferPointer { operationBuffer in
@@ -116,16 +117,18 @@ public struct HelperClient: Sendable {
         }
     }
 
-    /// The one mapping of what a run came to (pattern_run_helper's codes) onto a verdict or a failure.
+    /// The one mapping of what a run came to (pattern_helper_run) onto a verdict or a failure.
     static func answer(
-        ran: Int32, status: Int32, output: [UInt8], deadline: Int32
+        ran: pattern_helper_run, status: Int32, output: [UInt8], deadline: Int32
     ) -> Result<
         HelperVerdict, HelperFailure
     > {
         switch ran {
-        case 0: break
-        case 1: return .failure(.killed(signal: status))
-        case 2: return .failure(.timedOut(milliseconds: deadline))
+        case PATTERN_HELPER_EXITED: break
+        case PATTERN_HELPER_SIGNALLED: return .failure(.killed(signal: status))
+        case PATTERN_HELPER_TIMED_OUT: return .failure(.timedOut(milliseconds: deadline))
+        // The child reaped by someone else: without its exit status no verdict is trusted.
+        case PATTERN_HELPER_REAPED_ELSEWHERE: return .failure(.couldNotRun(errno: ECHILD))
         default: return .failure(.couldNotRun(errno: pattern_errno()))
         }
         guard let verdict = HelperVerdict.decode(exitStatus: status, output: output) else {

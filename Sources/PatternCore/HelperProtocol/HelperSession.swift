@@ -19,7 +19,10 @@ public struct HelperSession {
     /// Sends the guess (verify's fields) and reads the helper's verdict; the session is over.
     public func verify(fields: [[UInt8]]) -> Guess {
         let finished = finish(fields: fields, before: [])
-        if finished.ran == 3 || finished.output.elementsEqual(HelperVerdict.expired.line) { return .notSeen }
+        if finished.ran == PATTERN_HELPER_GONE_BEFORE_INPUT || finished.output.elementsEqual(HelperVerdict.expired.line)
+        {
+            return .notSeen
+        }
         return .answered(finished.answer)
     }
 
@@ -33,7 +36,7 @@ public struct HelperSession {
     func finish(
         fields: [[UInt8]]?, before: [UInt8]
     ) -> (
-        ran: Int32, output: [UInt8],
+        ran: pattern_helper_run, output: [UInt8],
         answer: Result<
             HelperVerdict, HelperFailure
         >
@@ -51,11 +54,8 @@ public struct HelperSession {
             }
         }
         let rest = Array(output.prefix(outputLength))
-        // 4: it exited, but the host reaped it meanwhile: without its exit status no verdict is trusted.
-        let answer: Result<HelperVerdict, HelperFailure> =
-            ran == 4
-            ? .failure(.couldNotRun(errno: ECHILD))
-            : HelperClient.answer(ran: ran, status: status, output: before + rest, deadline: deadlineMilliseconds)
+        let answer = HelperClient.answer(
+            ran: ran, status: status, output: before + rest, deadline: deadlineMilliseconds)
         return (ran, rest, answer)
     }
 }

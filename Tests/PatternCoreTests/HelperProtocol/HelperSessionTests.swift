@@ -1,3 +1,4 @@
+import CPatternSystem
 import Foundation
 import Testing
 
@@ -46,7 +47,8 @@ struct HelperSessionTests {
             guard case .allowed(_, let session) = start else { return false }
             // Exit 0 (9 had any byte arrived), no line after the check's: no verdict of its own.
             let finished = session.finish(fields: nil, before: [])
-            return finished.ran == 0 && finished.answer == .failure(.unexpectedAnswer(exitStatus: 0))
+            return finished.ran == PATTERN_HELPER_EXITED
+                && finished.answer == .failure(.unexpectedAnswer(exitStatus: 0))
         }
         #expect(closed)
         #expect(gone)
