@@ -30,13 +30,6 @@ enum GuessService {
         case enrolled(ThrottleVerdict)
     }
 
-    /// What came of a guess.
-    enum Judgement {
-        case judged(GuessOutcome)
-        /// The helper's minimum length is stricter than the module's: not a pattern, not counted.
-        case tooShort(minimum: Int)
-    }
-
     /// Why the service could not answer; the module fails closed (PAM_AUTHINFO_UNAVAIL).
     enum Failure: Error {
         case store(StoreError)
@@ -94,7 +87,7 @@ enum GuessService {
     mutating func attempt(
         user: [UInt8], pattern: Pattern, now: Int64, origin: AttemptOrigin, markSeen: Bool,
         unseen: inout UnseenFailures?
-    ) throws(Failure) -> Judgement {
+    ) throws(Failure) -> GuessAnswer {
         unseen = nil
         switch self {
         case .inProcess(_, let gate):
@@ -118,12 +111,11 @@ enum GuessService {
             }
             switch answer {
             case .failure(let failure): throw .helper(failure)
-            case .success(.accepted): return .judged(.accepted)
-            case .success(.wrong(let after)): return .judged(.rejected(verdictAfter: after))
-            case .success(.locked(let verdict)): return .judged(.refused(verdict))
-            case .success(.notEnrolled): return .judged(.notEnrolled)
-            case .success(.malformed(let minimum)): return .tooShort(minimum: minimum)
-            case .success(let other): throw .helper(.unexpectedAnswer(exitStatus: other.exit.rawValue))
+            case .success(let verdict):
+                guard let guess = verdict.guess else {
+                    throw .helper(.unexpectedAnswer(exitStatus: verdict.exit.rawValue))
+                }
+                return guess
             }
         }
     }
