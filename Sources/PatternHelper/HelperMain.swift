@@ -46,7 +46,7 @@ enum HelperMain {
             }
             guard let options = HelperConfiguration.load() else { return .verdict(.unavailable) }
             return .verdict(
-                HelperService(options: options, now: { Int64(time(nil)) }).serve(
+                HelperService(options: options, now: { Int64(time(nil)) }, enrolmentsLimited: call.caller != 0).serve(
                     call.operation, user: call.user, fields: fields))
         }
     }
@@ -55,6 +55,8 @@ enum HelperMain {
     struct Admitted {
         let operation: HelperOperation
         let user: [UInt8]
+        /// The caller's real uid (root's own enrolments are not limited: EnrolmentRecord).
+        let caller: Int
     }
 
     /// A verdict as a typed error (Result needs one).
@@ -121,7 +123,7 @@ enum HelperMain {
             HelperLog.notice(HelperLog.line("refused: uid \(caller) asked about another user ", user))
             return .failure(Refusal(verdict: .refused(.user)))
         }
-        return .success(Admitted(operation: operation, user: user))
+        return .success(Admitted(operation: operation, user: user, caller: Int(caller)))
     }
 
     /// argv without argv[0]; an over-long or NULL entry becomes an empty one (refused later).

@@ -8,6 +8,9 @@ import PatternTPM
 struct HelperService {
     let options: PatternSettings
     let now: () -> Int64
+    /// Whether a new pattern put into the TPM counts against the user's EnrolmentRecord: yes unless the
+    /// caller is root.
+    var enrolmentsLimited = true
 
     /// Where a guess through `verify` came from, as its caller says (the module: its PAM service and tty). Only
     /// written to the attempt record, cut and made printable there (AttemptRecord.field); nothing decides on it.
@@ -30,7 +33,7 @@ struct HelperService {
             // (status says it), so their own operations skip it.
             var ownGate = gate
             ownGate.dummyHashCost = nil
-            let own = SelfService(options: options, gate: ownGate, now: now)
+            let own = SelfService(options: options, gate: ownGate, now: now, enrolmentsLimited: enrolmentsLimited)
             switch operation {
             case .status: return try own.status(user: user)
             case .set: return try own.set(user: user, fields: fields)

@@ -14,6 +14,11 @@ enum HelperTPMEnrolment {
     /// command (a discrete chip), so a page fits a conversation's deadline (TPMLockBounds) with room to spare.
     static let pruneIndexesPerConversation = 8
 
+    /// The most an enrolment deletes in the conversation that defines its own index (which takes about 20
+    /// commands): what killed enrolments left, a user's own old index among them. More than one enrolment can
+    /// leave, so they never pile up; `tpm-prune` deletes any number.
+    static let strayDeletionsPerEnrolment = 4
+
     /// The TPM of the system's configuration, for one step of a change (TPMConversationBound.conversation),
     /// holding the conversation lock beside the configuration's store.
     static func connect(_ options: PatternSettings) throws(TPMFailure) -> TPMConnection {
@@ -55,9 +60,25 @@ enum HelperTPMEnrolment {
         } catch {
             return indexLockRefused("enrolment in the TPM", error)
         }
+        // Under the lock no enrolment is between its index and its line: an index no line names is a stray
+        // (a killed enrolment's new index, or the old one it had not deleted yet), deleted first, as the sweep
+        // would. Only when a store exists to name them (as for the sweep).
+        let named = storeExists(options) ? (try? store.load().compactMap { $0.tpmRecord?.handle }) : nil
         let record: TPMRecord
         do throws(TPMFailure) {
             let tpm = try connect(options)
+            if let named {
+                // An index the owner cannot delete (defined by another program in the range) must not stop
+                // every enrolment: logged, and the enrolment goes on.
+                var deleted = 0
+                do throws(TPMFailure) {
+                    _ = try sweepPage(
+                        from: TPMIndexRange.first, sparing: named, deleting: strayDeletionsPerEnrolment, on: tpm,
+                        removed: &deleted, by: "enrolment")
+                } catch {
+                    HelperLog.notice("enrolment: an index no store line names stays (\(error.description))")
+                }
+            }
             record = try TPMPatternIndex.enroll(pattern, user: user, salt: salt, pinLimit: limit, on: tpm)
         } catch {
             lock.release()
@@ -68,8 +89,10 @@ enum HelperTPMEnrolment {
             old = try store.record(for: user)?.tpmRecord
             try store.save(StoreRecord(user: user, hash: record.text, setAt: now))
         } catch {
-            do throws(TPMFailure) { try TPMPatternIndex.remove(record, on: try connect(options)) } catch {}
+            // The lock first (its hold covers no more conversation): the index is unnamed now, which a sweep may
+            // delete as well.
             lock.release()
+            do throws(TPMFailure) { try TPMPatternIndex.remove(record, on: try connect(options)) } catch {}
             HelperLog.critical("enrolment in the TPM: pattern store unusable: \(error.message)")
             return .unavailable
         }
@@ -144,7 +167,7 @@ enum HelperTPMEnrolment {
         let store = PatternStore(path: options.storePath)
         // No store file at all: the patterns may be in a store this configuration no longer names; an index is
         // an orphan only when a store that exists does not name it.
-        guard let path = SystemCall.cString(options.storePath), access(path, F_OK) == 0 else {
+        guard storeExists(options) else {
             HelperLog.notice("tpm-prune: no pattern store, so no index is taken for an orphan; nothing deleted")
             return .pruned(0)
         }
@@ -171,7 +194,7 @@ enum HelperTPMEnrolment {
             do throws(TPMFailure) {
                 from = try sweepPage(
                     from: start, sparing: named, deleting: pruneIndexesPerConversation, on: try connect(options),
-                    removed: &removed)
+                    removed: &removed, by: "tpm-prune")
             } catch {
                 return refused("tpm-prune: the TPM refused to list or delete an index", error, root)
             }
@@ -189,7 +212,8 @@ enum HelperTPMEnrolment {
     /// caller holds the index lock exclusively), counting them into `removed`; where the next page starts, or
     /// nil when none is left.
     static func sweepPage(
-        from start: UInt32, sparing named: [UInt32], deleting most: Int, on tpm: TPMConnection, removed: inout Int
+        from start: UInt32, sparing named: [UInt32], deleting most: Int, on tpm: TPMConnection, removed: inout Int,
+        by who: String
     ) throws(TPMFailure) -> UInt32? {
         let defined = try tpm.definedIndexes(from: start, through: TPMIndexRange.last)
         var deleted = 0
@@ -198,12 +222,19 @@ enum HelperTPMEnrolment {
             try TPMPatternIndex.removeUnrecorded(handle: handle, on: tpm)
             deleted += 1
             removed += 1
-            HelperLog.notice("tpm-prune: deleted index \(handle) (decimal), named by no store line")
+            HelperLog.notice("\(who): deleted index \(handle) (decimal), named by no store line")
         }
         // A full listing may have more after it.
         guard defined.count == TPMConnection.listingLimit, let last = defined.last, last < TPMIndexRange.last
         else { return nil }
         return last + 1
+    }
+
+    /// Whether the configuration's store file exists: an index is an orphan only when a store that exists does
+    /// not name it (with none, the patterns may be in a store this configuration no longer names).
+    static func storeExists(_ options: PatternSettings) -> Bool {
+        guard let path = SystemCall.cString(options.storePath) else { return false }
+        return access(path, F_OK) == 0
     }
 
     /// The problem as the caller is told it, after a syslog line naming the TPM's own result.

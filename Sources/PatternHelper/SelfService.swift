@@ -18,6 +18,8 @@ struct SelfService {
     /// HelperService's gate (its TPM check included, so a pattern held by the TPM opens a change too).
     let gate: GuessGate
     let now: () -> Int64
+    /// Whether a new pattern put into the TPM counts against the user's EnrolmentRecord (not for root).
+    let enrolmentsLimited: Bool
 
     /// `status`: the user's facts, also for a user without a pattern.
     func status(user: [UInt8]) throws(StoreError) -> HelperVerdict {
@@ -27,7 +29,8 @@ struct SelfService {
             UserStatus(
                 setAt: record?.setAt, cost: record.flatMap { PatternHash.cost(ofHash: $0.hash) },
                 failures: state.failures,
-                verdict: ThrottlePolicy.verdict(state: state, now: now(), settings: options.throttle)))
+                verdict: ThrottlePolicy.verdict(state: state, now: now(), settings: options.throttle),
+                enrolmentsRefused: try tooOften(user: user, inTPM: enrolsInTPM ?? false)))
     }
 
     /// `set`: the new pattern checked first (not counted), then the current one as a counted guess.
@@ -40,6 +43,8 @@ struct SelfService {
         }
         guard let current = currentPattern(fields[0]) else { return .malformed(minimumLength: minimum) }
         guard let inTPM = enrolsInTPM else { return .tpmRefused(.absent) }
+        // Before the guess: a refusal here counts nothing.
+        if try tooOften(user: user, inTPM: inTPM) { return .tpmRefused(.tooOften) }
         let verdict = try guess(gate, user: user, current: current)
         guard verdict == .accepted else { return verdict }
         let stored = try save(new, user: user, inTPM: inTPM)
@@ -88,6 +93,8 @@ struct SelfService {
         case .failure(let refusal): return refusal.verdict
         }
         guard let inTPM = enrolsInTPM else { return .tpmRefused(.absent) }
+        // Before the password: a refusal here counts nothing.
+        if try tooOften(user: user, inTPM: inTPM) { return .tpmRefused(.tooOften) }
         if let forgotten { return try replace(forgotten, with: new, user: user, password: fields[0], inTPM: inTPM) }
         let outcome = try gate.countedAttempt(user: user, now: now()) { passwordMatches(user: user, fields[0]) }
         switch outcome {
@@ -127,6 +134,13 @@ struct SelfService {
 
     var minimum: Int { Pattern.clampedMinimumLength(options.minimumLength) }
 
+    /// Whether a new pattern for `user` would go into the TPM more often than EnrolmentRecord allows (root's
+    /// never does). Only looks: `save` counts it.
+    func tooOften(user: [UInt8], inTPM: Bool) throws(StoreError) -> Bool {
+        guard inTPM && enrolmentsLimited else { return false }
+        return !(try gate.throttle.enrolments(for: user).allows(at: now()))
+    }
+
     /// Whether a new pattern goes into the TPM (`tpm` in the system's configuration, and whether the TPM that
     /// tpm_tcti names is there); nil when `tpm = yes` finds none (refused before anything is counted).
     var enrolsInTPM: Bool? { options.tpmMode.enrolsInTPM(present: TPMMode.isPresent(tcti: options.tpmTCTI)) }
@@ -134,7 +148,14 @@ struct SelfService {
     /// Stores `new` as the user's pattern: in the TPM, or as a yescrypt hash at the system's cost (an index the
     /// old record had is deleted after the line is replaced).
     func save(_ new: Pattern, user: [UInt8], inTPM: Bool) throws(StoreError) -> HelperVerdict {
-        if inTPM { return HelperTPMEnrolment.enroll(new, user: user, options: options, now: now()) }
+        if inTPM {
+            // Counted before the index is defined (a killed or failed enrolment counts too), and only one of
+            // two racing for the last one goes on.
+            if enrolmentsLimited, try !gate.throttle.recordEnrolment(for: user, now: now()) {
+                return .tpmRefused(.tooOften)
+            }
+            return HelperTPMEnrolment.enroll(new, user: user, options: options, now: now())
+        }
         let old = try gate.store.record(for: user)?.tpmRecord
         let indexLock = try SelfService.indexLock(for: old, store: gate.store)
         defer { indexLock?.release() }

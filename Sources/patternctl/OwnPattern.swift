@@ -63,6 +63,14 @@ enum OwnPattern {
         switch HelperCall.run(.status, user: name, fields: []) {
         case .success(.status(let facts)):
             enrolled = facts.setAt != nil
+            // Before anything is asked for or counted: the helper would refuse the new pattern anyway.
+            if facts.enrolmentsRefused {
+                Output.error(
+                    localized(
+                        "could not put the pattern into the TPM: %s; nothing was changed", TPMProblem.tooOften.sentence)
+                )
+                return .failure
+            }
             // A locked pattern cannot be given now; a forgotten one need not be.
             if enrolled && !command.forgot {
                 if case .allowed = facts.verdict {

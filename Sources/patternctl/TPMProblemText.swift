@@ -11,7 +11,14 @@ extension TPMProblem {
             )
         case .full: return localized("the TPM has no NV space or free handle left for another pattern")
         case .failed: return localized("the TPM refused (the syslog lines of pam_pattern_helper say why)")
-        case .busy: return localized("an enrolment into the TPM was under way for longer than the wait; try again")
+        case .busy:
+            return localized(
+                "another enrolment, removal or sweep held the TPM index lock (.tpm.lock beside the pattern store) for longer than the wait; try again"
+            )
+        case .tooOften:
+            return localized(
+                "you have put a new pattern into the TPM %s times in the last hour, as often as allowed (its memory is small and wears); try again later, or ask root",
+                "\(EnrolmentRecord.limit)")
         }
     }
 }

@@ -71,6 +71,20 @@ def policy_states(rng):
     return [s.encode() for s in states]
 
 
+def enrolment_records(rng):
+    """Inputs "now\nRECORD": a user's own enrolments into the TPM, around the hour's edge, and malformed ones."""
+    inputs = []
+    base = 1_700_000_000
+    for _ in range(1500):
+        times = sorted(base + rng.randint(-4000, 4000) for _ in range(rng.randint(0, 12)))
+        record = " ".join(map(str, times)) + "\n" if times else ""
+        now = base + rng.choice((0, 1, -1, 3599, 3600, 3601, rng.randint(-5000, 8000)))
+        inputs.append(("%d\n%s" % (now, record)).encode())
+    for bad in ("1", "1 \n", "01\n", "1  2\n", "-1\n", "x\n", "9" * 25 + "\n"):
+        inputs.append(("%d\n%s" % (base, bad)).encode())
+    return inputs
+
+
 class CoreVectorsTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -147,6 +161,11 @@ class CoreVectorsTests(unittest.TestCase):
         results = self.through_both("policy", policy_states(random.Random(3)))
         self.assert_varied(results, 100)
         self.assertTrue(any(r.startswith(b"wait ") for r in results) and b"disabled next -1" in results)
+
+    def test_enrolment_records(self):
+        results = self.through_both("enrolment", enrolment_records(random.Random(27)))
+        self.assert_varied(results, 500)
+        self.assertTrue(any(r.startswith(b"refuses ") for r in results) and b"malformed" in results)
 
     def test_duration_words(self):
         seconds = [-5, 0, 1, 59, 60, 61, 3599, 3600, 3601, 86399, 10**9, 2**62]

@@ -265,6 +265,42 @@ class PatternctlTPMTest(helper.HelperCase):
         self.assertEqual(self.handles(r[10][0]), set(), "a user's remove must delete the index")
         self.assertEqual(r[11][0].strip(), "")
 
+    def test_a_users_own_enrolments_are_ten_an_hour_and_the_eleventh_counts_nothing(self):
+        state = "/var/lib/pam_pattern/" + self.USER.encode().hex()
+        changes = [(FIRST, SECOND), (SECOND, FIRST)] * 5
+        r = self.steps(
+            [self.conf("yes"), self.root_set(FIRST)]
+            + [self.own("set", current, new, new) for current, new in changes]  # 2-11
+            + [
+                self.line,  # 12
+                self.own("set", FIRST, SECOND, SECOND),  # 13: the eleventh in the hour
+                self.own("set", helper.WRONG_PATTERN, SECOND, SECOND),  # 14: a wrong current pattern too
+                "cat %s 2>/dev/null; true" % state,  # 15
+                self.line,  # 16
+                self.root_set(SECOND),  # 17: root is not limited
+                self.verify(SECOND),  # 18
+                # 19: the helper called directly, without patternctl's look at status first
+                as_user(
+                    self.user,
+                    "printf '%%s\\0%%s\\0' %s %s | %s set %s"
+                    % (helper.WRONG_PATTERN, FIRST, INSTALLED_HELPER, self.USER),
+                ),
+                "cat %s 2>/dev/null; true" % state,  # 20
+            ]
+        )
+        for step in range(2, 12):
+            self.assertEqual(r[step][1], 0, r[step][0])
+        for step in (13, 14):
+            self.assertEqual(r[step][1], 1, r[step][0])
+            self.assertIn("into the TPM 10 times in the last hour, as often as allowed", r[step][0], r)
+        # Refused before the current pattern was judged: no failure counted, the pattern unchanged.
+        self.assertEqual(int(r[15][0][:10] or 0), 0, r[15][0])
+        self.assertEqual(r[16][0], r[12][0])
+        self.assertEqual(r[17][1], 0, r[17][0])
+        self.assertEqual(r[18][1], helper.SUCCESS, r[18])
+        self.assertEqual(r[19][0].strip(), "tpm-refused too-often", r[19])
+        self.assertEqual(int(r[20][0][:10] or 0), 0, r[20][0])
+
     def test_a_user_moves_their_pattern_out_of_the_tpm_when_tpm_is_no(self):
         r = self.steps(
             [

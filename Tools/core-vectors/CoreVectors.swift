@@ -19,6 +19,8 @@
 //   words    a message: the module's words read back (ModuleWords.read), "KIND TRIES SECONDS AFTERWRONG
 //            LANGUAGE ROUTE" (-1: not said; the route, which holds spaces, last)
 //   prompt   a PAM prompt: which of the module's it is (ModuleWords.prompt)
+//   enrolment "now" in decimal, a newline, then an enrolment record's bytes: whether one more enrolment is
+//            allowed then, and the record after one more
 //   strength a minimum length in decimal: the strength rules over all 389,112 patterns, as a count of each
 //            reason (accepted included) and an FNV-1a hash over every pattern's digits and reason
 #if EMBEDDED
@@ -281,6 +283,15 @@ enum Vectors {
         }
     }
 
+    static func enrolment(_ bytes: [UInt8], _ out: inout Output) {
+        guard let newline = bytes.firstIndex(of: 0x0A), let now = numbers(bytes[..<newline]), now.count == 1,
+            var record = EnrolmentRecord.parse(Array(bytes[(newline + 1)...]))
+        else { return out.add("malformed") }
+        out.add(record.allows(at: now[0]) ? "allows " : "refuses ")
+        record.record(at: now[0])
+        out.add(record.encoded())
+    }
+
     static func run(kind: ArraySlice<UInt8>, input: [UInt8]) -> [UInt8]? {
         var out = Output()
         if kind.elementsEqual(Array("pattern".utf8)) {
@@ -303,6 +314,8 @@ enum Vectors {
             words(input, &out)
         } else if kind.elementsEqual(Array("prompt".utf8)) {
             prompt(input, &out)
+        } else if kind.elementsEqual(Array("enrolment".utf8)) {
+            enrolment(input, &out)
         } else if kind.elementsEqual(Array("strength".utf8)) {
             strength(input, &out)
         } else {

@@ -417,12 +417,14 @@ enum FuzzFiles {
 }
 
 /// State input: the bytes of a throttle state file, read through ThrottleStore, and the same bytes as an attempt
-/// record (its remembered wrong guesses: old one-line records and the newer timed ones).
+/// record (its remembered wrong guesses: old one-line records and the newer timed ones) and as an enrolment
+/// record.
 enum FuzzState {
     static let user: [UInt8] = Array("fuzz".utf8)
 
     static func run(_ data: UnsafeBufferPointer<UInt8>) {
         attemptRecord(Array(data))
+        enrolmentRecord(Array(data))
         guard let name = ThrottleStore.fileName(for: user) else { return }
         _ = FuzzFiles.write(Array(data), name: String(decoding: name, as: UTF8.self))
         let store = ThrottleStore(directory: FuzzFiles.directory)
@@ -455,5 +457,18 @@ enum FuzzState {
             [UInt8](repeating: UInt8(truncatingIfNeeded: bytes.count), count: RepeatedGuess.bytes), at: now)
         require(record.wrongGuesses.count <= RepeatedGuess.remembered, "remembering exceeded the limit")
         require(record.encoded().count <= AttemptRecord.maximumFileBytes, "a record grew past the limit")
+    }
+
+    /// An enrolment record that parses is within its bounds and reads back the same once written again; one
+    /// more enrolment keeps it within them.
+    static func enrolmentRecord(_ bytes: [UInt8]) {
+        guard var record = EnrolmentRecord.parse(bytes) else { return }
+        require(bytes.count <= EnrolmentRecord.maximumFileBytes, "an enrolment record longer than the limit read")
+        require(EnrolmentRecord.parse(record.encoded()) == record, "an enrolment record does not read back")
+        let now = Int64(bytes.count) * 1_000_003
+        _ = record.allows(at: now)
+        record.record(at: now)
+        require(record.times.count <= EnrolmentRecord.limit, "an enrolment record grew past the limit")
+        require(record.encoded().count <= EnrolmentRecord.maximumFileBytes, "an enrolment record's file grew")
     }
 }

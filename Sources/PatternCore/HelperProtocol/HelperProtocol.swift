@@ -178,6 +178,9 @@ public enum TPMProblem: Equatable, Sendable, NamedByWord {
     case failed
     /// The sweep waited in vain for an enrolment into the TPM to end (it holds the TPM index lock).
     case busy
+    /// The user has put a new pattern into the TPM themselves as often as EnrolmentRecord allows in the last
+    /// hour (root is not limited); refused before anything is counted or sent to the TPM.
+    case tooOften
 
     public var word: [UInt8] {
         switch self {
@@ -186,6 +189,7 @@ public enum TPMProblem: Equatable, Sendable, NamedByWord {
         case .full: return Array("nv-full".utf8)
         case .failed: return Array("error".utf8)
         case .busy: return Array("busy".utf8)
+        case .tooOften: return Array("too-often".utf8)
         }
     }
 
@@ -201,12 +205,16 @@ public struct UserStatus: Equatable, Sendable {
     public var failures: Int
     /// What the throttle says now.
     public var verdict: ThrottleVerdict
+    /// A new pattern of the user's own would go into the TPM more often than EnrolmentRecord allows: patternctl
+    /// says so before it asks for (and counts) the current pattern or the password.
+    public var enrolmentsRefused: Bool
 
-    public init(setAt: Int64?, cost: Int?, failures: Int, verdict: ThrottleVerdict) {
+    public init(setAt: Int64?, cost: Int?, failures: Int, verdict: ThrottleVerdict, enrolmentsRefused: Bool = false) {
         self.setAt = setAt
         self.cost = cost
         self.failures = failures
         self.verdict = verdict
+        self.enrolmentsRefused = enrolmentsRefused
     }
 }
 
@@ -227,7 +235,8 @@ public enum HelperVerdict: Equatable, Sendable {
     case malformed(minimumLength: Int)
     /// "weak": set/enroll: the new pattern is too easy to guess (not counted).
     case weak
-    /// "status SETAT COST FAILURES allowed N|wait S|disabled": the user's own facts; SETAT and COST are "-"
+    /// "status SETAT COST FAILURES allowed N|wait S|disabled [too-often]": the user's own facts (too-often: their
+    /// own enrolments into the TPM are refused now, UserStatus.enrolmentsRefused); SETAT and COST are "-"
     /// when the user has no pattern.
     case status(UserStatus)
     /// "unavailable".
@@ -293,6 +302,7 @@ public enum HelperVerdict: Equatable, Sendable {
             out.append(contentsOf: HelperVerdict.decimal(Int64(facts.failures)))
             out.append(0x20)
             out.append(contentsOf: HelperVerdict.encode(facts.verdict))
+            if facts.enrolmentsRefused { out.append(contentsOf: " too-often".utf8) }
         case .unavailable: out.append(contentsOf: "unavailable".utf8)
         case .tpmRefused(let problem):
             out.append(contentsOf: "tpm-refused ".utf8)
@@ -341,7 +351,8 @@ public enum HelperVerdict: Equatable, Sendable {
         } else if first.elementsEqual("weak".utf8) && rest.isEmpty {
             verdict = .weak
         } else if first.elementsEqual("status".utf8) && rest.count >= 4, let failures = number(rest[2]),
-            let now = throttle(Array(rest[3...]))
+            case let refused = rest[rest.count - 1].elementsEqual("too-often".utf8),
+            let now = throttle(Array(rest[3..<(rest.count - (refused ? 1 : 0))]))
         {
             // Both "-" (no pattern), or a time and a cost that is a number or "-" (the TPM holds the pattern).
             let noCost = rest[1].elementsEqual("-".utf8)
@@ -350,7 +361,9 @@ public enum HelperVerdict: Equatable, Sendable {
             let cost = number(rest[1])
             guard none || (setAt != nil && (cost != nil || noCost)) else { return nil }
             verdict = .status(
-                UserStatus(setAt: setAt, cost: cost.map { Int($0) }, failures: Int(failures), verdict: now))
+                UserStatus(
+                    setAt: setAt, cost: cost.map { Int($0) }, failures: Int(failures), verdict: now,
+                    enrolmentsRefused: refused))
         } else if first.elementsEqual("unavailable".utf8) && rest.isEmpty {
             verdict = .unavailable
         } else if first.elementsEqual("tpm-refused".utf8) && rest.count == 1, let problem = TPMProblem(word: rest[0]) {

@@ -148,6 +148,10 @@ struct HelperProtocolTests {
             .status(UserStatus(setAt: 1_764_500_000, cost: 7, failures: 3, verdict: .allowed(freeAttemptsLeft: 2))),
             .status(UserStatus(setAt: 0, cost: 11, failures: 100_000, verdict: .wait(secondsLeft: 999_999_999_999))),
             .status(UserStatus(setAt: 5, cost: 1, failures: 20, verdict: .disabled)),
+            .status(UserStatus(setAt: 5, cost: nil, failures: 0, verdict: .disabled, enrolmentsRefused: true)),
+            .status(
+                UserStatus(
+                    setAt: 7, cost: nil, failures: 1, verdict: .allowed(freeAttemptsLeft: 4), enrolmentsRefused: true)),
             .status(UserStatus(setAt: nil, cost: nil, failures: 2, verdict: .allowed(freeAttemptsLeft: 3))),
             // A pattern the TPM holds has a time but no yescrypt cost.
             .status(UserStatus(setAt: 1_764_500_000, cost: nil, failures: 0, verdict: .allowed(freeAttemptsLeft: 5))),
@@ -158,5 +162,12 @@ struct HelperProtocolTests {
         }
         #expect(HelperVerdict.decode(exitStatus: 0, output: Array("status 1 2 3\n".utf8)) == nil)
         #expect(HelperVerdict.decode(exitStatus: 0, output: Array("status - 7 0 allowed 5\n".utf8)) == nil)
+        // "too-often" only last, once, after a whole throttle verdict.
+        for bad in [
+            "status 5 - 0 too-often\n", "status 5 - 0 too-often disabled\n", "status 5 - 0 disabled x\n",
+            "status 5 - 0 disabled too-often too-often\n",
+        ] {
+            #expect(HelperVerdict.decode(exitStatus: 0, output: Array(bad.utf8)) == nil, "\(bad)")
+        }
     }
 }
