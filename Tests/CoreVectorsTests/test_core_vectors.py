@@ -76,7 +76,9 @@ def enrolment_records(rng):
     inputs = []
     base = 1_700_000_000
     for _ in range(1500):
-        times = sorted(base + rng.randint(-4000, 4000) for _ in range(rng.randint(0, 12)))
+        # Half of them within about an hour before now: full records, at the window's edge.
+        spread = rng.choice(((-4000, 4000), (-3700, 0)))
+        times = sorted(base + rng.randint(*spread) for _ in range(rng.randint(0, 12)))
         record = " ".join(map(str, times)) + "\n" if times else ""
         now = base + rng.choice((0, 1, -1, 3599, 3600, 3601, rng.randint(-5000, 8000)))
         inputs.append(("%d\n%s" % (now, record)).encode())
