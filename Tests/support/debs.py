@@ -6,7 +6,7 @@ pam-pattern-sddm, the SDDM login screen's (packaging/install-sddm.list). Every s
 that installs or extracts a package uses these bytes.
 """
 
-import functools
+import atexit
 import os
 import subprocess
 
@@ -37,10 +37,26 @@ def by_package(output):
     return found
 
 
-@functools.cache
+_built = {}
+
+
 def built(version=None):
-    """{package: .deb} of this tree, made once per process (`version`: DEB_VERSION, another build's)."""
-    return by_package(make("deb", *(["DEB_VERSION=" + version] if version else [])))
+    """{package: .deb} of this tree, made once per process (`version`: DEB_VERSION, another build's). Made again
+    when a file of it is gone; another version's files are removed when the process ends, not by the class that
+    asked first (a later class in the same process gets the same paths: test_debian13's classes run before
+    test_package's and deleted the version+1 build under it)."""
+    found = _built.get(version)
+    if found is None or not all(os.path.exists(path) for path in found.values()):
+        found = _built[version] = by_package(make("deb", *(["DEB_VERSION=" + version] if version else [])))
+        if version:
+            atexit.register(_remove, list(found.values()))
+    return found
+
+
+def _remove(paths):
+    for path in paths:
+        if os.path.exists(path):
+            os.unlink(path)
 
 
 def install_rows(package):
