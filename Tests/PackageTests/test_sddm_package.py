@@ -9,18 +9,13 @@ run the real SDDM on the files of this package. Root only.
 """
 
 import os
-import shutil
-import stat
-import subprocess
-import tempfile
 import unittest
 
-from test_kde_package import field, owner, relations
-from test_package import Namespace, leftovers, sha256
+from surface_package import SurfacePackage, field, owner, relations
+from test_package import leftovers
 
 from support import debs, sddm
 
-DOC = "/usr/share/doc/" + debs.SDDM
 THEME = sddm.THEMES + "/" + sddm.THEME_ID
 # The QML modules Main.qml and PatternGrid.qml import, by a file of each in Qt 5 (SDDM 0.19's greeter, Debian 12),
 # and the package that has them for Qt 6 (SDDM 0.21's sddm-greeter-qt6, which Debian 13 runs: metadata.desktop's
@@ -35,45 +30,13 @@ IMPORTS = {
 
 
 @unittest.skipUnless(os.geteuid() == 0, "needs root: installs the packages (in a private mount namespace)")
-class SddmPackageTests(unittest.TestCase):
-    NAMESPACE = Namespace
-
-    @classmethod
-    def setUpClass(cls):
-        for tool in ("dpkg-deb", "lintian", "apt-get", "nsenter", "unshare"):
-            if not shutil.which(tool):
-                raise unittest.SkipTest("%s is not installed (make deps)" % tool)
-        built = debs.built()
-        cls.deb, cls.base = built[debs.SDDM], built[debs.BASE]
-        cls.rows, cls.directories = debs.install_rows(debs.SDDM)
-
-    def expected_files(self):
-        return sorted({dst for _, dst, _ in self.rows} | {DOC + "/changelog.gz", DOC + "/copyright"})
+class SddmPackageTests(SurfacePackage, unittest.TestCase):
+    PACKAGE = debs.SDDM
 
     def test_files_are_the_build_and_the_list_byte_for_byte(self):
-        d = tempfile.mkdtemp(prefix="pp-sddm-deb.")
-        self.addCleanup(shutil.rmtree, d, ignore_errors=True)
-        subprocess.run(["dpkg-deb", "-x", self.deb, d], check=True)
-        subprocess.run(["dpkg-deb", "-e", self.deb, os.path.join(d, "DEBIAN")], check=True)
-        found = sorted(
-            "/" + os.path.relpath(os.path.join(p, f), d)
-            for p, _, fs in os.walk(d)
-            if not p.startswith(os.path.join(d, "DEBIAN"))
-            for f in fs
-        )
-        self.assertEqual(found, self.expected_files())
+        found = self.shipped_files()
         for name in ("Main.qml", "metadata.desktop", "PatternGrid.qml", "pam-pattern.conf"):
             self.assertIn(THEME + "/" + name, found)
-        for src, dst, mode in self.rows:
-            with self.subTest(dst):
-                self.assertEqual(sha256(d + dst), sha256(src), "%s is not the bytes of %s" % (dst, src))
-                self.assertEqual(stat.S_IMODE(os.stat(d + dst).st_mode), mode, dst)
-        members = subprocess.run(["dpkg-deb", "-c", self.deb], capture_output=True, text=True, check=True).stdout
-        for line in members.splitlines():
-            self.assertEqual(line.split()[1], "root/root", line)
-            self.assertTrue(line.split()[0] in ("drwxr-xr-x", "-rw-r--r--"), line)
-        # No configuration and nothing run at install: the administrator turns it on.
-        self.assertEqual(sorted(os.listdir(os.path.join(d, "DEBIAN"))), ["control", "md5sums"])
 
     def test_depends_on_its_pam_pattern_sddm_and_the_qml_it_imports_and_nothing_of_plasma(self):
         self.assertEqual(field(self.deb, "Architecture"), "all")
@@ -102,39 +65,9 @@ class SddmPackageTests(unittest.TestCase):
                 for package, _ in entry:
                     self.assertNotRegex(package, r"sddm|qml", "pam-pattern %s %s" % (name, package))
 
-    def test_lintian_reports_nothing(self):
-        copy = tempfile.mkdtemp(prefix="pp-lintian.")
-        self.addCleanup(shutil.rmtree, copy, ignore_errors=True)
-        shutil.copy(self.deb, copy)
-        os.chmod(copy, 0o755)
-        r = subprocess.run(
-            ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "env", "HOME=" + copy]
-            + ["lintian", "--fail-on", "error,warning,info", "--info", os.path.join(copy, os.path.basename(self.deb))],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertNotRegex(r.stdout, r"(?m)^[EWI]: ", r.stdout)
-
     def test_installed_beside_pam_pattern_turns_nothing_on_and_purged_leaves_nothing(self):
-        ns = self.NAMESPACE()
-        self.addCleanup(ns.close)
-        ns.share(os.path.dirname(self.deb))
-        r = ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.base, self.deb], timeout=300)
-        self.assertIn("Setting up %s" % debs.SDDM, r.stdout)
-        listed = ns.run(["dpkg", "-L", debs.SDDM]).stdout.split()
-        files = sorted(p for p in listed if os.path.isfile(ns.path(p)))
-        self.assertEqual(files, self.expected_files(), "dpkg -L and packaging/install-sddm.list disagree")
-        for src, dst, mode in self.rows:
-            st = os.stat(ns.path(dst))
-            self.assertEqual((stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid), (mode, 0, 0), dst)
-            self.assertEqual(sha256(ns.path(dst)), sha256(src), dst)
+        ns = self.install_beside_pam_pattern()
         self.assertFalse(os.path.lexists(ns.path(sddm.DROP_IN)), "installing turned the theme on")
-        # pam-pattern cannot go alone: the theme's words and the profile are its.
-        refused = ns.run(["dpkg", "-r", debs.BASE], check=False)
-        self.assertNotEqual(refused.returncode, 0, refused.stdout)
-        self.assertIn(debs.SDDM, refused.stderr)
 
         ns.run(["dpkg", "-P", debs.SDDM])
         self.assertFalse(os.path.lexists(ns.path(THEME)), "the theme's directory stayed")
