@@ -56,12 +56,12 @@ class ToolchainTests(unittest.TestCase):
         self.tree = tempfile.mkdtemp(prefix="pp-toolchain.")
         self.addCleanup(shutil.rmtree, self.tree, ignore_errors=True)
         shutil.copy(os.path.join(ROOT, "Makefile"), self.tree)
-        os.makedirs(os.path.join(self.tree, "packaging"))
-        shutil.copy(os.path.join(ROOT, "packaging", "install.list"), os.path.join(self.tree, "packaging"))
+        shutil.copytree(os.path.join(ROOT, "packaging"), os.path.join(self.tree, "packaging"))
         os.makedirs(os.path.join(self.tree, "demo"))
         shutil.copy(os.path.join(ROOT, "demo", "pam_try.c"), os.path.join(self.tree, "demo"))
-        # What `make build` assembles besides what swift builds: the QML lock screen and the words from the catalogue.
-        for source in ("Sources/PatternKDE", "Sources/PatternQML", "po"):
+        # What `make build` assembles besides what swift builds: the QML lock screens and login screen, the drawing
+        # window's desktop entry (packaging/), and the words from the catalogue.
+        for source in ("Sources/PatternKDE", "Sources/PatternQML", "Sources/PatternSDDM", "po"):
             shutil.copytree(os.path.join(ROOT, source), os.path.join(self.tree, source))
         # What swift would have built: every binary in the real build (the module under SwiftPM's name).
         os.makedirs(os.path.join(self.tree, "artifacts"))
