@@ -217,7 +217,9 @@ for attempt in range(job["attempts"]):
     status = p.wait()
     answer = p.stdout.read()
     outcome["last"] = [status, answer.decode(errors="replace")]
-    if answer.startswith(b"accepted"):
+    # The current pattern is the one the last finished change set: a change stopped (and then killed) past its
+    # store line has set the other one, so a "wrong" current pattern means the order turned.
+    if answer.startswith(b"accepted") or answer.startswith(b"wrong"):
         patterns.reverse()
     if kind == "refused":
         outcome.update(kind="refused", status=status)

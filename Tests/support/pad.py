@@ -474,7 +474,7 @@ class PadCase(helper.HelperCase):
         with open(path, "w") as f:
             f.write(driver)
         done = self.sandbox.run(
-            "exec python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=timeout
+            "exec /usr/bin/python3 %s %s" % (shlex.quote(path), shlex.quote(json.dumps(job))), timeout=timeout
         )
         if done.returncode != 0:
             raise AssertionError(
