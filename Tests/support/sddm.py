@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 from support import debs, pad, xvfb
-from support.paths import BUILD, require_built, require_tools, run
+from support.paths import BUILD, ROOT, require_built, require_tools, run
 
 THEME_ID = "pam-pattern"
 THEME = os.path.join(BUILD, "sddm", THEME_ID)
@@ -204,18 +204,16 @@ class SddmNamespace(pad.PadNamespace):
         os.chmod(path, 0o644)
 
     def setup_script(self):
-        w = shlex.quote(self.root)
-        return pad.PadNamespace.setup_script(self) + "\n".join(
-            [
-                "mount -t tmpfs -o mode=0755 tmpfs /run",
-                "mkdir -p /run/lock /run/dbus /run/systemd/journal /run/keep",
-                # A private /tmp (X's lock files, SDDM's sockets) with the sandbox bound back at its path.
-                "mount --bind %s /run/keep" % w,
-                "mount -t tmpfs -o mode=1777 tmpfs /tmp",
-                "mkdir -p %s && mount --bind /run/keep %s" % (w, w),
-                "",
-            ]
-        )
+        # A private /tmp (X's lock files, SDDM's sockets) with the sandbox bound back at its path, and this tree
+        # too when it is under /tmp (a fresh clone there: the stack names the built module by its path).
+        kept = [self.root] + ([ROOT] if os.path.realpath(ROOT).startswith("/tmp/") else [])
+        lines = ["mount -t tmpfs -o mode=0755 tmpfs /run", "mkdir -p /run/lock /run/dbus /run/systemd/journal"]
+        for i, path in enumerate(kept):
+            lines.append("mkdir -p /run/keep/%d && mount --bind %s /run/keep/%d" % (i, shlex.quote(path), i))
+        lines.append("mount -t tmpfs -o mode=1777 tmpfs /tmp")
+        for i, path in enumerate(kept):
+            lines.append("mkdir -p %s && mount --bind /run/keep/%d %s" % (shlex.quote(path), i, shlex.quote(path)))
+        return pad.PadNamespace.setup_script(self) + "\n".join(lines + [""])
 
     def argv(self, command):
         # A pid namespace too: when its first process (the driver) ends, the kernel ends every other one.
