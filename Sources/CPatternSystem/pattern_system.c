@@ -131,7 +131,10 @@ int pattern_cpu_seconds_left(long long *left) {
     struct rusage used;
     if (getrlimit(RLIMIT_CPU, &limit) != 0 || getrusage(RUSAGE_SELF, &used) != 0) return -1;
     if (limit.rlim_cur == RLIM_INFINITY) return 0;
-    long long spent = (long long)used.ru_utime.tv_sec + used.ru_stime.tv_sec;
+    /* Whole seconds rounded up from the sum: truncating user and system time apart undercounted by up to 2 s. */
+    long long micros = ((long long)used.ru_utime.tv_sec + used.ru_stime.tv_sec) * 1000000LL +
+                       used.ru_utime.tv_usec + used.ru_stime.tv_usec;
+    long long spent = (micros + 999999LL) / 1000000LL;
     long long allowed = (long long)limit.rlim_cur;
     *left = allowed > spent ? allowed - spent : 0;
     return 1;
