@@ -21,15 +21,14 @@ class BenchTests(unittest.TestCase):
         self.assertEqual(lines[header].split(), ["COST", "MEMORY", "VERIFY", "ALL", "PATTERNS"])
         rows = lines[header + 1 :]
         self.assertEqual(len(rows), 3, result)
-        times = []
         for cost, row in zip((1, 2, 3), rows):
             match = re.fullmatch(r"(\d+)\s+(\d+) MiB\s+(\d+\.\d) ms\s+\d+\.\d (s|min|h|d)", row)
             self.assertIsNotNone(match, row)
             self.assertEqual(int(match.group(1)), cost)
             self.assertEqual(int(match.group(2)), 2 ** (cost - 1))
-            times.append(float(match.group(3)))
-        # More memory takes longer (cost 3 uses four times the memory of cost 1).
-        self.assertLess(times[0], times[2])
+            # Its times are measured, so not compared here (a busy machine can turn them round; make bench
+            # compares speeds, as ratios); a time of nothing would be no measurement.
+            self.assertGreater(float(match.group(3)), 0.0, row)
         self.assertIn("389112", result.out)
 
 
