@@ -37,6 +37,7 @@ W = job["root"]
 out = {"steps": []}
 '''
     + pad.DRIVER_XVFB
+    + pad.DRIVER_POINTER
     + r'''
 user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
             "DISPLAY": display, "LANG": "C.UTF-8"}
@@ -59,19 +60,6 @@ def caption():
     if value.startswith('"') and value.endswith('"'):
         value = value[1:-1]
     return value.replace("\\n", "\n").replace('\\"', '"')
-def wait_for(predicate, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    return None
-def move(point):
-    x("xdotool", "mousemove", str(point[0]), str(point[1]))
-def centre(dot):
-    c = job["centre"]; s = job["spacing"]
-    return c[0] + ((dot - 1) % 3 - 1) * s, c[1] + ((dot - 1) // 3 - 1) * s
 for step in job["steps"]:
     op = step["op"]
     result = {"op": op}
@@ -81,25 +69,14 @@ for step in job["steps"]:
                                stderr=subprocess.STDOUT, start_new_session=True)
         result["ready"] = bool(wait_for(lambda: caption(), 15))
     elif op == "caption":
-        wanted = step.get("until", [])
-        wanted = [wanted] if isinstance(wanted, str) else wanted
-        result["text"] = caption()
-        end = time.monotonic() + step.get("timeout", 20)
-        while any(w not in (result["text"] or "") for w in wanted) and time.monotonic() < end:
-            time.sleep(0.05)
-            result["text"] = caption()
+        result["text"] = caption_until(step, 20)
     elif op == "drag":
         points = [centre(p) for p in step["path"]]
         move(points[0])
         time.sleep(0.1)
         x("xdotool", "mousedown", "1")
         time.sleep(0.05)
-        last = points[0]
-        for point in points[1:]:
-            for i in range(1, 5):
-                move((last[0] + (point[0] - last[0]) * i // 4, last[1] + (point[1] - last[1]) * i // 4))
-                time.sleep(0.02)
-            last = point
+        glide(points, pause=0.02)
         time.sleep(0.05)
         x("xdotool", "mouseup", "1")
     elif op == "type":
@@ -107,7 +84,7 @@ for step in job["steps"]:
     elif op == "key":
         x("xdotool", "key", step["name"])
     elif op == "shot":
-        subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, step["name"])], check=True)
+        shot(step["name"])
     elif op == "wait":
         try:
             result["status"] = ctl.wait(timeout=step.get("timeout", 60))

@@ -55,6 +55,7 @@ W = job["root"]
 out = {"steps": []}
 '''
     + pad.DRIVER_XVFB
+    + pad.DRIVER_POINTER
     + r'''runtime = os.path.join(W, "runtime")
 os.makedirs(runtime, exist_ok=True)
 os.chown(runtime, job["uid"], -1)
@@ -72,57 +73,23 @@ def log():
         return f.read().decode("utf-8", "replace")
 def lines(text):
     return [l.split("pam_pattern: ", 1)[1] for l in log().splitlines() if "pam_pattern: " in l and l.split("pam_pattern: ", 1)[1].startswith(text)]
-def wait_for(predicate, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    return predicate()
 grid = wait_for(lambda: lines("grid "), 60)
 out["ready"] = bool(grid)
-centres = {}
-def read_centres():
-    # The last report: the lock screen logs the dots again whenever its window moves.
-    for dot, point in enumerate(lines("grid ")[-1].split()[1:], 1):
-        centres[dot] = tuple(int(v) for v in point.split(","))
 if grid:
     time.sleep(0.3)
-def move(point):
-    x("xdotool", "mousemove", str(point[0]), str(point[1]))
 for step in job["steps"] if grid else []:
     op = step["op"]
     result = {"op": op}
     if op == "drag":
-        read_centres()
-        points = [centres[p] if isinstance(p, int) else tuple(p) for p in step["path"]]
-        move(points[0]); time.sleep(0.1)
-        x("xdotool", "mousedown", "1"); time.sleep(0.05)
-        last = points[0]
-        for point in points[1:]:
-            n = step.get("steps", 4)
-            for i in range(1, n + 1):
-                move((last[0] + (point[0] - last[0]) * i // n, last[1] + (point[1] - last[1]) * i // n))
-                time.sleep(step.get("pause", 0.03))
-            # A moment on each dot, as a hand slows at a corner: under load Qt's X11 plugin merges queued
-            # motion events, and a corner merged away is a straight line past it (another drawing).
-            time.sleep(step.get("dwell", 0.1))
-            last = point
-        for shot in step.get("shots_before_release", []):
-            subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, shot)], check=True)
-        x("xdotool", "mouseup", "1")
+        drag_on_logged_grid(step)
     elif op == "until":
         # Waits until the log holds `count` lines starting with `text` (or `timeout` s).
         want = step.get("count", 1)
         result["found"] = bool(wait_for(lambda: len(lines(step["text"])) >= want, step.get("timeout", 20)))
     elif op == "shots":
-        # `count` screenshots `every` s apart, starting now (names NAME-0.xwd ...).
-        for i in range(step["count"]):
-            subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, "%s-%d.xwd" % (step["name"], i))], check=True)
-            time.sleep(step.get("every", 0.1))
+        shots(step)
     elif op == "shot":
-        subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, step["name"])], check=True)
+        shot(step["name"])
     elif op == "type":
         x("xdotool", "type", "--delay", "40", step["text"])
     elif op == "key":

@@ -139,6 +139,68 @@ def stop(process):
             process.wait()
 '''
 
+# What every pointer driver does on the display it drives (this one, support.draw's, support.kde's and
+# support.sddm's): needs `job`, `W` (the sandbox's root), `x(...)` and `env` (with DISPLAY) of the driver's own.
+DRIVER_POINTER = r'''
+def wait_for(predicate, timeout, every=0.05):
+    # predicate()'s first true value within `timeout` s, else its last (false) one.
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    return predicate()
+def move(point):
+    x("xdotool", "mousemove", str(point[0]), str(point[1]))
+def centre(dot):
+    # A dot's centre on the grid the surface draws at job's "centre" with job's "spacing" (the pad's, the window's).
+    c = job["centre"]; s = job["spacing"]
+    return c[0] + ((dot - 1) % 3 - 1) * s, c[1] + ((dot - 1) // 3 - 1) * s
+def glide(points, steps=4, pause=0.03, dwell=0.0):
+    # The pointer from points[0] through each further point: `steps` samples between neighbours, `pause` s
+    # apart, and `dwell` s on each point (a hand slows at a corner: under load Qt's X11 plugin merges queued
+    # motion events, and a corner merged away is a straight line past it, another drawing).
+    last = points[0]
+    for point in points[1:]:
+        for i in range(1, steps + 1):
+            move((last[0] + (point[0] - last[0]) * i // steps, last[1] + (point[1] - last[1]) * i // steps))
+            time.sleep(pause)
+        time.sleep(dwell)
+        last = point
+def shot(name):
+    subprocess.run(["xwd", "-root", "-silent", "-out", os.path.join(W, name)], env=env, check=True, timeout=30)
+def shots(step):
+    # `count` screenshots `every` s apart, starting now (names NAME-0.xwd ...).
+    for i in range(step["count"]):
+        shot("%s-%d.xwd" % (step["name"], i))
+        time.sleep(step.get("every", 0.1))
+def caption_until(step, timeout):
+    # The surface's words (`caption()`, the driver's own), read again (up to the step's `timeout` s) until they
+    # hold every text of `until` (a text, or a list): a surface renames its window a moment after each event
+    # that changes them, and one event (a wrong pattern) may change them twice (the message, then the prompt).
+    wanted = step.get("until", [])
+    wanted = [wanted] if isinstance(wanted, str) else wanted
+    text = caption()
+    end = time.monotonic() + step.get("timeout", timeout)
+    while any(w not in (text or "") for w in wanted) and time.monotonic() < end:
+        time.sleep(0.05)
+        text = caption()
+    return text
+def drag_on_logged_grid(step):
+    # The QML surfaces log the dots' centres ("grid X,Y ...", again whenever the window moves; the driver's
+    # `lines(text)` reads its log): the step's path of dots (or [x, y] points) dragged through the last ones.
+    last_grid = lines("grid ")[-1].split()[1:]
+    centres = {dot: tuple(int(v) for v in point.split(",")) for dot, point in enumerate(last_grid, 1)}
+    points = [centres[p] if isinstance(p, int) else tuple(p) for p in step["path"]]
+    move(points[0]); time.sleep(0.1)
+    x("xdotool", "mousedown", "1"); time.sleep(0.05)
+    glide(points, step.get("steps", 4), step.get("pause", 0.03), step.get("dwell", 0.1))
+    for name in step.get("shots_before_release", []):
+        shot(name)
+    x("xdotool", "mouseup", "1")
+'''
+
 # Runs in the namespace as root with the job (JSON) on argv[1]; prints the results (JSON).
 DRIVER = (
     r'''
@@ -163,6 +225,7 @@ log_reader = threading.Thread(target=read_log)
 log_reader.start()
 '''
     + DRIVER_XVFB
+    + DRIVER_POINTER
     + r'''user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
             "DISPLAY": display, "XSECURELOCK_AUTH": job["pad"], "XSECURELOCK_PATTERN_SIZE": str(job["spacing"])}
 user_env.update(job["env"])
@@ -199,14 +262,6 @@ def find(comm):
         if name(pid) == comm and running(pid):
             return pid
     return None
-def wait_for(predicate, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.02)
-    return None
 def caption():
     # The pad names its windows with the words on screen; they sit in $XSCREENSAVER_WINDOW (under xsecurelock's
     # composite overlay, so not in the root's tree).
@@ -230,15 +285,10 @@ def caption():
             value = value[1:-1]
         return value.replace("\\n", "\n").replace('\\"', '"')
     return None
-def move(point):
-    x("xdotool", "mousemove", str(point[0]), str(point[1]))
-def centre(dot):
-    c = job["centre"]; s = job["spacing"]
-    return c[0] + ((dot - 1) % 3 - 1) * s, c[1] + ((dot - 1) // 3 - 1) * s
-def shoot_after(shot, result):
-    time.sleep(max(0.0, result["pressed_at"] + shot["delay"] - time.monotonic()))
+def shoot_after(shot_after_press, result):
+    time.sleep(max(0.0, result["pressed_at"] + shot_after_press["delay"] - time.monotonic()))
     result["shot_at"] = time.monotonic() - result["pressed_at"]
-    subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, shot["name"])], check=True)
+    shot(shot_after_press["name"])
     result["shot_caption"] = caption()
 last_release = None
 time.sleep(0.3)
@@ -276,41 +326,23 @@ for position, step in enumerate(job["steps"]):
                 shooter = threading.Thread(target=shoot_after, args=(step["shot_after_press"], result))
                 shooter.start()
             time.sleep(0.08)
-        last = points[0]
-        for point in points[1:]:
-            n = step.get("steps", 4)
-            for i in range(1, n + 1):
-                move((last[0] + (point[0] - last[0]) * i // n, last[1] + (point[1] - last[1]) * i // n))
-                time.sleep(step.get("pause", 0.03))
-            last = point
+        glide(points, step.get("steps", 4), step.get("pause", 0.03))
         time.sleep(0.1)
         if shooter is not None:
             shooter.join()
-        for i, shot in enumerate(step.get("shots_before_release", [])):
-            subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, shot)], check=True)
+        for picture in step.get("shots_before_release", []):
+            shot(picture)
         if step.get("release", True):
             x("xdotool", "mouseup", "1")
             last_release = time.monotonic()
         result["released_at"] = time.monotonic()
     elif op == "shots":
-        # `count` screenshots `every` s apart, starting now (names NAME-0.xwd ...).
-        for i in range(step["count"]):
-            subprocess.run(["xwd", "-root", "-silent", "-display", display, "-out", os.path.join(W, "%s-%d.xwd" % (step["name"], i))], check=True)
-            time.sleep(step.get("every", 0.1))
+        shots(step)
     elif op == "press":
         # The button goes down (and stays down) before the pad is woken.
         x("xdotool", "mousedown", "1")
     elif op == "caption":
-        # With `until` (a text, or a list of texts), the pad's words are read again (up to `timeout` s) until they
-        # hold every one: the pad renames its window a moment after each event that changes them, and one event
-        # (a wrong pattern) may change them twice (the module's message, then the next module's prompt).
-        wanted = step.get("until", [])
-        wanted = [wanted] if isinstance(wanted, str) else wanted
-        result["text"] = caption()
-        end = time.monotonic() + step.get("timeout", 5)
-        while any(w not in (result["text"] or "") for w in wanted) and time.monotonic() < end:
-            time.sleep(0.05)
-            result["text"] = caption()
+        result["text"] = caption_until(step, 5)
     elif op == "type":
         x("xdotool", "type", "--delay", "30", step["text"])
     elif op == "key":

@@ -233,11 +233,15 @@ class SddmNamespace(pad.PadNamespace):
 
 
 # Runs in the namespace as root (pid 1's child) with the job (JSON) on argv[1]; prints the results (JSON).
-DRIVER = r'''
+DRIVER = (
+    r'''
 import json, os, signal, socket, struct, subprocess, sys, threading, time
 job = json.loads(sys.argv[1])
 W = job["root"]
 out = {"steps": [], "journal": []}
+'''
+    + pad.DRIVER_POINTER
+    + r'''
 
 def parse(data):
     """One journal datagram (the native protocol: KEY=VALUE lines, or KEY, a length and binary data)."""
@@ -279,15 +283,6 @@ def lines(text):
         if message.startswith("pam_pattern: ") and message[13:].startswith(text):
             found.append(message[13:])
     return found
-
-def wait_for(predicate, timeout):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    return predicate()
 
 def etc_files():
     found = {}
@@ -337,9 +332,6 @@ def connect():
 def x(*argv):
     subprocess.run(list(argv), env=env, check=True, timeout=30)
 
-def shot(name):
-    subprocess.run(["xwd", "-root", "-silent", "-out", os.path.join(W, name)], env=env, check=True, timeout=30)
-
 def marker():
     try:
         with open(job["marker"]) as f:
@@ -349,34 +341,13 @@ def marker():
 
 grid = wait_for(lambda: lines("grid "), 90) and connect()
 out["ready"] = bool(grid)
-centres = {}
-def read_centres():
-    for dot, point in enumerate(lines("grid ")[-1].split()[1:], 1):
-        centres[dot] = tuple(int(v) for v in point.split(","))
 if grid:
     time.sleep(0.3)
-def move(point):
-    x("xdotool", "mousemove", str(point[0]), str(point[1]))
 for step in job["steps"] if grid else []:
     op = step["op"]
     result = {"op": op}
     if op == "drag":
-        read_centres()
-        points = [centres[p] if isinstance(p, int) else tuple(p) for p in step["path"]]
-        move(points[0]); time.sleep(0.1)
-        x("xdotool", "mousedown", "1"); time.sleep(0.05)
-        last = points[0]
-        for point in points[1:]:
-            n = step.get("steps", 4)
-            for i in range(1, n + 1):
-                move((last[0] + (point[0] - last[0]) * i // n, last[1] + (point[1] - last[1]) * i // n))
-                time.sleep(step.get("pause", 0.03))
-            # A moment on each dot: under load Qt's X11 plugin merges queued motion events (support.kde).
-            time.sleep(step.get("dwell", 0.1))
-            last = point
-        for name in step.get("shots_before_release", []):
-            shot(name)
-        x("xdotool", "mouseup", "1")
+        drag_on_logged_grid(step)
     elif op == "until":
         want = step.get("count", 1)
         result["found"] = bool(wait_for(lambda: len(lines(step["text"])) >= want, step.get("timeout", 20)))
@@ -384,9 +355,7 @@ for step in job["steps"] if grid else []:
         # The session ran: its marker holds a line.
         result["lines"] = wait_for(marker, step.get("timeout", 30))
     elif op == "shots":
-        for i in range(step["count"]):
-            shot("%s-%d.xwd" % (step["name"], i))
-            time.sleep(step.get("every", 0.1))
+        shots(step)
     elif op == "shot":
         shot(step["name"])
     elif op == "type":
@@ -410,6 +379,7 @@ reading = False
 reader.join()
 print(json.dumps(out))
 '''
+)
 
 
 class SddmCase(pad.PadCase):
