@@ -341,11 +341,15 @@ KDE_LOCKSCREEN := /usr/share/plasma/look-and-feel/org.pam-pattern.lockscreen
 # The Plasma 6 lock screen: a shell package that has only contents/lockscreen (org.kde.plasma.desktop, its
 # fallback, supplies everything else).
 KDE_SHELL := /usr/share/plasma/shells/org.pam-pattern.desktop
+# Plasma 6's on/off command, as root: a copy of the stock desktop shell with that lock screen, in /usr/local/share
+# (the package's dpkg trigger refreshes it); the paths it knows are KDE_SHELL's and Plasma's.
+KDE_PLASMA6_COMMAND := /usr/libexec/pam-pattern/plasma6-lock-screen
 
 install-kde:
 	@test -f $(BUILD)/kde/plasma5/contents/lockscreen/LockScreen.qml || { echo "run 'make build' first"; exit 1; }
 	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=packaging/install-kde.list
 	@echo "installed; turn it on for yourself with: kwriteconfig5 --file kscreenlockerrc --group Greeter --key Theme org.pam-pattern.lockscreen"
+	@echo "(on Plasma 6, for everyone: sudo $(KDE_PLASMA6_COMMAND) on)"
 
 uninstall-kde:
 	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=packaging/install-kde.list

@@ -6,7 +6,7 @@
 # link. Reproducible: every timestamp is the changelog's date, owners are
 # root:root, dpkg-deb sorts the members.
 # PACKAGE's stanza of debian/control is its control file. As in a Debian source package, the first
-# package (pam-pattern) takes debian/postinst, prerm, postrm and lintian-overrides; another one
+# package (pam-pattern) takes debian/postinst, prerm, postrm, triggers and lintian-overrides; another one
 # debian/PACKAGE.postinst and so on, where it has them. A package whose stanza says "Architecture: all"
 # holds no ELF file (nothing for dpkg-shlibdeps) and its Depends are the stanza's own.
 # Usage: build-deb.sh PACKAGE STAGE OUTDIR [VERSION]
@@ -53,6 +53,9 @@ for script in postinst prerm postrm; do
     file=$(meta_file $script)
     [ -z "$file" ] || install -m 0755 "$file" "$stage/DEBIAN/$script"
 done
+# dpkg triggers the package is interested in (no script: postinst is called with "triggered").
+triggers=$(meta_file triggers)
+[ -z "$triggers" ] || install -m 0644 "$triggers" "$stage/DEBIAN/triggers"
 if [ -d "$stage/etc" ]; then
     (cd "$stage" && find etc -type f | LC_ALL=C sort | sed 's|^|/|') > "$stage/DEBIAN/conffiles"
     [ -s "$stage/DEBIAN/conffiles" ] || rm -f "$stage/DEBIAN/conffiles"

@@ -15,6 +15,9 @@ from support.helper import PATTERN
 from support.paths import BUILD, ROOT, run
 from support.system import setpriv_argv
 
+# Plasma 6's on/off command in the tree (packaging/install-kde.list).
+COMMAND_SOURCE = "Sources/PatternKDE/plasma6-lock-screen"
+
 setUpModule = kde.set_up_module
 
 
@@ -115,7 +118,8 @@ class AdministratorOnOffTest(kde.KdeCase):
 class InstallTest(unittest.TestCase):
     """`make install-kde` puts every file of both assembled packages (build/kde/plasma5, the 5.27 look-and-feel
     package, and build/kde/plasma6, the Plasma 6 shell package) where Plasma finds them by their ids, byte for
-    byte and readable by everyone; `make uninstall-kde` takes them away, directories included."""
+    byte and readable by everyone, and Plasma 6's on/off command at its path, executable; `make uninstall-kde`
+    takes them away, directories included."""
 
     def test_install_and_uninstall(self):
         with tempfile.TemporaryDirectory(prefix="pam_pattern-kde-install.") as destdir:
@@ -136,7 +140,11 @@ class InstallTest(unittest.TestCase):
                 self.assertIn("X-KDE-PluginInfo-Name=%s\n" % kde.THEME_ID, f.read())
             with open(destdir + kde.INSTALLED_SHELL + "/metadata.json") as f:
                 self.assertEqual(json.load(f)["KPlugin"]["Id"], kde.SHELL_ID)
+            self.assertEqual(os.stat(destdir + kde.PLASMA6_COMMAND).st_mode & 0o777, 0o755)
+            with open(destdir + kde.PLASMA6_COMMAND, "rb") as f, open(os.path.join(ROOT, COMMAND_SOURCE), "rb") as g:
+                self.assertEqual(f.read(), g.read())
             done = run(make + ["uninstall-kde"])
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
             self.assertFalse(os.path.exists(destdir + kde.INSTALLED_THEME))
             self.assertFalse(os.path.exists(destdir + kde.INSTALLED_SHELL))
+            self.assertFalse(os.path.exists(destdir + kde.PLASMA6_COMMAND))

@@ -1,6 +1,6 @@
 """What the drawing surfaces' own packages (pam-pattern-kde, pam-pattern-sddm) are held to alike, as built and as
-installed: their files are their install list's, byte for byte, root's, no configuration and no script; lintian
-reports nothing; installed with apt beside pam-pattern, dpkg lists exactly those files, and pam-pattern cannot be
+installed: their files are their install list's, byte for byte, root's, no configuration, and no maintainer script
+but the ones the package's test names (MAINTAINER_FILES); lintian reports nothing; installed with apt beside pam-pattern, dpkg lists exactly those files, and pam-pattern cannot be
 removed from under them. Each package's test adds what is its own (its Depends, what it turns on, what it leaves).
 """
 
@@ -48,6 +48,8 @@ class SurfacePackage:
     """Mixed into a unittest.TestCase (so it is not run on its own). PACKAGE: debs.KDE or debs.SDDM."""
 
     PACKAGE = None
+    # What the control archive holds: no maintainer script unless the package's test says which and why.
+    MAINTAINER_FILES = ["control", "md5sums"]
     # Where the packages are installed: the host's overlays here, Debian 13 in test_debian13.
     NAMESPACE = Namespace
 
@@ -65,8 +67,8 @@ class SurfacePackage:
         return sorted({dst for _, dst, _ in self.rows} | {doc + "/changelog.gz", doc + "/copyright"})
 
     def shipped_files(self):
-        """The package's files, checked against the build and its list (bytes, modes, owner, no maintainer
-        script: it is turned on by a person or the administrator, never at install)."""
+        """The package's files, checked against the build and its list (bytes, modes, owner; the control archive
+        holds MAINTAINER_FILES: it is turned on by a person or the administrator, never at install)."""
         d = tempfile.mkdtemp(prefix="pp-surface-deb.")
         self.addCleanup(shutil.rmtree, d, ignore_errors=True)
         subprocess.run(["dpkg-deb", "-x", self.deb, d], check=True)
@@ -85,8 +87,8 @@ class SurfacePackage:
         members = subprocess.run(["dpkg-deb", "-c", self.deb], capture_output=True, text=True, check=True).stdout
         for line in members.splitlines():
             self.assertEqual(line.split()[1], "root/root", line)
-            self.assertTrue(line.split()[0] in ("drwxr-xr-x", "-rw-r--r--"), line)
-        self.assertEqual(sorted(os.listdir(os.path.join(d, "DEBIAN"))), ["control", "md5sums"])
+            self.assertTrue(line.split()[0] in ("drwxr-xr-x", "-rw-r--r--", "-rwxr-xr-x"), line)
+        self.assertEqual(sorted(os.listdir(os.path.join(d, "DEBIAN"))), sorted(self.MAINTAINER_FILES))
         return found
 
     def test_lintian_reports_nothing(self):

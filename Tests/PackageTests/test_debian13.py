@@ -12,6 +12,7 @@ nothing of the host's is touched (swtpm runs on the host in a private temporary 
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -23,9 +24,10 @@ import test_kde_package
 import test_package
 import test_sddm_package
 
-from support import debian13, i3lock, kde, pad, sddm
+from support import debian13, debs, i3lock, kde, pad, sddm
 
 PATTERN, WRONG = test_package.PATTERN, test_package.WRONG
+sha256 = test_package.sha256
 ENROLLED, OTHER = test_package.ENROLLED, test_package.OTHER
 PASSWORDS = test_package.PASSWORDS
 User = namedtuple("User", "name uid")
@@ -161,6 +163,130 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         by the user, the profile enabled (the PAM service `kde`: Debian 13's libkscreenlocker6 ships
         /usr/lib/pam.d/kde, which includes common-auth): a wrong drawing is judged and counted once (the module's
         message says 4 tries are left), the right one unlocks."""
+        ns = self.plasma_6_installed()
+        # What pam_pattern(8) and the reference say of the service `kde` on Debian 13.
+        self.assertFalse(os.path.exists(ns.path("/etc/pam.d/kde")))
+        with open(ns.path("/usr/lib/pam.d/kde")) as f:
+            self.assertRegex(f.read(), r"(?m)^@include common-auth$")
+        self.assert_wrong_counted_then_right_unlocks(ns, kde.INSTALLED_SHELL)
+
+    def test_plasma_6_on_makes_the_lock_screen_everyones_and_off_gives_the_stock_one_back_changing_nothing_else(self):
+        """`plasma6-lock-screen on`, as root: the greeter's own lookup (no --shell: plasmashellrc names no shell,
+        so org.kde.plasma.desktop, the first in $XDG_DATA_DIRS) shows the pattern lock screen, a wrong drawing is
+        counted once and the right one unlocks; the copy is the stock shell's files with ours in contents/lockscreen
+        and a stamp. Nothing else under /etc, /usr, /var/lib or the person's home changes; `off` gives the tree
+        back as it was, and the greeter shows the stock lock screen again."""
+        ns = self.plasma_6_installed()
+        before = tree(ns)
+        self.assertNotIn(kde.PLASMA6_COPY, before)
+        self.assertEqual(self.plasma_6(ns, "status").stdout, "off\n")
+
+        on = self.plasma_6(ns, "on")
+        self.assertIn("on: the lock screen of Plasma 6 is the pattern's for everyone", on.stderr)
+        self.assertEqual(self.plasma_6(ns, "status").stdout, "on\n")
+        made = ["/usr/local/share/plasma", "/usr/local/share/plasma/shells"]
+        self.assertEqual(
+            [p for p in differences(before, tree(ns)) if p not in made and not p.startswith(kde.PLASMA6_COPY + "/")],
+            [kde.PLASMA6_COPY],
+            "on changed more than its copy",
+        )
+        self.assertEqual(self.copy_files(ns), self.expected_copy(ns))
+        with open(ns.path(kde.PLASMA6_COPY + "/" + STAMP)) as f:
+            stamp = f.read()
+        self.assertRegex(stamp, r"(?m)^source-package plasma-desktop-data 4:6\.")
+        stock_sum = ns.sh(
+            "cd %s && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum" % kde.STOCK_SHELL
+        ).stdout.split()[0]
+        self.assertIn("source-sha256 " + stock_sum, stamp)
+        off = self.plasma_6(ns, "off")
+        self.assertIn("off: the stock lock screen again", off.stderr)
+        self.assertEqual(differences(before, tree(ns)), [], "off did not give the tree back as it was")
+
+        # At the greeter (which writes the throttle's state and the person's cache: the trees are compared above).
+        self.plasma_6(ns, "on")
+        report = self.assert_wrong_counted_then_right_unlocks(ns, None)
+        self.assertIn("file://%s/contents/lockscreen/LockScreen.qml" % kde.PLASMA6_COPY, report["log"])
+        self.plasma_6(ns, "off")
+        stock = self.greeter(ns, [], None, ready_timeout=20)
+        self.assertFalse(stock["ready"], "the pattern lock screen is still shown:\n%s" % stock["log"])
+        self.assertIn(kde.STOCK_SHELL + "/contents/lockscreen/", stock["log"], "the stock lock screen was not loaded")
+
+    def test_plasma_6_copy_is_made_again_whole_when_the_stock_shell_changes_and_goes_with_the_package(self):
+        """A Plasma upgrade, simulated: a file of the stock shell changed and a new one, then dpkg's trigger on the
+        shell's directory (dpkg-trigger, as an unpacked upgrade activates it; dpkg --triggers-only runs the
+        postinst): the copy is made again from the changed shell. During 30 refreshes a reader never finds the
+        copy in part (built beside, then exchanged by one rename). Removing pam-pattern-kde removes the copy."""
+        ns = self.plasma_6_installed()
+        before = tree(ns)
+        self.plasma_6(ns, "on")
+        views = kde.STOCK_SHELL + "/contents/views/Desktop.qml"
+        ns.sh("echo '// upgraded' >> %s && echo upgraded > %s/contents/new-in-this-upgrade" % (views, kde.STOCK_SHELL))
+        self.assertRegex(self.plasma_6(ns, "status").stdout, r"^on, but stale: ")
+        ns.run(["dpkg-trigger", "--no-await", kde.STOCK_SHELL])
+        self.assertIn("triggers-pending", ns.run(["dpkg-query", "-W", "-f", "${Status}", debs.KDE]).stdout)
+        done = ns.run(["dpkg", "--triggers-only", "--pending"])
+        self.assertIn("refreshed " + kde.PLASMA6_COPY, done.stdout + done.stderr)
+        self.assertEqual(self.plasma_6(ns, "status").stdout, "on\n")
+        self.assertEqual(self.copy_files(ns), self.expected_copy(ns))
+        with open(ns.path(kde.PLASMA6_COPY + "/contents/views/Desktop.qml")) as f:
+            self.assertTrue(f.read().endswith("// upgraded\n"))
+
+        # Looks by path, as the greeter opens the package's files: each look finds every file of the copy, or not.
+        whole = sorted(self.copy_files(ns)) + [STAMP]
+        reader = (
+            "import os, sys\nn = bad = 0\nwhile not os.path.exists('/tmp/stop'):\n"
+            "    n += 1\n    bad += not all(os.path.isfile(%r + '/' + f) for f in %r)\nprint(n, bad)\n"
+            % (kde.PLASMA6_COPY, whole)
+        )
+        watcher = subprocess.Popen(ns.enter(["python3", "-c", reader]), stdout=subprocess.PIPE, text=True)
+        try:
+            ns.sh(
+                "for i in $(seq 30); do %s refresh 2>/dev/null; done; touch /tmp/stop" % kde.PLASMA6_COMMAND,
+                timeout=300,
+            )
+            looked, partial = (int(v) for v in watcher.communicate(timeout=60)[0].split())
+        finally:
+            watcher.kill()
+        self.assertGreater(looked, 30, "the reader hardly looked")
+        self.assertEqual(partial, 0, "%d of %d looks found the copy in part or missing" % (partial, looked))
+
+        removed = ns.run(["dpkg", "-r", debs.KDE])
+        self.assertIn("off: the stock lock screen again", removed.stderr)
+        self.assertEqual(tree(ns, "/usr/local"), tree_of(before, "/usr/local"), "the copy outlived the package")
+
+    def test_plasma_6_plasmashell_takes_the_copy_as_its_desktop_shell_under_the_same_name(self):
+        """With it on, plasmashell (run as the user for 25 s under Xvfb, in a D-Bus session of its own) finds the
+        same copy first: its views are loaded from /usr/local/share, none from the stock shell, and the person's
+        panels and widgets stay in plasma-org.kde.plasma.desktop-appletsrc, the file they were in before."""
+        ns = self.plasma_6_installed()
+        self.plasma_6(ns, "on")
+        report = self.greeter(ns, [], None, ready_timeout=25, command=["dbus-run-session", "plasmashell"])
+        self.assertIn("file://%s/contents/views/Desktop.qml" % kde.PLASMA6_COPY, report["log"])
+        self.assertNotIn("file://%s/contents/" % kde.STOCK_SHELL, report["log"])
+        config = os.listdir(ns.path("/home/%s/.config" % ENROLLED))
+        self.assertEqual([n for n in config if n.endswith("-appletsrc")], ["plasma-org.kde.plasma.desktop-appletsrc"])
+
+    def test_plasma_6_on_refuses_a_copy_it_did_not_make(self):
+        """An org.kde.plasma.desktop in /usr/local/share that is not the command's (no stamp): on, off and the
+        trigger's refresh leave it as it was, and on and off say why."""
+        ns = self.plasma_6_installed()
+        ns.sh("mkdir -p %s/contents && echo mine > %s/contents/own-file" % (kde.PLASMA6_COPY, kde.PLASMA6_COPY))
+        before = tree(ns)
+        for action in ("on", "off"):
+            with self.subTest(action):
+                r = self.plasma_6(ns, action, check=False)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn("was not made by plasma6-lock-screen", r.stderr)
+        self.assertEqual(self.plasma_6(ns, "status").stdout, "off: %s is someone else's\n" % kde.PLASMA6_COPY)
+        self.assertEqual(self.plasma_6(ns, "refresh").returncode, 0)
+        ns.run(["dpkg", "-r", debs.KDE])
+        self.assertEqual(tree(ns, "/usr/local"), tree_of(before, "/usr/local"))
+
+    # -- Plasma 6 ------------------------------------------------------------
+
+    def plasma_6_installed(self):
+        """Debian 13 with pam-pattern and this package, ENROLLED (a home, a password and PATTERN), the profile
+        enabled."""
         ns = self.NAMESPACE()
         self.addCleanup(ns.close)
         ns.share(os.path.dirname(self.deb))
@@ -169,12 +295,16 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         ns.run(["chpasswd"], input="%s:%s\n" % (ENROLLED, PASSWORDS[ENROLLED]))
         ns.run(["pam-auth-update", "--enable", "pattern"])
         ns.run(["patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
-        # What pam_pattern(8) and the reference say of the service `kde` on Debian 13.
-        self.assertFalse(os.path.exists(ns.path("/etc/pam.d/kde")))
-        with open(ns.path("/usr/lib/pam.d/kde")) as f:
-            self.assertRegex(f.read(), r"(?m)^@include common-auth$")
+        return ns
+
+    def plasma_6(self, ns, action, check=True):
+        return ns.run([kde.PLASMA6_COMMAND, action], check=check, timeout=120)
+
+    def greeter(self, ns, steps, shell, ready_timeout=60, command=None):
+        """Plasma 6's greeter, kscreenlocker_greet --testing, as ENROLLED under Xvfb: on `shell` (--shell), or
+        (None) on the one its own lookup finds, as a real lock does; or `command` in its place."""
         uid = int(ns.run(["id", "-u", ENROLLED]).stdout)
-        ns.sh("mkdir -m 0755 /tmp/kde")
+        ns.sh("rm -rf /tmp/kde && mkdir -m 0755 /tmp/kde")
         job = {
             "root": "/tmp/kde",
             "screen": [1024, 768],
@@ -183,20 +313,27 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
             "home": "/home/" + ENROLLED,
             "setpriv": ["setpriv", "--reuid=%d" % uid, "--regid=%d" % uid, "--clear-groups"],
             "greeter": kde.GREETER,
-            "theme": kde.INSTALLED_SHELL,
+            "theme": shell,
             "theme_option": "--shell",
-            "env": {},
-            "steps": [
-                {"op": "drag", "path": pad.dots(WRONG)},
-                {"op": "until", "text": "wrong pattern", "timeout": 30},
-                {"op": "sleep", "seconds": 1.2},
-                {"op": "drag", "path": pad.dots(PATTERN)},
-                {"op": "until", "text": "unlocked", "timeout": 30},
-            ],
+            "ready_timeout": ready_timeout,
+            "command": command,
+            # The greeter's own lookup: the QML files the engine loads, by path, in the log (which lock screen it is).
+            "env": {"QML_IMPORT_TRACE": "1"} if shell is None else {},
+            "steps": steps,
         }
         done = ns.run(["python3", "-c", kde.DRIVER, json.dumps(job)], check=False, timeout=300)
         self.assertEqual(done.returncode, 0, done.stderr)
-        report = json.loads(done.stdout)
+        return json.loads(done.stdout)
+
+    def assert_wrong_counted_then_right_unlocks(self, ns, shell):
+        steps = [
+            {"op": "drag", "path": pad.dots(WRONG)},
+            {"op": "until", "text": "wrong pattern", "timeout": 30},
+            {"op": "sleep", "seconds": 1.2},
+            {"op": "drag", "path": pad.dots(PATTERN)},
+            {"op": "until", "text": "unlocked", "timeout": 30},
+        ]
+        report = self.greeter(ns, steps, shell)
         self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
         said = [line.split("pam_pattern: ", 1)[1] for line in report["log"].splitlines() if "pam_pattern: " in line]
         self.assertTrue(report["steps"][1]["found"], report["log"])
@@ -204,6 +341,65 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         self.assertEqual(len(counted), 1, report["log"])
         self.assertTrue(report["steps"][4]["found"], report["log"])
         self.assertEqual([line for line in said if line.startswith("pattern sent")], ["pattern sent"] * 2)
+        return report
+
+    def copy_files(self, ns):
+        """{path inside the copy: sha256} of its files, the stamp apart."""
+        return files_of(ns, kde.PLASMA6_COPY, skip=STAMP)
+
+    def expected_copy(self, ns):
+        """The stock shell's files with contents/lockscreen ours."""
+        expected = {p: h for p, h in files_of(ns, kde.STOCK_SHELL).items() if not p.startswith("contents/lockscreen/")}
+        ours = files_of(ns, kde.INSTALLED_SHELL + "/contents/lockscreen")
+        expected.update({"contents/lockscreen/" + p: h for p, h in ours.items()})
+        return expected
+
+
+# The stamp that marks plasma6-lock-screen's copy as its own.
+STAMP = ".pam-pattern-lock-screen"
+
+
+def files_of(ns, top, skip=None):
+    """{path below top: sha256} of the regular files under top, inside ns."""
+    found = {}
+    root = ns.path(top)
+    for directory, _, names in os.walk(root):
+        for name in names:
+            rel = os.path.relpath(os.path.join(directory, name), root)
+            if rel != skip:
+                found[rel] = sha256(os.path.join(directory, name))
+    return found
+
+
+# What the on/off commands must leave alone, compared whole (mode, owner, a file's size and time, a link's target): the
+# configuration (/etc, the person's home with ~/.config), /usr (/usr/share and /usr/local) and /var/lib.
+WATCHED = ("/etc", "/usr", "/var/lib", "/home")
+
+
+def differences(before, after):
+    """The paths whose entry differs between two tree()s (added, removed or changed)."""
+    return sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+
+
+def tree_of(found, top):
+    """The part of a tree() below top."""
+    return {p: v for p, v in found.items() if p.startswith(top + "/")}
+
+
+def tree(ns, *tops):
+    """{path: (mode, uid, gid, size, mtime_ns, link target)} of everything under tops (WATCHED) inside ns."""
+    found = {}
+    for top in tops or WATCHED:
+        root = ns.path(top)
+        for directory, dirs, names in os.walk(root):
+            for name in dirs + names:
+                full = os.path.join(directory, name)
+                st = os.lstat(full)
+                link = os.readlink(full) if stat.S_ISLNK(st.st_mode) else None
+                # A directory's time and size follow its entries, which are compared themselves.
+                size, mtime = (None, None) if stat.S_ISDIR(st.st_mode) else (st.st_size, st.st_mtime_ns)
+                found[top + "/" + os.path.relpath(full, root)] = (st.st_mode, st.st_uid, st.st_gid, size, mtime, link)
+    return found
 
 
 class Debian13SddmPackage(test_sddm_package.SddmPackageTests):
@@ -304,6 +500,10 @@ ON_DEBIAN_13 = {
         "test_installed_beside_pam_pattern_then_removed_leaves_nothing",
         "test_lintian_of_debian_13_reports_nothing",
         "test_plasma_6_greeter_unlocks_with_the_right_drawing_after_counting_a_wrong_one",
+        "test_plasma_6_on_makes_the_lock_screen_everyones_and_off_gives_the_stock_one_back_changing_nothing_else",
+        "test_plasma_6_copy_is_made_again_whole_when_the_stock_shell_changes_and_goes_with_the_package",
+        "test_plasma_6_plasmashell_takes_the_copy_as_its_desktop_shell_under_the_same_name",
+        "test_plasma_6_on_refuses_a_copy_it_did_not_make",
     ],
     Debian13SddmPackage: [
         "test_installed_beside_pam_pattern_turns_nothing_on_and_purged_leaves_nothing",

@@ -3,9 +3,9 @@ packaging/install-kde.list's, byte for byte; it is Architecture: all and depends
 on the package that holds the greeter here and on plasma-workspace (Plasma's look-and-feel package structure),
 while pam-pattern depends on, recommends and suggests nothing of KDE; lintian reports nothing; installed with apt
 beside pam-pattern (test_package's Namespace: overlays, nothing real written) dpkg lists exactly those files, and
-removing it leaves pam-pattern working and, with pam-pattern purged, nothing behind. test_debian13 runs the
-installed part and lintian in Debian 13 too; Tests/KDETests run the greeter on the files of this package.
-Root only; about 40 s.
+removing it leaves pam-pattern working and, with pam-pattern purged, nothing behind; Plasma 6's on/off command
+refuses on Plasma 5.27 and names 5.27's command. test_debian13 runs the installed part, lintian and the Plasma 6
+command in Debian 13 too; Tests/KDETests run the greeter on the files of this package. Root only; about 40 s.
 """
 
 import os
@@ -20,6 +20,9 @@ from support import debs, kde
 @unittest.skipUnless(os.geteuid() == 0, "needs root: installs the packages (in a private mount namespace)")
 class KdePackageTests(SurfacePackage, unittest.TestCase):
     PACKAGE = debs.KDE
+    # The trigger on Plasma's desktop shell and the scripts that keep plasma6-lock-screen's copy of it in step
+    # (postinst: refresh on an upgrade of either; prerm: off on remove). They turn nothing on.
+    MAINTAINER_FILES = ["control", "md5sums", "postinst", "prerm", "triggers"]
 
     # -- the package as built -------------------------------------------------
 
@@ -28,6 +31,7 @@ class KdePackageTests(SurfacePackage, unittest.TestCase):
         self.assertIn(kde.INSTALLED_THEME + "/contents/lockscreen/LockScreen.qml", found)
         self.assertIn(kde.INSTALLED_SHELL + "/contents/lockscreen/LockScreen.qml", found)
         self.assertIn(kde.INSTALLED_SHELL + "/metadata.json", found)
+        self.assertIn(kde.PLASMA6_COMMAND, found)
 
     def test_depends_on_its_pam_pattern_the_greeter_and_plasma_workspace_and_the_base_on_nothing_of_kde(self):
         self.assertEqual(field(self.deb, "Architecture"), "all")
@@ -61,6 +65,21 @@ class KdePackageTests(SurfacePackage, unittest.TestCase):
         self.assertIn(field(self.base, "Version"), version.stdout, "pam-pattern broke when the lock screen went")
         ns.run(["dpkg", "-P", debs.BASE])
         self.assertEqual(leftovers(ns), [])
+
+    def test_plasma_6_command_on_plasma_5_names_the_5_27_command_and_changes_nothing(self):
+        """On Debian 12 (Plasma 5.27, whose lock screen is the look-and-feel package's) the Plasma 6 command
+        refuses each way, says what it is for and names 5.27's own command; nothing is written."""
+        ns = self.install_beside_pam_pattern()
+        if os.path.isdir(ns.path(kde.STOCK_SHELL)):
+            self.skipTest("Plasma 6's desktop shell is installed here")
+        before = ns.run(["find", "/usr/local", "/etc/xdg", "-printf", "%p %m %s %T@\\n"]).stdout
+        for action in ("on", "off", "status"):
+            with self.subTest(action):
+                r = ns.run([kde.PLASMA6_COMMAND, action], check=False)
+                self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+                self.assertIn("this is for Plasma 6", r.stderr)
+                self.assertIn(" ".join(kde.ADMIN_ON), r.stderr)
+        self.assertEqual(ns.run(["find", "/usr/local", "/etc/xdg", "-printf", "%p %m %s %T@\\n"]).stdout, before)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,11 @@ INSTALLED_THEME = LOOK_AND_FEEL + "/" + THEME_ID
 # Plasma 6's lock screen: the shell package (its id, where the package installs it).
 SHELL_ID = "org.pam-pattern.desktop"
 INSTALLED_SHELL = "/usr/share/plasma/shells/" + SHELL_ID
+# Plasma 6's on/off command for everyone (README, "KDE Plasma"): a copy of the stock desktop shell, whose lock
+# screen the greeter loads, with ours in its place, first in $XDG_DATA_DIRS.
+PLASMA6_COMMAND = "/usr/libexec/pam-pattern/plasma6-lock-screen"
+STOCK_SHELL = "/usr/share/plasma/shells/org.kde.plasma.desktop"
+PLASMA6_COPY = "/usr/local/share/plasma/shells/org.kde.plasma.desktop"
 # The documented commands that turn the lock screen on and off for one person (README, "KDE Plasma").
 ON = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", THEME_ID]
 OFF = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", "--delete"]
@@ -66,14 +71,16 @@ user_env.update(job["env"])
 log_path = os.path.join(W, "greeter.log")
 # Plasma 5.27 takes a look-and-feel package (--theme), Plasma 6 a shell package (--shell).
 theme = [job.get("theme_option", "--theme"), job["theme"]] if job["theme"] else []
-greeter = subprocess.Popen(job["setpriv"] + [job["greeter"], "--testing"] + theme, env=user_env,
+# Or another program of the desktop in the same place ("command", e.g. plasmashell), stopped at ready_timeout.
+command = job.get("command") or [job["greeter"], "--testing"] + theme
+greeter = subprocess.Popen(job["setpriv"] + command, env=user_env,
                            stdout=open(log_path, "wb"), stderr=subprocess.STDOUT, start_new_session=True)
 def log():
     with open(log_path, "rb") as f:
         return f.read().decode("utf-8", "replace")
 def lines(text):
     return [l.split("pam_pattern: ", 1)[1] for l in log().splitlines() if "pam_pattern: " in l and l.split("pam_pattern: ", 1)[1].startswith(text)]
-grid = wait_for(lambda: lines("grid "), 60)
+grid = wait_for(lambda: lines("grid "), job.get("ready_timeout", 60))
 out["ready"] = bool(grid)
 if grid:
     time.sleep(0.3)
