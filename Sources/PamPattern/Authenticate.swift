@@ -204,8 +204,8 @@ struct Authenticator {
         return .forwardedAfterWrongPattern(verdictAfter: verdictAfter)
     }
 
-    /// The prompt: `prompt=` as given, else the default in the application's language. Under PAM_SILENT the
-    /// prompt is all the person sees, so after a failure the default one says how many tries are left before a
+    /// The prompt: `prompt=` as given, else the default in the application's language. Under PAM_SILENT (or for a
+    /// service of `quiet_services`) the prompt is all the person sees, so after a failure the default one says how many tries are left before a
     /// wait (what "Wrong pattern. 3 tries left before a wait." would have said).
     func promptText(triesLeft: Int) -> [UInt8] {
         if options.prompt == PatternSettings.defaultPrompt {
@@ -218,7 +218,7 @@ struct Authenticator {
         return options.effectivePrompt
     }
 
-    /// PAM_SILENT hides why a locked pattern is not asked for; with forward_pass the module may ask for the
+    /// PAM_SILENT (or `quiet_services`) hides why a locked pattern is not asked for; with forward_pass the module may ask for the
     /// password itself, in words that say it ("Password (pattern locked: try again in 5 minutes): "), and hand
     /// the answer on as PAM_AUTHTOK, as it does with any answer that is not a pattern. Still a refusal (locked).
     func passwordWhileLocked(_ verdict: ThrottleVerdict, user: [UInt8]) -> AuthOutcome {
@@ -265,7 +265,7 @@ struct Authenticator {
         case .disabled: line += Array(" (disabled after too many wrong patterns; patternctl reset re-enables it)".utf8)
         case .allowed: break
         }
-        if conversation.silent { line += Array("; not told (PAM_SILENT)".utf8) }
+        if let silence = conversation.silence { line += Array("; \(silence.logNote)".utf8) }
         log.notice(line)
     }
 

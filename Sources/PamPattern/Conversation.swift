@@ -29,8 +29,33 @@ struct Answer {
 /// NULL conversation function or NULL response array instead of dereferencing it).
 struct Conversation {
     let handle: OpaquePointer?
-    /// PAM_SILENT: informational and error messages are not shown (prompts still are).
-    let silent: Bool
+    /// Why informational and error messages are not shown (prompts still are); nil when they are.
+    let silence: Silence?
+
+    /// Why the module holds its messages back.
+    enum Silence {
+        /// The application passed PAM_SILENT.
+        case pamSilent
+        /// The service is one of `quiet_services` (SDDM before 0.20 can lose the prompt that follows a message).
+        case quietService
+
+        /// How the log says why the person was not told.
+        var logNote: String {
+            switch self {
+            case .pamSilent: return "not told (PAM_SILENT)"
+            case .quietService: return "not told (quiet_services)"
+            }
+        }
+    }
+
+    /// PAM_SILENT first: it says more about the caller than the file does.
+    static func silence(flags: Int32, quietService: Bool) -> Silence? {
+        if (flags & Int32(PAM_SILENT)) != 0 { return .pamSilent }
+        return quietService ? .quietService : nil
+    }
+
+    /// Whether messages are held back, for whatever reason: the flow then puts what it can into the prompt.
+    var silent: Bool { silence != nil }
 
     /// Shows one PAM_TEXT_INFO message; failures are ignored (a message is a courtesy).
     func info(_ text: [UInt8]) { show(PAM_TEXT_INFO, text) }

@@ -33,7 +33,12 @@ func pamPatternSwiftAuthenticate(
             options: options,
             flags: flags,
             items: PamItems(handle: pamh),
-            conversation: Conversation(handle: pamh, silent: (flags & Int32(PAM_SILENT)) != 0),
+            conversation: Conversation(
+                handle: pamh,
+                silence: Conversation.silence(
+                    flags: flags,
+                    quietService: options.isQuiet(
+                        service: PamItems(handle: pamh).service(limit: ServiceNames.maximumNameBytes + 1)))),
             log: log,
             now: { Int64(time(nil)) })
         outcome = authenticator.run()

@@ -48,10 +48,10 @@ struct PamItems {
     /// The PAM service pam_pattern_helper runs to check an account password (pam.d/patternctl).
     static let passwordCheckService: [UInt8] = Array("patternctl".utf8)
 
-    /// The PAM service alone.
-    func service() -> [UInt8] {
+    /// The PAM service alone, cut at `limit` bytes (the attempt record's field size unless told).
+    func service(limit: Int = AttemptRecord.maximumFieldBytes) -> [UInt8] {
         guard let handle else { return [] }
-        return CString.prefix(pam_pattern_get_item_string(handle, PAM_SERVICE), limit: AttemptRecord.maximumFieldBytes)
+        return CString.prefix(pam_pattern_get_item_string(handle, PAM_SERVICE), limit: limit)
     }
 
     /// Program, terminal and remote host of this attempt, for the attempt record (each cut to the record's

@@ -145,6 +145,11 @@ class CoreVectorsTests(unittest.TestCase):
             b"tpm = yes\nlayout = numpad\n",
             b"nonsense\n",
             b"",
+            b"quiet_services = sddm\n",
+            b"quiet_services = sddm,kde sddm\n",
+            b"quiet_services = SDDM\n",
+            b"quiet_services = /etc/pam.d/sddm\n",
+            b"quiet_services = ,\n",
         ]
         self.assert_varied(self.through_both("conf", corpus("conf") + extra), 5)
 

@@ -79,6 +79,19 @@ class LoggingTest(FixtureCase):
         self.assertEqual(len(locked), 1, lines)
         self.assertRegex(locked[0], rb"\(too many wrong patterns; next try in (59|60) s\); not told \(PAM_SILENT\)")
 
+    def test_lock_in_a_quiet_service_is_logged_with_the_wait(self):
+        # quiet_services: the person at SDDM 0.19 is not told either; the log says so and why.
+        conf = self.fixture.write_conf("quiet_services = pattern-test\n")
+        options = "conf=%s deny=1 unlock_time=60" % conf
+        lines = self.logged([(options, USER, [WRONG.encode()]), (options, USER, [])])
+        self.assertNoSecrets(lines)
+        self.assertTrue(any(severity == LOG_NOTICE and b"wrong pattern for user alice" in t for severity, t in lines))
+        locked = [
+            text for severity, text in lines if severity == LOG_NOTICE and b"pattern locked for user alice" in text
+        ]
+        self.assertEqual(len(locked), 1, lines)
+        self.assertRegex(locked[0], rb"\(too many wrong patterns; next try in (59|60) s\); not told \(quiet_services\)")
+
     def test_broken_store_is_critical(self):
         with open(self.fixture.store, "ab") as f:
             f.write(b"garbage\n")

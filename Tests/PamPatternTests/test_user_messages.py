@@ -4,8 +4,10 @@ forgotten one (or says only an administrator can help, with
 `self_enroll = no`); no sentence ends in ".;"; under PAM_SILENT, where only
 the prompt is shown, the prompt says the tries left before a wait and, with
 forward_pass, a locked pattern's missing prompt is a password prompt that
-says why; in PAM service "patternctl" (pam_pattern_helper's password check)
-no pattern is asked for or counted.
+says why; a service named by `quiet_services` in pam_pattern.conf is sent no
+message at all, as under PAM_SILENT, with the same verdicts and counts as a
+service that is told everything; in PAM service "patternctl"
+(pam_pattern_helper's password check) no pattern is asked for or counted.
 """
 
 import os
@@ -13,10 +15,13 @@ import unittest
 
 from support.pam import (
     Conversation,
+    PAM_AUTH_ERR,
+    PAM_ERROR_MSG,
     PAM_IGNORE,
     PAM_PROMPT_ECHO_OFF,
     PAM_SILENT,
     PAM_SUCCESS,
+    PAM_TEXT_INFO,
     authenticate,
     code_name,
     module_line,
@@ -134,6 +139,70 @@ class UserMessagesTest(FixtureCase):
         self.assertCode(result, PAM_IGNORE)
         self.assertNotIn(PAM_PROMPT_ECHO_OFF, [style for style, _ in result.conversation.messages])
         self.assertEqual(failures(self.fixture.state_dir, USER), 0)
+
+
+class QuietServicesTest(FixtureCase):
+    """`quiet_services = sddm` (for SDDM before 0.20, which can lose the prompt that follows a message): the same
+    attempts through service "sddm" and through another service, one user each, on the same configuration."""
+
+    LOUD, QUIET = ("bob", "login-test"), (USER, "sddm")
+
+    def setUp(self):
+        super().setUp()
+        self.fixture.enrol(self.LOUD[0], PATTERN)
+        self.conf = self.fixture.write_conf("deny = 2\nunlock_time = 60\nquiet_services = kde, sddm\n")
+
+    def attempts(self, user, service):
+        """Not a pattern, a wrong one, the right one (after a failure), two wrong ones (the second starts a
+        wait), then one while the pattern waits: each attempt's code, messages and the failures counted after it."""
+        self.fixture.service("conf=%s show_grid" % self.conf, name=service)
+        steps = []
+        for answers in (
+            [b"96a3"],
+            [WRONGS[0].encode()],
+            [PATTERN.encode()],
+            [WRONGS[1].encode()],
+            [WRONGS[2].encode()],
+            [],
+        ):
+            result = authenticate(self.fixture.confdir, service, user, Conversation(answers))
+            steps.append((result.code, result.conversation.messages, failures(self.fixture.state_dir, user)))
+        return steps
+
+    def test_a_quiet_service_gets_only_the_prompts_with_the_same_verdicts_and_counts(self):
+        loud = self.attempts(*self.LOUD)
+        quiet = self.attempts(*self.QUIET)
+        codes = [PAM_AUTH_ERR, PAM_AUTH_ERR, PAM_SUCCESS, PAM_AUTH_ERR, PAM_AUTH_ERR, PAM_AUTH_ERR]
+        self.assertEqual([code for code, _, _ in loud], codes, loud)
+        self.assertEqual([code for code, _, _ in quiet], codes, quiet)
+        self.assertEqual([count for _, _, count in quiet], [0, 1, 0, 1, 2, 2])
+        self.assertEqual([count for _, _, count in loud], [count for _, _, count in quiet])
+        # Told everything elsewhere: the grid, not a pattern, wrong, the failure since, the wait, the wait again.
+        said = [
+            [text for style, text in messages if style in (PAM_ERROR_MSG, PAM_TEXT_INFO)] for _, messages, _ in loud
+        ]
+        self.assertTrue(all(said), loud)
+        self.assertIn(b"Not a pattern", said[0][-1])
+        self.assertIn(b"Wrong pattern. 1 try left before a wait.", said[1][-1])
+        self.assertIn(b"1 failed pattern attempt since your last success", said[2][-1])
+        self.assertIn(b"try again in 1 minute", said[4][-1])
+        self.assertIn(b"Too many wrong patterns", said[5][0])
+        # Told nothing in "sddm": no grid, no error, no notice; the prompt still goes out wherever it did.
+        for (_, loud_messages, _), (_, messages, _) in zip(loud, quiet):
+            self.assertEqual([style for style, _ in messages if style != PAM_PROMPT_ECHO_OFF], [], messages)
+            self.assertEqual(
+                len(messages), len([1 for style, _ in loud_messages if style == PAM_PROMPT_ECHO_OFF]), quiet
+            )
+        self.assertEqual(len(quiet[-1][1]), 0, "a waiting pattern is not asked for")
+
+    def test_only_the_named_services_are_quiet(self):
+        for service, told in (("sddm", False), ("kde", False), ("sddm-greeter", True), ("sdd", True), ("SDDM", False)):
+            with self.subTest(service=service):
+                self.fixture.service("conf=%s" % self.conf, name=service.lower())
+                # libpam lower-cases the service name, so "SDDM" is service "sddm".
+                result = authenticate(self.fixture.confdir, service, USER, Conversation([b"96a3"]))
+                self.assertEqual(result.code, PAM_AUTH_ERR, result)
+                self.assertEqual(bool(result.conversation.errors), told, result)
 
 
 if __name__ == "__main__":

@@ -96,6 +96,11 @@ enum Vectors {
             case .layout(let layout): out.add(layout == .phone ? "phone" : "numpad")
             case .yes(let yes): out.add(yes ? "yes" : "no")
             case .tpmMode(let mode): out.add(mode.word)
+            case .names(let names):
+                for name in names {
+                    out.add(name)
+                    out.add(",")
+                }
             }
             out.add(";")
         }

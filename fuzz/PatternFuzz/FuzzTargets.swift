@@ -337,6 +337,11 @@ func checkTable(_ options: PatternSettings) {
                     && !path.contains(0), "\(name) is not an absolute path")
         case (.text(let maximumBytes), .bytes(let text)):
             require(text.count <= maximumBytes && !text.contains { $0 < 0x20 || $0 == 0x7F }, "\(name) text")
+        case (.serviceNames, .names(let names)):
+            let possible = names.allSatisfy {
+                !$0.isEmpty && $0.count <= ServiceNames.maximumNameBytes && $0.allSatisfy(ServiceNames.isNameByte)
+            }
+            require(possible, "\(name) holds a name PAM_SERVICE cannot be")
         default: require(false, "\(name) holds a value of the wrong kind")
         }
     }

@@ -51,6 +51,9 @@ public struct OptionSetting: Equatable, Sendable {
         case .tpmMode:
             guard let mode = TPMMode(word: value) else { throw .notATPMMode }
             return .tpmMode(mode)
+        case .serviceNames:
+            guard let names = ServiceNames.parse(value) else { throw .notServiceNames }
+            return .names(names)
         }
     }
 
@@ -70,6 +73,8 @@ public enum OptionValue: Equatable, Sendable {
     /// `yes` (true) or `no` (false).
     case yes(Bool)
     case tpmMode(TPMMode)
+    /// PAM service names, each once.
+    case names([[UInt8]])
 }
 
 /// Why an option's value was refused. The sentence names the option and what it accepts, never the value
@@ -83,6 +88,7 @@ public enum OptionProblem: Error, Equatable, Sendable {
     case notPrintable(maximumBytes: Int)
     case notYesOrNo
     case notATPMMode
+    case notServiceNames
 
     /// "must be a whole number from 4 to 9", completing "<name> ...".
     public var requirement: String { String(decoding: requirementBytes, as: UTF8.self) }
@@ -109,6 +115,10 @@ public enum OptionProblem: Error, Equatable, Sendable {
             message.add(" printable bytes")
         case .notYesOrNo: message.add("must be yes or no")
         case .notATPMMode: message.add("must be yes, no or auto")
+        case .notServiceNames:
+            message.add("must be PAM service names (lower-case letters, digits, . _ + -, at most ")
+            message.add(number: Int64(ServiceNames.maximumNameBytes))
+            message.add(" bytes each) separated by commas or spaces")
         }
         return message.bytes
     }

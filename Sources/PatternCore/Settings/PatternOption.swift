@@ -37,7 +37,8 @@ public struct PatternOption: Sendable {
     /// argument may override it for one service. Policy for setting patterns (cost, self-enrolment) is `.conf`:
     /// the module never sets a pattern, so a pam.d line has nothing to say about it. How one service talks to
     /// its user (prompt, grid, nullok, forward_pass, remote hosts, debug) is `.argument`: it belongs to that
-    /// service's pam.d line.
+    /// service's pam.d line. The services told nothing (`quiet_services`) are `.conf` too: their stacks reach the
+    /// module through common-auth, one pam.d line shared by every service, which could not single one out.
     public static let table: [PatternOption] = [
         PatternOption(
             .conf, "conf", .path, .argument, "read this configuration file instead of /etc/security/pam_pattern.conf"),
@@ -73,6 +74,10 @@ public struct PatternOption: Sendable {
         PatternOption(
             .tpmTCTI, "tpm_tcti", .text(maximumBytes: PatternSettings.maximumTCTIBytes), .conf,
             "the TPM for patterns held by the TPM: device:/dev/tpmrm0 or swtpm:path=SOCKET"),
+        PatternOption(
+            .quietServices, "quiet_services", .serviceNames, .conf,
+            "PAM services that are sent no message, only the prompt (SDDM before 0.20 loses a message before a prompt)"
+        ),
         PatternOption(
             .nullok, "nullok", .flag, .argument, "a user without a pattern is skipped (PAM_IGNORE) instead of refused"),
         PatternOption(.showGrid, "show_grid", .flag, .argument, "show the empty grid before the prompt"),
@@ -131,6 +136,7 @@ public struct PatternOption: Sendable {
 /// The settings pam_pattern knows, one per row of `PatternOption.table`.
 public enum OptionKey: Equatable, Sendable, CaseIterable {
     case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, strength, selfEnroll, tpm, tpmTCTI
+    case quietServices
     case nullok, showGrid, prompt, forwardPass, emptyFails, allowRemote, debug
 }
 
@@ -150,6 +156,8 @@ public enum OptionKind: Equatable, Sendable {
     case yesNo
     /// `yes`, `no` or `auto` (TPMMode).
     case tpmMode
+    /// PAM service names separated by commas or spaces (ServiceNames).
+    case serviceNames
 
     /// `.number` over a range another layer declares as Int (Pattern's minimum length, PatternHash's cost).
     static func counting(_ range: ClosedRange<Int>) -> OptionKind {

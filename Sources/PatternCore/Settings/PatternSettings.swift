@@ -48,6 +48,10 @@ public struct PatternSettings: Equatable, Sendable {
     public var tpmTCTI: [UInt8] = PatternSettings.defaultTPMTCTI
     public static let defaultTPMTCTI: [UInt8] = Array("device:/dev/tpmrm0".utf8)
     static let maximumTCTIBytes = 256
+    /// `quiet_services = sddm`: the PAM services the module sends no message (PAM_ERROR_MSG, PAM_TEXT_INFO), as if
+    /// their application had passed PAM_SILENT: only the prompt goes out. For SDDM before 0.20, whose daemon reads
+    /// one message of its helper at a time and can lose the prompt that follows a message.
+    public var quietServices: [[UInt8]] = []
     /// `conf=PATH`: the configuration file the settings were read from.
     public var confPath: [UInt8] = ConfFile.defaultPath
 
@@ -75,6 +79,9 @@ public struct PatternSettings: Equatable, Sendable {
 
     /// All defaults.
     public init() {}
+
+    /// Whether `service` (PAM_SERVICE) is one of `quiet_services`.
+    public func isQuiet(service: [UInt8]) -> Bool { quietServices.contains(service) }
 
     /// Parses the module arguments (argv of pam_sm_authenticate, without NULs) over the defaults, without
     /// reading the configuration file. Later occurrences of an option override earlier ones.
@@ -161,6 +168,7 @@ public struct PatternSettings: Equatable, Sendable {
         case .selfEnroll: if case .yes(let allowed) = value { selfEnroll = allowed }
         case .tpm: if case .tpmMode(let mode) = value { tpmMode = mode }
         case .tpmTCTI: if case .bytes(let tcti) = value { tpmTCTI = tcti }
+        case .quietServices: if case .names(let names) = value { quietServices = names }
         case .nullok: if value == .on { nullok = true }
         case .showGrid: if value == .on { showGrid = true }
         case .prompt: if case .bytes(let text) = value { prompt = text }
@@ -188,6 +196,7 @@ public struct PatternSettings: Equatable, Sendable {
         case .selfEnroll: return .yes(selfEnroll)
         case .tpm: return .tpmMode(tpmMode)
         case .tpmTCTI: return .bytes(tpmTCTI)
+        case .quietServices: return .names(quietServices)
         case .nullok: return .yes(nullok)
         case .showGrid: return .yes(showGrid)
         case .prompt: return .bytes(prompt)

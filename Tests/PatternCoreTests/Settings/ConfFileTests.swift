@@ -39,6 +39,7 @@ private let shippedPath =
             self_enroll = no
             store = /srv/p/patterns
             state = /srv/p/state
+            quiet_services = sddm, kde   # SDDM 0.19
             """)
         #expect(options.throttle == ThrottleSettings(deny: 2, unlockTime: 120, lockAfter: 0))
         #expect(options.layout == .numpad)
@@ -48,6 +49,7 @@ private let shippedPath =
         #expect(!options.selfEnroll)
         #expect(options.storePath == Array("/srv/p/patterns".utf8))
         #expect(options.stateDirectory == Array("/srv/p/state".utf8))
+        #expect(options.quietServices == [Array("sddm".utf8), Array("kde".utf8)])
     }
 
     @Test func emptyFileIsTheDefaults() throws {
@@ -82,6 +84,12 @@ private let shippedPath =
             failure("self_enroll = true\n") == "/etc/security/pam_pattern.conf line 1: self_enroll must be yes or no")
         #expect(failure("store = patterns\n")?.contains("line 1: store must be an absolute path") == true)
         #expect(failure("layout = qwerty\n") == "/etc/security/pam_pattern.conf line 1: layout must be phone or numpad")
+        #expect(
+            failure("deny = 3\nquiet_services = SDDM\n")
+                == "/etc/security/pam_pattern.conf line 2: quiet_services must be PAM service names (lower-case letters, digits, . _ + -, at most 255 bytes each) separated by commas or spaces"
+        )
+        #expect(failure("quiet_services = /etc/pam.d/sddm\n")?.contains("line 1: quiet_services must be PAM") == true)
+        #expect(failure("quiet_services =\n") == "/etc/security/pam_pattern.conf line 1: quiet_services needs a value")
         #expect(failure("deny = 99999999999999999999999\n") != nil)
         #expect(failure("x\u{0}y = 1\n") != nil)
         #expect(
@@ -114,6 +122,9 @@ private let shippedPath =
         #expect(settings.map { $0.key } == PatternOption.table.filter { $0.isConfKey }.map { $0.key })
         var options = PatternSettings()
         options.apply(settings)
+        // quiet_services is empty by default, which no line can write: its example names the service it is for.
+        #expect(options.quietServices == [Array("sddm".utf8)])
+        options.quietServices = []
         #expect(options == PatternSettings())
     }
 }

@@ -31,10 +31,10 @@ import Testing
         #expect(
             confKeys == [
                 .store, .state, .layout, .minlen, .deny, .unlockTime, .lockAfter, .cost, .strength, .selfEnroll, .tpm,
-                .tpmTCTI,
+                .tpmTCTI, .quietServices,
             ])
         let fileOnly = PatternOption.table.filter { !$0.isArgument }.map { $0.key }
-        #expect(fileOnly == [.cost, .strength, .selfEnroll, .tpm, .tpmTCTI])
+        #expect(fileOnly == [.cost, .strength, .selfEnroll, .tpm, .tpmTCTI, .quietServices])
         // tpm_tcti above all: a pam.d line (or whoever writes one) never picks the TPM that judges guesses.
         let (options, problems) = PatternSettings.parse([
             Array("cost=3".utf8), Array("self_enroll=no".utf8),
@@ -57,6 +57,10 @@ import Testing
                 text = Array((on ? "yes" : "no").utf8)
             case .on: text = nil
             case .tpmMode(let mode): text = mode.word
+            case .names(let names):
+                // No service by default: the key left out (an empty value is refused, as for every key).
+                if names.isEmpty { continue }
+                text = Array(names.joined(separator: [UInt8(ascii: ",")]))
             }
             let setting = try? OptionSetting.parse(row, value: text?[...])
             var options = PatternSettings()
@@ -89,6 +93,45 @@ import Testing
                     == OptionSetting(.tpm, .tpmMode(mode)))
         }
         #expect(OptionProblem.outOfRange(1...1000).requirement == "must be a whole number from 1 to 1000")
+    }
+
+    @Test func quietServicesAreNamesPAMServiceCanBe() {
+        let quiet = PatternOption.spec(for: .quietServices)
+        func names(_ text: String) -> [String]? {
+            guard case .names(let names)? = (try? OptionSetting.parse(quiet, value: Array(text.utf8)[...]))?.value
+            else { return nil }
+            return names.map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(names("sddm") == ["sddm"])
+        // Commas, spaces and tabs all separate; a name given twice is kept once.
+        #expect(names("sddm, sddm-greeter\tkde,,sddm") == ["sddm", "sddm-greeter", "kde"])
+        #expect(names("polkit-1 gdm.password a_b+c") == ["polkit-1", "gdm.password", "a_b+c"])
+        #expect(names(String(repeating: "s", count: 255)) != nil)
+        // libpam lower-cases PAM_SERVICE and keeps its last path component: names it can never hold are refused.
+        for bad in [
+            "SDDM", "/etc/pam.d/sddm", "sddm;kde", "sddm=1", ",", " , ", "sd\u{e9}dm",
+            String(repeating: "s", count: 256),
+        ] {
+            #expect(throws: OptionProblem.notServiceNames, "\(bad)") {
+                try OptionSetting.parse(quiet, value: Array(bad.utf8)[...])
+            }
+        }
+        #expect(throws: OptionProblem.needsValue) { try OptionSetting.parse(quiet, value: Array("".utf8)[...]) }
+        #expect(
+            OptionProblem.notServiceNames.requirement
+                == "must be PAM service names (lower-case letters, digits, . _ + -, at most 255 bytes each) separated by commas or spaces"
+        )
+        // Nothing is quiet by default; a service is quiet only by its exact name.
+        var options = PatternSettings()
+        #expect(options.quietServices.isEmpty && !options.isQuiet(service: Array("sddm".utf8)))
+        options.apply(OptionSetting(.quietServices, .names([Array("sddm".utf8)])))
+        #expect(options.isQuiet(service: Array("sddm".utf8)))
+        #expect(!options.isQuiet(service: Array("sddm-greeter".utf8)))
+        #expect(!options.isQuiet(service: Array("sdd".utf8)))
+        #expect(!options.isQuiet(service: []))
+        // A pam.d line cannot set it: the services' stacks share common-auth.
+        let (fromArguments, problems) = PatternSettings.parse([Array("quiet_services=sddm".utf8)])
+        #expect(fromArguments == PatternSettings() && problems.count == 1)
     }
 }
 
