@@ -1,11 +1,14 @@
 """The SDDM login screen with the pattern grid, at the real SDDM daemon run headless (support.sddm): the theme
 installed by its package pam-pattern-sddm and turned on with the README's command, a throwaway user with a pattern, a
-throwaway X session that writes a marker. The right drawing starts the session; a wrong one does not, is counted
-once and shows red; the password typed in the field starts the session (counting no pattern guess); a 3-dot drag
-is not sent. Each run also turns the theme off again with the README's command and finds /etc as it was.
+throwaway X session that writes a marker, and `quiet_services = sddm` set with the reference's command for SDDM
+0.19 (each run is made once: a login SDDM 0.19 loses fails). The right drawing starts the session; a wrong one
+does not, is counted once and shows red at the end of its attempt, and no word of the module reaches SDDM; the
+password typed in the field starts the session (counting no pattern guess); a 3-dot drag is not sent. Each run
+also turns the theme off again with the README's command and finds /etc as it was.
 Root only; needs sddm and Xvfb (make deps)."""
 
 import os
+import unittest
 
 from support import pad, sddm
 from support.helper import PATTERN, WRONG_PATTERN
@@ -76,6 +79,7 @@ class LoginScreenTest(sddm.SddmCase):
         self.assertEqual(self.sandbox.failures(self.USER), 1)
         self.assertEqual(self.logged(report, "wrong pattern"), ["wrong pattern"])
         self.assertEqual(self.logins(report), 1, report["log"])
+        self.assertEqual(self.said_by_pam(report), [], "quiet_services = sddm: the module says nothing")
         centres = [tuple(int(v) for v in p.split(",")) for p in self.logged(report, "grid")[-1].split()[1:]]
         first = centres[int(WRONG_PATTERN[0]) - 1]
         untouched = centres[[d for d in range(1, 10) if str(d) not in WRONG_PATTERN][0] - 1]
@@ -112,6 +116,8 @@ class LoginScreenTest(sddm.SddmCase):
         self.assertTrue(report["steps"][3]["lines"][0].startswith(self.USER + " :"), report["steps"][3]["lines"])
         self.assertEqual(self.logged(report, "pattern sent"), [])
         self.assertEqual(self.sandbox.failures(self.USER), 0)
+        # pam_pattern refused the password as a pattern without a word ("Not a pattern" would come first).
+        self.assertEqual(self.said_by_pam(report), [], report["log"])
 
     def test_a_three_dot_drag_is_not_sent(self):
         report = self.session(
@@ -124,21 +130,37 @@ class LoginScreenTest(sddm.SddmCase):
         self.assertEqual(self.logins(report), 0, report["log"])
 
     def test_a_drawing_made_while_the_last_attempt_ends_is_sent_when_it_has(self):
-        """SDDM ignores a login while one runs (after a wrong pattern pam_unix still takes its 2 s): the theme
-        keeps a drawing made then and sends it once the attempt is over, not into the void."""
+        """SDDM ignores a login while one runs (after a wrong pattern pam_unix still takes its 2 s, without a word
+        under quiet_services): the theme keeps a drawing made then and sends it once the attempt is over, not into
+        the void, and does not paint the end of the wrong one red over it."""
         report = self.session(
             [
                 {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
-                {"op": "until", "text": "wrong pattern"},
-                {"op": "drag", "path": pad.dots(PATTERN)},
+                # Drawn quickly, and let go once the daemon has answered pam_unix's prompt: the wrong drawing's
+                # attempt is then in pam_unix's delay (at least 1 s: libpam varies the 2 s by up to half).
+                {"op": "drag", "path": pad.dots(PATTERN), "steps": 2, "pause": 0.02, "dwell": 0.05, "release": False},
+                {"op": "until", "who": "sddm-helper", "text": "[PAM] Conversation with 1 messages", "count": 2},
+                {"op": "release"},
                 {"op": "until", "text": "logged in", "timeout": 30},
                 {"op": "marker"},
             ]
         )
-        self.assertTrue(report["steps"][3]["found"], report["log"])
+        self.assertTrue(report["steps"][2]["found"], report["log"])
+        self.assertTrue(report["steps"][4]["found"], report["log"])
         self.assertEqual(self.logged(report, "pattern queued"), ["pattern queued"], report["log"])
+        self.assertEqual(
+            self.logged(report, "wrong pattern"), ["wrong pattern, not shown over a newer drawing"], report["log"]
+        )
         self.assertEqual(self.logged(report, "no answer"), [])
         self.assertEqual(self.logged(report, "sent again"), [], report["log"])
         self.assertEqual(self.logins(report), 2, report["log"])
-        self.assertEqual(len(report["steps"][4]["lines"]), 1, report["log"])
+        self.assertEqual(len(report["steps"][5]["lines"]), 1, report["log"])
         self.assertEqual(self.sandbox.failures(self.USER), 0)  # a success ends the run of failures
+
+
+class CommandsTest(unittest.TestCase):
+    def test_the_reference_gives_the_commands_the_runs_use(self):
+        with open(os.path.join(ROOT, "docs", "reference.md")) as f:
+            reference = f.read()
+        for command in (sddm.QUIET_ON_DOC, sddm.QUIET_OFF_DOC, "sudo " + sddm.ON, "sudo " + sddm.OFF):
+            self.assertIn(command, reference)

@@ -3,7 +3,9 @@ two failures at once at the end), in Qt's test runner on a private Xvfb: tst_the
 theme's Main.qml beside stand-ins for what sddm-greeter gives a theme (sddm, userModel, sessionModel, config)
 and checks that a wrong drawing shows the module's words (tries left) and red, and they stay when SDDM's own
 "Authentication failure" follows; that a wait dims the grid, shows no red, counts down in the module's words
-and takes no drawing; that a drawing made while an attempt runs is sent when it is over. (The daemon tests run
+and takes no drawing; that a drawing made while an attempt runs is sent when it is over. And as SDDM 0.19 does
+with quiet_services = sddm, where no word comes before the attempt's end: a wrong drawing is not sent again in
+the seconds pam_unix takes and turns red at the end, but a drawing begun meanwhile does not. (The daemon tests run
 SDDM 0.19, which passes no words.)"""
 
 import os

@@ -113,5 +113,37 @@ Item {
             sddm.loginSucceeded()
             compare(grid().phase, "success")
         }
+
+        // SDDM 0.19 with quiet_services = sddm: no word until the attempt ends, after pam_unix's delay.
+        function test_without_messages_a_wrong_drawing_turns_red_at_its_end_and_is_sent_once() {
+            loader.item.submitPattern("24678")
+            wait(2600)  // pam_unix's 2 s and the hash: no answer yet, and not taken for an ignored login
+            compare(sddm.count, 1)
+            verify(grid().phase !== "wrong")
+            sddm.loginFailed()
+            sddm.loginFailed()
+            compare(grid().phase, "wrong")
+            compare(loader.item.message, "Login failed")
+            tryCompare(loader.item, "attempt", "", 1000)
+            compare(sddm.count, 1)
+        }
+
+        function test_the_end_of_a_silent_attempt_is_not_painted_over_a_drawing_begun_meanwhile() {
+            loader.item.submitPattern("24678")
+            var g = grid()
+            var dot = function (n) { return g.dotCenter(n) }
+            mousePress(g, dot(1).x, dot(1).y)
+            mouseMove(g, dot(2).x, dot(2).y)
+            sddm.loginFailed()
+            sddm.loginFailed()
+            verify(g.phase !== "wrong")
+            mouseMove(g, dot(3).x, dot(3).y)
+            mouseMove(g, dot(6).x, dot(6).y)
+            mouseRelease(g, dot(6).x, dot(6).y)
+            compare(sddm.count, 1)  // the attempt is not over yet: kept
+            tryCompare(sddm, "count", 2, 1000)
+            compare(sddm.secrets[1], "alex 1236 0")
+            sddm.loginSucceeded()
+        }
     }
 }

@@ -198,7 +198,9 @@ def drag_on_logged_grid(step):
     glide(points, step.get("steps", 4), step.get("pause", 0.03), step.get("dwell", 0.1))
     for name in step.get("shots_before_release", []):
         shot(name)
-    x("xdotool", "mouseup", "1")
+    # "release": false keeps the button down (a driver's own step lets go later).
+    if step.get("release", True):
+        x("xdotool", "mouseup", "1")
 '''
 
 # Runs in the namespace as root with the job (JSON) on argv[1]; prints the results (JSON).

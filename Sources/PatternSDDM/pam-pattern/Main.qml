@@ -11,11 +11,14 @@
 //
 // What comes back: every PAM error message is a loginFailed() while PAM goes on (0.21 first sends its text as
 // informationMessage(); 0.19 sends no text), and a failed attempt ends with one or two loginFailed() at once
-// (the daemon's error, then, not always, its verdict). The daemon ignores a login() while an attempt runs,
-// without a word. So an attempt is taken as over 300 ms after two failures at once, or 4 s after the last
-// failure (pam_unix's delay after a wrong password is 2 s); a drawing or password given before that waits for
-// it; and a login() that nothing answers within 2 s is sent again (a second one while the first runs is
-// ignored, and a wrong pattern tried again is not counted), 4 times at most.
+// (the daemon's error, then, not always, its verdict). On 0.19 pam_pattern is told to send the `sddm` service
+// no message (quiet_services: 0.19's daemon can lose the prompt that follows one), so there the first word of a
+// wrong drawing is the attempt's end, after pam_unix's delay (2 s, which libpam varies). The daemon ignores a
+// login() while an attempt runs, without a word. So an attempt is taken as over 300 ms after two failures at
+// once, or 4 s after the last failure; a drawing or password given before that waits for it (and the end's red
+// is not painted over a newer drawing); and a login() that nothing answers within 5 s, longer than such an
+// attempt takes, is sent again (a second one while the first runs is ignored, and a wrong pattern tried again is
+// not counted), 4 times at most.
 import QtQuick 2.15
 import QtQuick.Controls 2.15
 import QtQuick.Window 2.15
@@ -188,6 +191,9 @@ Rectangle {
                 // The module asked for no pattern (it is held back): nothing was judged, nothing is red.
                 grid.reset()
                 log("not asked: locked")
+            } else if (queuedDigits !== "" || grid.pointer !== null) {
+                // The grid already shows a newer drawing (waiting to be sent, or being drawn): not this one's red.
+                log("wrong pattern, not shown over a newer drawing")
             } else {
                 grid.showWrong()
                 log("wrong pattern")
@@ -229,7 +235,7 @@ Rectangle {
 
     Timer {
         id: resend
-        interval: 2000
+        interval: 5000
         repeat: true
         onTriggered: {
             if (root.answered) {
