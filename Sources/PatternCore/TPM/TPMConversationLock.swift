@@ -9,26 +9,13 @@ import CPatternSystem
 /// conversation's deadline, before any waiter gives up (TPMLockBounds.conversation). Every user's check waits for it, so it is held as real uid root (SignalProofHold):
 /// the helper's caller (a user changing their own pattern) cannot stop the holder to keep everyone else out.
 public struct TPMConversationLock {
-    let fd: Int32
-    private let hold: SignalProofHold
+    private let file: TPMLockFile
 
     /// Takes the lock (creating its file, 0600) for `store`; `.lockBusy` after `milliseconds`.
     public init(store: PatternStore, waitingAtMost milliseconds: Int32) throws(StoreError) {
-        let location = try SafeFile.split(store.path)
-        guard let directory = try SafeFile.openDirectory(location.directory, create: true) else {
-            throw .missingDirectory
-        }
-        defer { SystemCall.close(directory) }
-        (fd, hold) = try SignalProofHold.taking { () throws(StoreError) in
-            try SafeFile.takeLockFile(
-                in: directory, location, suffix: TPMLockBounds.conversation.suffix, LOCK_EX, waitingAtMost: milliseconds
-            )
-        }
+        file = try TPMLockFile(TPMLockBounds.conversation, store: store, LOCK_EX, waitingAtMost: milliseconds)
     }
 
-    /// Lets go (closing the only descriptor releases the flock), then gives the caller's real uid back.
-    public func release() {
-        SystemCall.close(fd)
-        hold.end()
-    }
+    /// Lets go, then gives the caller's real uid back.
+    public func release() { file.release() }
 }

@@ -9,26 +9,15 @@ import CPatternSystem
 /// user can neither stop their own enrolment while it holds it (which would make root's sweep wait) nor kill
 /// it between its conversations (which would leave an index behind).
 public struct TPMIndexLock {
-    let fd: Int32
-    private let hold: SignalProofHold
+    private let file: TPMLockFile
 
     /// Takes the lock (creating its file, 0600) for `store`; `.lockBusy` after TPMLockBounds.index's wait.
     public init(store: PatternStore, exclusive: Bool) throws(StoreError) {
-        let location = try SafeFile.split(store.path)
-        guard let directory = try SafeFile.openDirectory(location.directory, create: true) else {
-            throw .missingDirectory
-        }
-        defer { SystemCall.close(directory) }
-        (fd, hold) = try SignalProofHold.taking { () throws(StoreError) in
-            try SafeFile.takeLockFile(
-                in: directory, location, suffix: TPMLockBounds.index.suffix, exclusive ? LOCK_EX : LOCK_SH,
-                waitingAtMost: TPMLockBounds.index.waitMilliseconds)
-        }
+        file = try TPMLockFile(
+            TPMLockBounds.index, store: store, exclusive ? LOCK_EX : LOCK_SH,
+            waitingAtMost: TPMLockBounds.index.waitMilliseconds)
     }
 
-    /// Lets go (closing the only descriptor releases the flock), then gives the caller's real uid back.
-    public func release() {
-        SystemCall.close(fd)
-        hold.end()
-    }
+    /// Lets go, then gives the caller's real uid back.
+    public func release() { file.release() }
 }
