@@ -536,6 +536,22 @@ class PadCase(helper.HelperCase):
         self.assertGreater(len(found), index, "no %s step in %r" % (op, report["steps"]))
         return found[index]
 
+    def assertWrongDrawingRedAWhile(self, report, wrong):
+        """At a QML surface (it logs its dots' centres, "grid X,Y ..."), after the `wrong` drawing: its first dot
+        red in one of the session's screenshots wrong-0.xwd ... wrong-5.xwd, a dot outside it red in none, and the
+        first dot no longer red in after.xwd (seconds later). Returns the dots' centres and a screenshot in red."""
+        centres = [tuple(int(v) for v in p.split(",")) for p in self.logged(report, "grid")[-1].split()[1:]]
+        first = centres[int(wrong[0]) - 1]
+        untouched = centres[[d for d in range(1, 10) if str(d) not in wrong][0] - 1]
+        shots = [self.shot("wrong-%d.xwd" % i) for i in range(6)]
+        red = [shot for shot in shots if screen.is_wrong_colour(shot.pixel(*first))]
+        self.assertTrue(red, "the wrong drawing's first dot is never red: %r" % [shot.pixel(*first) for shot in shots])
+        self.assertFalse(
+            any(screen.is_wrong_colour(shot.pixel(*untouched)) for shot in shots), "a dot outside the drawing is red"
+        )
+        self.assertFalse(screen.is_wrong_colour(self.shot("after.xwd").pixel(*first)), "still red seconds later")
+        return centres, red[0]
+
     def assertWoke(self, report):
         wake = self.step(report, "wake")
         self.assertTrue(

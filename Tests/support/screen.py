@@ -96,6 +96,12 @@ def is_red(r, g, b):
     return r > 180 and g < 90 and b < 90
 
 
+def is_wrong_colour(pixel):
+    """The QML surfaces' wrong drawing (PatternGrid.qml's wrongColor, #ed1515), more tightly than is_red."""
+    r, g, b = pixel
+    return r > 200 and g < 60 and b < 60
+
+
 def is_accent(r, g, b):
     """The pad's lit colour (a light blue)."""
     return b > 200 and 140 < g < 210 and 100 < r < 170
