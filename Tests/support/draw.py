@@ -79,12 +79,6 @@ for step in job["steps"]:
         glide(points, pause=0.02)
         time.sleep(0.05)
         x("xdotool", "mouseup", "1")
-    elif op == "type":
-        x("xdotool", "type", "--delay", "30", step["text"])
-    elif op == "key":
-        x("xdotool", "key", step["name"])
-    elif op == "shot":
-        shot(step["name"])
     elif op == "wait":
         try:
             result["status"] = ctl.wait(timeout=step.get("timeout", 60))
@@ -93,6 +87,8 @@ for step in job["steps"]:
         result["window_open"] = window() is not None
     elif op == "window_gone":
         result["gone"] = bool(wait_for(lambda: window() is None, step.get("timeout", 10)))
+    elif not common_step(step):
+        sys.exit("no step %r" % op)
     out["steps"].append(result)
 if ctl is not None and ctl.poll() is None:
     stop(ctl)

@@ -93,16 +93,8 @@ for step in job["steps"] if grid else []:
         # Waits until the log holds `count` lines starting with `text` (or `timeout` s).
         want = step.get("count", 1)
         result["found"] = bool(wait_for(lambda: len(lines(step["text"])) >= want, step.get("timeout", 20)))
-    elif op == "shots":
-        shots(step)
-    elif op == "shot":
-        shot(step["name"])
-    elif op == "type":
-        x("xdotool", "type", "--delay", "40", step["text"])
-    elif op == "key":
-        x("xdotool", "key", step["name"])
-    elif op == "sleep":
-        time.sleep(step["seconds"])
+    elif not common_step(step):
+        sys.exit("no step %r" % op)
     out["steps"].append(result)
 stop(greeter)
 xvfb.terminate()

@@ -187,6 +187,22 @@ def caption_until(step, timeout):
         time.sleep(0.05)
         text = caption()
     return text
+def common_step(step):
+    # The steps every surface's driver takes alike; False for any other.
+    op = step["op"]
+    if op == "shot":
+        shot(step["name"])
+    elif op == "shots":
+        shots(step)
+    elif op == "type":
+        x("xdotool", "type", "--delay", "40", step["text"])
+    elif op == "key":
+        x("xdotool", "key", step["name"])
+    elif op == "sleep":
+        time.sleep(step["seconds"])
+    else:
+        return False
+    return True
 def drag_on_logged_grid(step):
     # The QML surfaces log the dots' centres ("grid X,Y ...", again whenever the window moves; the driver's
     # `lines(text)` reads its log): the step's path of dots (or [x, y] points) dragged through the last ones.
@@ -338,19 +354,11 @@ for position, step in enumerate(job["steps"]):
             x("xdotool", "mouseup", "1")
             last_release = time.monotonic()
         result["released_at"] = time.monotonic()
-    elif op == "shots":
-        shots(step)
     elif op == "press":
         # The button goes down (and stays down) before the pad is woken.
         x("xdotool", "mousedown", "1")
     elif op == "caption":
         result["text"] = caption_until(step, 5)
-    elif op == "type":
-        x("xdotool", "type", "--delay", "30", step["text"])
-    elif op == "key":
-        x("xdotool", "key", step["name"])
-    elif op == "sleep":
-        time.sleep(step["seconds"])
     elif op == "signal":
         pad = find("auth_pattern")
         result["pad"] = pad
@@ -388,6 +396,8 @@ for position, step in enumerate(job["steps"]):
         except subprocess.TimeoutExpired:
             result["unlocked"] = False
             result["status"] = None
+    elif not common_step(step):
+        sys.exit("no step %r" % op)
     out["steps"].append(result)
     if locker.poll() is not None and op != "wait":
         out["steps"].append({"op": "ended", "status": locker.returncode})

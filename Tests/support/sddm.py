@@ -376,16 +376,8 @@ for step in job["steps"] if grid else []:
     elif op == "marker":
         # The session ran: its marker holds a line.
         result["lines"] = wait_for(marker, step.get("timeout", 30))
-    elif op == "shots":
-        shots(step)
-    elif op == "shot":
-        shot(step["name"])
-    elif op == "type":
-        x("xdotool", "type", "--delay", "40", step["text"])
-    elif op == "key":
-        x("xdotool", "key", step["name"])
-    elif op == "sleep":
-        time.sleep(step["seconds"])
+    elif not common_step(step):
+        sys.exit("no step %r" % op)
     out["steps"].append(result)
 out["marker"] = marker()
 # SDDM stops its displays, greeter and sessions on SIGTERM; whatever is left ends with this pid namespace.
