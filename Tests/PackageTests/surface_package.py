@@ -73,12 +73,7 @@ class SurfacePackage:
         self.addCleanup(shutil.rmtree, d, ignore_errors=True)
         subprocess.run(["dpkg-deb", "-x", self.deb, d], check=True)
         subprocess.run(["dpkg-deb", "-e", self.deb, os.path.join(d, "DEBIAN")], check=True)
-        found = sorted(
-            "/" + os.path.relpath(os.path.join(p, f), d)
-            for p, _, fs in os.walk(d)
-            if not p.startswith(os.path.join(d, "DEBIAN"))
-            for f in fs
-        )
+        found = debs.unpacked_files(d)
         self.assertEqual(found, self.expected_files())
         for src, dst, mode in self.rows:
             with self.subTest(dst):

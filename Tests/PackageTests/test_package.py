@@ -307,13 +307,7 @@ class PackageTests(unittest.TestCase):
 
     def test_files_are_the_build_and_the_list_byte_for_byte(self):
         d = self.extract()
-        found = sorted(
-            "/" + os.path.relpath(os.path.join(p, f), d)
-            for p, _, fs in os.walk(d)
-            if not p.startswith(os.path.join(d, "DEBIAN"))
-            for f in fs
-        )
-        self.assertEqual(found, self.expected_files())
+        self.assertEqual(debs.unpacked_files(d), self.expected_files())
         for src, dst, mode in self.rows:
             with self.subTest(dst):
                 path = d + packaged_path(dst)

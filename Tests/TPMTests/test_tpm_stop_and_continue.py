@@ -46,7 +46,8 @@ for line in sys.stdin:
 
 # Run as root in the namespace: the 20 ms proxy in front of swtpm, then PROBES probes, each stopped by the user's
 # signaller when its NV_Read reaches the proxy and continued STOP_SECONDS later. Prints one JSON report.
-ORCHESTRATOR = r"""
+ORCHESTRATOR = (
+    r"""
 import json, os, socket, struct, subprocess, sys, threading, time
 job = json.loads(sys.argv[1])
 NV_READ, DELAY = 0x14E, 0.020
@@ -100,14 +101,9 @@ def accept():
         threading.Thread(target=serve, args=(client,), daemon=True).start()
 threading.Thread(target=accept, daemon=True).start()
 
-def failures():
-    try:
-        with open(job["state_file"], "rb") as f:
-            data = f.read()
-        return int(data[:10]) if data else 0
-    except FileNotFoundError:
-        return 0
-
+"""
+    + helper.STATE_FAILURES
+    + r"""
 probes = []
 for guess in job["guesses"]:
     state["stopped_at"] = None
@@ -127,13 +123,14 @@ for guess in job["guesses"]:
     out = helper_run.stdout.read().decode(errors="replace").strip()
     helper_run.wait()
     state["pid"] = None
-    probes.append({"answer": out, "status": helper_run.returncode, "throttle": failures()})
+    probes.append({"answer": out, "status": helper_run.returncode, "throttle": state_failures()})
 check = subprocess.run(job["prefix"] + [job["helper"], "check", job["user"]], capture_output=True, env={}, timeout=30)
 signaller.stdin.close()
 signaller.wait(timeout=10)
-print(json.dumps({"probes": probes, "stops": state["stops"], "throttle": failures(),
+print(json.dumps({"probes": probes, "stops": state["stops"], "throttle": state_failures(),
                   "check": check.stdout.decode(errors="replace").strip()}))
 """
+)
 
 
 class StopAndContinueProbeTest(unittest.TestCase):

@@ -70,3 +70,14 @@ def install_rows(package):
         else:
             rows.append((os.path.join(ROOT, src), dst, int(mode, 8)))
     return rows, directories
+
+
+def unpacked_files(root):
+    """The files a .deb unpacked at `root` installs, as absolute paths, sorted (its control archive, extracted
+    to root/DEBIAN, left out)."""
+    return sorted(
+        "/" + os.path.relpath(os.path.join(p, f), root)
+        for p, _, fs in os.walk(root)
+        if not p.startswith(os.path.join(root, "DEBIAN"))
+        for f in fs
+    )

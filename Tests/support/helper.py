@@ -228,11 +228,8 @@ print(json.dumps(outcome), flush=True)
 sys.stdin.read()
 """
 
-# Runs inside the namespace (as root) with a JSON job on argv[1]; spawns the helper as the user and reports.
-DRIVER = r'''
-import json, os, random, signal, subprocess, sys, time
-job = json.loads(sys.argv[1])
-prefix = job["prefix"] + [job["helper"]]
+# For a driver run in the namespace: the failures the user's throttle state (job["state_file"]) holds now.
+STATE_FAILURES = r'''
 def state_failures():
     try:
         with open(job["state_file"], "rb") as f:
@@ -240,6 +237,17 @@ def state_failures():
         return int(data[:10]) if data else 0
     except FileNotFoundError:
         return 0
+'''
+
+# Runs inside the namespace (as root) with a JSON job on argv[1]; spawns the helper as the user and reports.
+DRIVER = (
+    r'''
+import json, os, random, signal, subprocess, sys, time
+job = json.loads(sys.argv[1])
+prefix = job["prefix"] + [job["helper"]]
+'''
+    + STATE_FAILURES
+    + r'''
 def input_for(index):
     # A different wrong pattern per call when given: the same one again would not be counted.
     inputs = job.get("inputs") or [job["input"]]
@@ -317,6 +325,7 @@ elif job["kind"] == "stop":
                "failures_while_stopped": failures_while_stopped}
 print(json.dumps(results))
 '''
+)
 
 
 def drive(sandbox, job):
