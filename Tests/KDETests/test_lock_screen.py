@@ -116,7 +116,7 @@ class LockedTest(kde.KdeCase):
         self.assertTrue(55 <= left[0] <= 60 and left[1] == left[0] - 1, left)
         messages = self.logged(report, "message Too many wrong patterns: try again in ")
         self.assertTrue(messages, report["log"])
-        centres = [tuple(int(v) for v in p.split(",")) for p in self.logged(report, "grid")[-1].split()[1:]]
+        centres = pad.grid_centres(self.logged(report, "grid")[-1])
         dim = self.shot("locked.xwd").pixel(*centres[2])  # dot 3, not under the pointer
         self.assertLess(max(dim), 110, "the locked grid is not dimmed: %r" % (dim,))
 
@@ -133,7 +133,7 @@ class ScreenshotTest(kde.KdeCase):
         done = run(["chfn", "-f", "Alex Doe", self.USER])
         self.assertEqual(done.returncode, 0, done.stderr)
         report = self.session([{"op": "drag", "path": pad.dots(PATTERN)[:5], "shots_before_release": ["drawing.xwd"]}])
-        centres = [tuple(int(v) for v in p.split(",")) for p in self.logged(report, "grid")[-1].split()[1:]]
+        centres = pad.grid_centres(self.logged(report, "grid")[-1])
         spacing = centres[1][0] - centres[0][0]
         box = (
             centres[0][0] - 2 * spacing,

@@ -24,7 +24,7 @@ import test_kde_package
 import test_package
 import test_sddm_package
 
-from support import debian13, debs, i3lock, kde, pad, sddm
+from support import debian13, debs, formats, i3lock, kde, pad, screen, sddm
 
 PATTERN, WRONG = test_package.PATTERN, test_package.WRONG
 sha256 = test_package.sha256
@@ -170,6 +170,72 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
             self.assertRegex(f.read(), r"(?m)^@include common-auth$")
         self.assert_wrong_counted_then_right_unlocks(ns, kde.INSTALLED_SHELL)
 
+    def test_plasma_6_wrong_drawing_shows_red_then_while_locked_the_countdown_runs_no_drawing_is_taken_and_the_password_unlocks(
+        self,
+    ):
+        """One session of Plasma 6's greeter (--shell, the installed shell package), 3 failures a moment ago: a wrong
+        drawing is counted once (the module says 1 try is left) and its dots show red a while (the check of Plasma
+        5.27's and the SDDM theme's tests, support.pad.wrong_drawing_red_a_while); another wrong one is judged and
+        locks the pattern (the module's wait); the countdown runs (the lock screen's "countdown N", a second
+        apart); the right drawing made then is neither sent nor counted; the password typed in the field unlocks,
+        counting nothing."""
+        ns = self.plasma_6_installed()
+        formats.write_state(ns.path(test_package.STATE_DIR), ENROLLED, 3, int(time.time()))
+        steps = [
+            {"op": "drag", "path": pad.dots(WRONG)},
+            {"op": "until", "text": "wrong pattern", "timeout": 30},
+            {"op": "shots", "name": "wrong", "count": 6, "every": 0.1},
+            {"op": "sleep", "seconds": 1.5},
+            {"op": "shot", "name": "after.xwd"},
+            {"op": "drag", "path": pad.dots(ANOTHER_WRONG)},
+            {"op": "until", "text": "locked for", "timeout": 30},
+            {"op": "until", "text": "countdown", "count": 2},
+            {"op": "drag", "path": pad.dots(PATTERN)},
+            {"op": "sleep", "seconds": 1},
+            {"op": "type", "text": PASSWORDS[ENROLLED]},
+            {"op": "key", "name": "Return"},
+            {"op": "until", "text": "unlocked", "timeout": 30},
+        ]
+        report = self.greeter(ns, steps, kde.INSTALLED_SHELL)
+        self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
+        log = report["log"]
+        self.assertTrue(report["steps"][1]["found"], log)
+        self.assertEqual(len(kde.logged(log, "message Wrong pattern. 1 try left before a wait.")), 1, log)
+        centres = pad.grid_centres(kde.logged(log, "grid")[-1])
+        pad.wrong_drawing_red_a_while(self, centres, lambda name: greeter_shot(ns, name), WRONG)
+
+        self.assertTrue(report["steps"][6]["found"], log)
+        self.assertEqual(len(kde.logged(log, "message Wrong pattern. Too many wrong patterns: try again in ")), 1, log)
+        left = [int(line.split()[1]) for line in kde.logged(log, "countdown")]
+        self.assertTrue(55 <= left[0] <= 60 and left[1] == left[0] - 1, left)
+        self.assertTrue(report["steps"][-1]["found"], log)
+        # The two wrong drawings; the one made while locked was not sent.
+        self.assertEqual(kde.logged(log, "pattern sent"), ["pattern sent"] * 2, log)
+        self.assertEqual(formats.failures(ns.path(test_package.STATE_DIR), ENROLLED), 5)
+
+    def test_plasma_6_fast_diagonal_takes_the_middle_dot_a_3_dot_drag_is_not_sent_and_a_drawing_after_a_wrong_one_is_judged(
+        self,
+    ):
+        """One session, the pattern 6357284: a 3-dot drag is shaken off unsent; a wrong drawing, then 0.6 s after
+        its release the pattern drawn as 6, 3, 7, 2, 8, 4 with one pointer sample a segment (3 to 7 must take 5 on
+        the way) unlocks: the drawing made at once after a wrong one is judged, and the fast diagonal took the
+        middle dot."""
+        ns = self.plasma_6_installed(DIAGONAL)
+        steps = [
+            {"op": "drag", "path": [1, 2, 3]},
+            {"op": "until", "text": "shaken off"},
+            {"op": "drag", "path": pad.dots(WRONG)},
+            {"op": "sleep", "seconds": 0.6},
+            {"op": "drag", "path": [6, 3, 7, 2, 8, 4], "steps": 1},
+            {"op": "until", "text": "unlocked", "timeout": 30},
+        ]
+        report = self.greeter(ns, steps, kde.INSTALLED_SHELL)
+        self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
+        log = report["log"]
+        self.assertEqual(kde.logged(log, "shaken off"), ["shaken off 3"], log)
+        self.assertTrue(report["steps"][-1]["found"], log)
+        self.assertEqual(kde.logged(log, "pattern sent"), ["pattern sent"] * 2, log)
+
     def test_plasma_6_on_makes_the_lock_screen_everyones_and_off_gives_the_stock_one_back_changing_nothing_else(self):
         """`plasma6-lock-screen on`, as root: the greeter's own lookup (no --shell: plasmashellrc names no shell,
         so org.kde.plasma.desktop, the first in $XDG_DATA_DIRS) shows the pattern lock screen, a wrong drawing is
@@ -284,8 +350,8 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
 
     # -- Plasma 6 ------------------------------------------------------------
 
-    def plasma_6_installed(self):
-        """Debian 13 with pam-pattern and this package, ENROLLED (a home, a password and PATTERN), the profile
+    def plasma_6_installed(self, pattern=PATTERN):
+        """Debian 13 with pam-pattern and this package, ENROLLED (a home, a password and `pattern`), the profile
         enabled."""
         ns = self.NAMESPACE()
         self.addCleanup(ns.close)
@@ -294,7 +360,7 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         ns.run(["useradd", "-m", "-s", "/bin/sh", ENROLLED])
         ns.run(["chpasswd"], input="%s:%s\n" % (ENROLLED, PASSWORDS[ENROLLED]))
         ns.run(["pam-auth-update", "--enable", "pattern"])
-        ns.run(["patternctl", "set", ENROLLED], input="%s\n%s\n" % (PATTERN, PATTERN))
+        ns.run(["patternctl", "set", ENROLLED], input="%s\n%s\n" % (pattern, pattern))
         return ns
 
     def plasma_6(self, ns, action, check=True):
@@ -335,12 +401,11 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         ]
         report = self.greeter(ns, steps, shell)
         self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
-        said = [line.split("pam_pattern: ", 1)[1] for line in report["log"].splitlines() if "pam_pattern: " in line]
         self.assertTrue(report["steps"][1]["found"], report["log"])
-        counted = [line for line in said if line.startswith("message Wrong pattern. 4 tries left before a wait.")]
+        counted = kde.logged(report["log"], "message Wrong pattern. 4 tries left before a wait.")
         self.assertEqual(len(counted), 1, report["log"])
         self.assertTrue(report["steps"][4]["found"], report["log"])
-        self.assertEqual([line for line in said if line.startswith("pattern sent")], ["pattern sent"] * 2)
+        self.assertEqual(kde.logged(report["log"], "pattern sent"), ["pattern sent"] * 2)
         return report
 
     def copy_files(self, ns):
@@ -354,6 +419,16 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         expected.update({"contents/lockscreen/" + p: h for p, h in ours.items()})
         return expected
 
+
+def greeter_shot(ns, name):
+    """A screenshot a greeter session took (Debian13KdePackage.greeter), as a support.screen.Image."""
+    with open(ns.path("/tmp/kde/" + name), "rb") as f:
+        return screen.parse_xwd(f.read())
+
+
+# A wrong drawing other than WRONG (the module counts no wrong drawing again within 5 minutes), and a pattern
+# whose drawing crosses the middle dot on a diagonal (6, 3, 7 takes 5 on the way).
+ANOTHER_WRONG, DIAGONAL = "12369", "6357284"
 
 # The stamp that marks plasma6-lock-screen's copy as its own.
 STAMP = ".pam-pattern-lock-screen"
@@ -500,6 +575,8 @@ ON_DEBIAN_13 = {
         "test_installed_beside_pam_pattern_then_removed_leaves_nothing",
         "test_lintian_of_debian_13_reports_nothing",
         "test_plasma_6_greeter_unlocks_with_the_right_drawing_after_counting_a_wrong_one",
+        "test_plasma_6_wrong_drawing_shows_red_then_while_locked_the_countdown_runs_no_drawing_is_taken_and_the_password_unlocks",
+        "test_plasma_6_fast_diagonal_takes_the_middle_dot_a_3_dot_drag_is_not_sent_and_a_drawing_after_a_wrong_one_is_judged",
         "test_plasma_6_on_makes_the_lock_screen_everyones_and_off_gives_the_stock_one_back_changing_nothing_else",
         "test_plasma_6_copy_is_made_again_whole_when_the_stock_shell_changes_and_goes_with_the_package",
         "test_plasma_6_plasmashell_takes_the_copy_as_its_desktop_shell_under_the_same_name",

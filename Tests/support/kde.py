@@ -150,9 +150,10 @@ class KdeCase(pad.PadCase):
         return report
 
     def logged(self, report, text):
-        """The lock screen's log lines that start with `text`."""
-        found = []
-        for line in report["log"].splitlines():
-            if "pam_pattern: " in line and line.split("pam_pattern: ", 1)[1].startswith(text):
-                found.append(line.split("pam_pattern: ", 1)[1])
-        return found
+        return logged(report["log"], text)
+
+
+def logged(log, text):
+    """The lock screen's lines in the greeter's log (what follows "pam_pattern: ") that start with `text`."""
+    said = [line.split("pam_pattern: ", 1)[1] for line in log.splitlines() if "pam_pattern: " in line]
+    return [line for line in said if line.startswith(text)]

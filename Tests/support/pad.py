@@ -547,26 +547,38 @@ class PadCase(helper.HelperCase):
         return found[index]
 
     def assertWrongDrawingRedAWhile(self, report, wrong):
-        """At a QML surface (it logs its dots' centres, "grid X,Y ..."), after the `wrong` drawing: its first dot
-        red in one of the session's screenshots wrong-0.xwd ... wrong-5.xwd, a dot outside it red in none, and the
-        first dot no longer red in after.xwd (seconds later). Returns the dots' centres and a screenshot in red."""
-        centres = [tuple(int(v) for v in p.split(",")) for p in self.logged(report, "grid")[-1].split()[1:]]
-        first = centres[int(wrong[0]) - 1]
-        untouched = centres[[d for d in range(1, 10) if str(d) not in wrong][0] - 1]
-        shots = [self.shot("wrong-%d.xwd" % i) for i in range(6)]
-        red = [shot for shot in shots if screen.is_wrong_colour(shot.pixel(*first))]
-        self.assertTrue(red, "the wrong drawing's first dot is never red: %r" % [shot.pixel(*first) for shot in shots])
-        self.assertFalse(
-            any(screen.is_wrong_colour(shot.pixel(*untouched)) for shot in shots), "a dot outside the drawing is red"
-        )
-        self.assertFalse(screen.is_wrong_colour(self.shot("after.xwd").pixel(*first)), "still red seconds later")
-        return centres, red[0]
+        """wrong_drawing_red_a_while on this session's screenshots and the dots' centres it logged. Returns the
+        centres and a screenshot in red."""
+        centres = grid_centres(self.logged(report, "grid")[-1])
+        return centres, wrong_drawing_red_a_while(self, centres, self.shot, wrong)
 
     def assertWoke(self, report):
         wake = self.step(report, "wake")
         self.assertTrue(
             wake["pad"] and wake["ready"], "the pad did not come up: %r\n%s" % (report, report["locker_log"])
         )
+
+
+def grid_centres(grid_line):
+    """The nine dots' centres [(x, y)] of a QML surface's log line "grid X,Y X,Y ..."."""
+    return [tuple(int(v) for v in point.split(",")) for point in grid_line.split()[1:]]
+
+
+def wrong_drawing_red_a_while(test, centres, shot, wrong):
+    """At a QML surface whose dots are at `centres`, after the `wrong` drawing: its first dot red in one of the
+    session's screenshots wrong-0.xwd ... wrong-5.xwd (shot(name): a support.screen.Image), a dot outside it red
+    in none, and the first dot no longer red in after.xwd (seconds later). Returns a screenshot in red. Every
+    surface's test (the pad's namespace, the Debian 13 chroot) checks the red by this one function."""
+    first = centres[int(wrong[0]) - 1]
+    untouched = centres[[d for d in range(1, 10) if str(d) not in wrong][0] - 1]
+    shots = [shot("wrong-%d.xwd" % i) for i in range(6)]
+    red = [image for image in shots if screen.is_wrong_colour(image.pixel(*first))]
+    test.assertTrue(red, "the wrong drawing's first dot is never red: %r" % [image.pixel(*first) for image in shots])
+    test.assertFalse(
+        any(screen.is_wrong_colour(image.pixel(*untouched)) for image in shots), "a dot outside the drawing is red"
+    )
+    test.assertFalse(screen.is_wrong_colour(shot("after.xwd").pixel(*first)), "still red seconds later")
+    return red[0]
 
 
 def committed_shot_differs(path, shot):
