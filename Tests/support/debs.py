@@ -8,7 +8,9 @@ that installs or extracts a package uses these bytes.
 
 import atexit
 import os
+import shutil
 import subprocess
+import tempfile
 
 from support.paths import ROOT
 
@@ -81,3 +83,25 @@ def unpacked_files(root):
         if not p.startswith(os.path.join(root, "DEBIAN"))
         for f in fs
     )
+
+
+def assert_lintian_clean(test, deb, fail_on):
+    """lintian (this machine's) on a copy of `deb`, as nobody, failing `test` on any tag of the `fail_on`
+    levels ("error,warning", or with ",info": then it also reports info tags)."""
+    copy = tempfile.mkdtemp(prefix="pp-lintian.")
+    test.addCleanup(shutil.rmtree, copy, ignore_errors=True)
+    shutil.copy(deb, copy)
+    os.chmod(copy, 0o755)
+    info = ["--info"] if "info" in fail_on else []
+    r = subprocess.run(
+        ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "env", "HOME=" + copy]
+        + ["lintian", "--fail-on", fail_on]
+        + info
+        + [os.path.join(copy, os.path.basename(deb))],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    test.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+    levels = "".join(level[0].upper() for level in fail_on.split(","))
+    test.assertNotRegex(r.stdout, r"(?m)^[%s]: " % levels, r.stdout)
