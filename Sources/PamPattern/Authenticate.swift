@@ -205,8 +205,8 @@ struct Authenticator {
     }
 
     /// The prompt: `prompt=` as given, else the default in the application's language. Under PAM_SILENT (or for a
-    /// service of `quiet_services`) the prompt is all the person sees, so after a failure the default one says how many tries are left before a
-    /// wait (what "Wrong pattern. 3 tries left before a wait." would have said).
+    /// service of `quiet_services`) the prompt is all the person sees, so after a failure the default one says how
+    /// many tries are left before a wait (what "Wrong pattern. 3 tries left before a wait." would have said).
     func promptText(triesLeft: Int) -> [UInt8] {
         if options.prompt == PatternSettings.defaultPrompt {
             let failed = triesLeft < max(options.throttle.deny, 1)
@@ -218,9 +218,10 @@ struct Authenticator {
         return options.effectivePrompt
     }
 
-    /// PAM_SILENT (or `quiet_services`) hides why a locked pattern is not asked for; with forward_pass the module may ask for the
-    /// password itself, in words that say it ("Password (pattern locked: try again in 5 minutes): "), and hand
-    /// the answer on as PAM_AUTHTOK, as it does with any answer that is not a pattern. Still a refusal (locked).
+    /// PAM_SILENT (or `quiet_services`) hides why a locked pattern is not asked for; with forward_pass the module
+    /// may ask for the password itself, in words that say it ("Password (pattern locked: try again in 5 minutes):
+    /// "), and hand the answer on as PAM_AUTHTOK, as it does with any answer that is not a pattern. Still a refusal
+    /// (locked).
     func passwordWhileLocked(_ verdict: ThrottleVerdict, user: [UInt8]) -> AuthOutcome {
         do {
             return try conversation.prompt(UserMessages.passwordWhileLocked(verdict), viewLimit: 0) { answer in

@@ -20,8 +20,9 @@ func pamPatternSwiftAuthenticate(
         log = ModuleLog(handle: pamh, debugEnabled: options.debug)
         for problem in problems { log.error(problem) }
         // An earlier pam_pattern line of this call judged the answer already: its verdict, no prompt, no count.
+        let items = PamItems(handle: pamh)
         let line = UInt64(UInt(bitPattern: argv))
-        if let code = StackVerdict.reuse(on: pamh, line: line, user: PamItems(handle: pamh).currentUser()) {
+        if let code = StackVerdict.reuse(on: pamh, line: line, user: items.currentUser()) {
             log.debug(
                 "an earlier pam_pattern line of this stack judged the answer: PAM code \(Int(code)), not asked again")
             if code != PAM_SUCCESS && code != PAM_IGNORE {
@@ -29,20 +30,18 @@ func pamPatternSwiftAuthenticate(
             }
             return code
         }
+        // Cut one byte past the longest name quiet_services accepts, so a longer service never matches a cut name.
+        let service = items.service(limit: ServiceNames.maximumNameBytes + 1)
+        let silence = Conversation.silence(flags: flags, quietService: options.isQuiet(service: service))
         let authenticator = Authenticator(
             options: options,
             flags: flags,
-            items: PamItems(handle: pamh),
-            conversation: Conversation(
-                handle: pamh,
-                silence: Conversation.silence(
-                    flags: flags,
-                    quietService: options.isQuiet(
-                        service: PamItems(handle: pamh).service(limit: ServiceNames.maximumNameBytes + 1)))),
+            items: items,
+            conversation: Conversation(handle: pamh, silence: silence),
             log: log,
             now: { Int64(time(nil)) })
         outcome = authenticator.run()
-        if StackVerdict.isKept(outcome), let user = PamItems(handle: pamh).currentUser() {
+        if StackVerdict.isKept(outcome), let user = items.currentUser() {
             if !StackVerdict(code: outcome.pamCode, lines: [line], user: user).keep(on: pamh) {
                 log.error("could not keep the verdict on the PAM handle; a later pam_pattern line will ask again")
             }
