@@ -1,6 +1,10 @@
 # pam_pattern - see README.md (docs/reference.md for everything else). `make demo` tries it, `make test` proves it.
 SHELL        := /bin/bash
 BUILD        := build
+# The drawing surfaces, a folder each with the same parts (ARCHITECTURE.md, "The drawing surfaces").
+SURFACES     := Sources/Surfaces
+COMMA        := ,
+SPACE        := $(subst ,, )
 # Debian 13's root for Tests/PackageTests/test_debian13.py (debootstrap, cached; Tests/support/debian13.py names it too).
 DEBIAN13_CACHE := $(BUILD)/debian13
 SCRATCH      ?= .build
@@ -90,7 +94,7 @@ CLI_SCRATCH   := $(SCRATCH)/cli
 SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(CLI_SCRATCH) -c release --disable-local-rpath
 
 .PHONY: all build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
-        print-installed-files print-installed-directories print-install-list deb bench fuzz lint format clean \
+        print-installed-files print-installed-directories print-install-list print-deb-lists deb bench fuzz lint format clean \
         strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm
 
 all: build
@@ -204,19 +208,19 @@ build: check-deps toolchain build-owner
 	# the KDE Plasma lock screens, a look-and-feel package (5.27) and a shell package (6): each version's
 	# LockScreen.qml, the shared screen and grid, and the words it recognises, generated from the message catalogue
 	for v in plasma5 plasma6; do \
-	  rm -rf $(BUILD)/kde/$$v.new && mkdir -p $(BUILD)/kde && cp -r Sources/PatternKDE/$$v $(BUILD)/kde/$$v.new \
-	  && cp Sources/PatternKDE/PatternLockScreen.qml Sources/PatternQML/PatternGrid.qml Sources/PatternQML/PatternTrace.js \
+	  rm -rf $(BUILD)/kde/$$v.new && mkdir -p $(BUILD)/kde && cp -r $(SURFACES)/kde/ui/$$v $(BUILD)/kde/$$v.new \
+	  && cp $(SURFACES)/kde/ui/PatternLockScreen.qml $(SURFACES)/shared/qml/PatternGrid.qml $(SURFACES)/shared/qml/PatternTrace.js \
 	    $(BUILD)/kde/$$v.new/contents/lockscreen/ \
 	  && $(PYTHON) po/module-words.py > $(BUILD)/kde/$$v.new/contents/lockscreen/ModuleWords.js \
 	  && rm -rf $(BUILD)/kde/$$v && mv $(BUILD)/kde/$$v.new $(BUILD)/kde/$$v || exit 1; \
 	done
 	# the SDDM login screen, a greeter theme: its QML, the same shared grid and words
-	rm -rf $(BUILD)/sddm/pam-pattern.new && mkdir -p $(BUILD)/sddm && cp -r Sources/PatternSDDM/pam-pattern $(BUILD)/sddm/pam-pattern.new \
-	  && cp Sources/PatternQML/PatternGrid.qml Sources/PatternQML/PatternTrace.js $(BUILD)/sddm/pam-pattern.new/ \
+	rm -rf $(BUILD)/sddm/pam-pattern.new && mkdir -p $(BUILD)/sddm && cp -r $(SURFACES)/sddm/ui $(BUILD)/sddm/pam-pattern.new \
+	  && cp $(SURFACES)/shared/qml/PatternGrid.qml $(SURFACES)/shared/qml/PatternTrace.js $(BUILD)/sddm/pam-pattern.new/ \
 	  && $(PYTHON) po/module-words.py > $(BUILD)/sddm/pam-pattern.new/ModuleWords.js \
 	  && rm -rf $(BUILD)/sddm/pam-pattern && mv $(BUILD)/sddm/pam-pattern.new $(BUILD)/sddm/pam-pattern
 	# the desktop entry of `patternctl set --draw`, its words translated from the catalogues
-	cp packaging/pam-pattern-draw.desktop.in $(BUILD)/pam-pattern-draw.desktop.new
+	cp $(SURFACES)/draw/ui/pam-pattern-draw.desktop.in $(BUILD)/pam-pattern-draw.desktop.new
 	for po in $(wildcard po/*.po); do \
 	  msgfmt --desktop --template=$(BUILD)/pam-pattern-draw.desktop.new -l $$(basename $$po .po) \
 	    -o $(BUILD)/pam-pattern-draw.desktop.next $$po && mv $(BUILD)/pam-pattern-draw.desktop.next $(BUILD)/pam-pattern-draw.desktop.new || exit 1; \
@@ -290,24 +294,31 @@ test-integration: build
 demo: toolchain build-deps build
 	@demo/run-demo.sh $(CURDIR)/$(BUILD)
 
-# Every installed file, one "source destination mode" row each, in one list per binary package:
-# packaging/install.list (pam-pattern: `make install`) and packaging/install-kde.list (pam-pattern-kde: `make
-# install-kde`); `make deb` packages each list. INSTALL_LIST names the list the row targets below read.
-INSTALL_LIST ?= packaging/install.list
+# Every installed file, one "source destination mode" row each, in lists: packaging/install.list (pam-pattern's
+# own files) and one package.list per drawing surface (Sources/Surfaces/*/); a binary package is one or more
+# lists: pam-pattern (`make install`) is PAM_PATTERN_LISTS, pam-pattern-kde (`make install-kde`) the KDE
+# surface's, pam-pattern-sddm (`make install-sddm`) the SDDM surface's. `make deb` packages each.
+# INSTALL_LIST names the list, or the lists, the row targets below read.
+PAM_PATTERN_LISTS := $(SURFACES)/pad/package.list $(SURFACES)/draw/package.list packaging/install.list
+INSTALL_LIST ?= $(PAM_PATTERN_LISTS)
 $(eval INSTALL_ROWS = $(shell sed -e 's/\#.*//' $(INSTALL_LIST)))
 FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 mode=$$3; shift 3;
-# The binary packages `make deb` builds, each "package:list"; only pam-pattern-kde depends on KDE, only
-# pam-pattern-sddm on SDDM (LXQt and others log in with SDDM without Plasma).
-DEB_LISTS := pam-pattern:packaging/install.list pam-pattern-kde:packaging/install-kde.list \
-             pam-pattern-sddm:packaging/install-sddm.list
+# The binary packages `make deb` builds, each "package:list[,list...]"; only pam-pattern-kde depends on KDE,
+# only pam-pattern-sddm on SDDM (LXQt and others log in with SDDM without Plasma).
+DEB_LISTS := pam-pattern:$(subst $(SPACE),$(COMMA),$(PAM_PATTERN_LISTS)) pam-pattern-kde:$(SURFACES)/kde/package.list \
+             pam-pattern-sddm:$(SURFACES)/sddm/package.list
+
+# DEB_LISTS, an entry a line (Tests/support/debs.py reads which lists make each package).
+print-deb-lists:
+	@for entry in $(DEB_LISTS); do echo "$$entry"; done
 
 install:
 	@test -f $(BUILD)/pam_pattern.so || { echo "run 'make build' first"; exit 1; }
-	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=packaging/install.list
+	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST="$(PAM_PATTERN_LISTS)"
 	@echo "installed; nothing is enabled. See docs/reference.md, 'Enabling it for sudo, safely'."
 
 uninstall:
-	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=packaging/install.list
+	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST="$(PAM_PATTERN_LISTS)"
 	-rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(dir $(PAD)) 2>/dev/null
 	@echo "removed; the patterns in $(STOREDIR) and the state in $(STATEDIR) are kept (delete them by hand)."
 
@@ -347,12 +358,12 @@ KDE_PLASMA6_COMMAND := /usr/libexec/pam-pattern/plasma6-lock-screen
 
 install-kde:
 	@test -f $(BUILD)/kde/plasma5/contents/lockscreen/LockScreen.qml || { echo "run 'make build' first"; exit 1; }
-	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=packaging/install-kde.list
+	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=$(SURFACES)/kde/package.list
 	@echo "installed; turn it on for yourself with: kwriteconfig5 --file kscreenlockerrc --group Greeter --key Theme org.pam-pattern.lockscreen"
 	@echo "(on Plasma 6, for everyone: sudo $(KDE_PLASMA6_COMMAND) on)"
 
 uninstall-kde:
-	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=packaging/install-kde.list
+	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=$(SURFACES)/kde/package.list
 
 # The SDDM login screen (README, "SDDM"; the package pam-pattern-sddm): the greeter theme SDDM finds by its
 # directory's name. Installing turns nothing on: the README's command copies the drop-in beside it to
@@ -361,11 +372,11 @@ SDDM_THEME := /usr/share/sddm/themes/pam-pattern
 
 install-sddm:
 	@test -f $(BUILD)/sddm/pam-pattern/Main.qml || { echo "run 'make build' first"; exit 1; }
-	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=packaging/install-sddm.list
+	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=$(SURFACES)/sddm/package.list
 	@echo "installed; turn it on with: sudo install -D -m 644 $(SDDM_THEME)/pam-pattern.conf /etc/sddm.conf.d/pam-pattern.conf"
 
 uninstall-sddm:
-	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=packaging/install-sddm.list
+	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=$(SURFACES)/sddm/package.list
 
 # The installed files of INSTALL_LIST (docs/reference.md, "Files"; the install tests compare against it); the
 # directories apart.
@@ -385,10 +396,10 @@ DEB_STAGE   := $(BUILD)/deb-root
 DEB_VERSION ?=
 deb: deps build
 	@for entry in $(DEB_LISTS); do \
-	  package=$${entry%%:*} list=$${entry#*:}; \
+	  package=$${entry%%:*} list=$${entry#*:}; list=$${list//,/ }; \
 	  rm -rf $(DEB_STAGE); \
-	  $(MAKE) -s --no-print-directory install-rows LAYOUT=debian INSTALL_LIST=$$list DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null \
-	  && DIRECTORY_MODES="$$($(MAKE) -s --no-print-directory print-installed-directories LAYOUT=debian INSTALL_LIST=$$list)" \
+	  $(MAKE) -s --no-print-directory install-rows LAYOUT=debian INSTALL_LIST="$$list" DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null \
+	  && DIRECTORY_MODES="$$($(MAKE) -s --no-print-directory print-installed-directories LAYOUT=debian INSTALL_LIST="$$list")" \
 	    packaging/build-deb.sh $$package $(DEB_STAGE) $(BUILD) $(DEB_VERSION) || exit 1; \
 	done
 	@rm -rf $(DEB_STAGE)

@@ -125,20 +125,32 @@ let package = Package(
         // Xlib, XRandR and Xft drawing, the authproto child, the locked secret page and gettext for the pad.
         .target(
             name: "CPatternPad",
+            path: "Sources/Surfaces/shared/x11-c",
             // Xft.h includes FreeType's headers, which Debian keeps in their own directory.
             cSettings: [.unsafeFlags(["-I/usr/include/freetype2"])],
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xrandr"), .linkedLibrary("Xft")]
         ),
         // The lock screen's logic in Embedded Swift: no Swift runtime in a process that holds a secret.
+        // One module over the X11 surfaces' Swift: what they share, the pad's screen and the drawing window's.
         .target(
             name: "PatternPad",
             dependencies: ["PatternCoreEmbedded", "CPatternPad"],
+            path: "Sources/Surfaces",
+            // Everything else under Sources/Surfaces: the other targets' folders, the QML surfaces, each surface's
+            // package list and test driver, the drawing window's desktop entry.
+            exclude: [
+                "shared/x11-c", "shared/qml", "shared/driver_xvfb.py", "shared/driver_pointer.py", "kde", "sddm",
+                "pad/main", "pad/package.list", "pad/driver.py",
+                "draw/main", "draw/package.list", "draw/driver.py", "draw/ui/pam-pattern-draw.desktop.in",
+            ],
+            sources: ["shared/x11", "pad/ui", "draw/ui"],
             swiftSettings: embedded
         ),
         // auth_pattern, the xsecurelock auth module: a C main (Embedded Swift cannot see argv), then PatternPad.
         .executableTarget(
             name: "auth_pattern",
             dependencies: ["PatternPad", "CPatternPad"],
+            path: "Sources/Surfaces/pad/main",
             linkerSettings: embeddedExecutable
         ),
         // pattern-draw, the window of `patternctl set --draw`: the pad's drawing in a window of its own, run by the
@@ -146,6 +158,7 @@ let package = Package(
         .executableTarget(
             name: "pattern-draw",
             dependencies: ["PatternPad", "CPatternPad"],
+            path: "Sources/Surfaces/draw/main",
             linkerSettings: embeddedExecutable
         ),
         // libbsd's readpassphrase(3) for patternctl's prompts; never a dependency of the module.

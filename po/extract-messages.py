@@ -18,14 +18,14 @@ import pathlib
 import re
 import sys
 
-SOURCES = ["Sources/PamPattern", "Sources/patternctl", "Sources/PatternCore", "Sources/PatternPad"]
+SOURCES = ["Sources/PamPattern", "Sources/patternctl", "Sources/PatternCore", "Sources/Surfaces"]
 # Desktop entries: the values of these keys are msgids; `make build` merges the translations back
 # (msgfmt --desktop) into the installed .desktop file.
-DESKTOP_ENTRIES = ["packaging/pam-pattern-draw.desktop.in"]
+DESKTOP_ENTRIES = ["Sources/Surfaces/draw/ui/pam-pattern-draw.desktop.in"]
 DESKTOP_KEYS = ("Name", "GenericName", "Comment", "Keywords")
 # The QML surfaces' own words, marked Words.tr("msgid") (a plain literal); po/module-words.py gives them to the
 # surface in every shipped language (ModuleWords.js, tr).
-QML_SOURCES = ["Sources/PatternKDE", "Sources/PatternSDDM"]
+QML_SOURCES = ["Sources/Surfaces/kde", "Sources/Surfaces/sddm"]
 QML_WORD = re.compile(r"\bWords\.tr\(\s*" + r'"((?:[^"\\\n]|\\.)*)"')
 LITERAL = r'"((?:[^"\\\n]|\\.)*)"'
 # """ on its own line, the lines, then the closing """ whose indentation every line drops.

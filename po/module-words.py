@@ -93,7 +93,7 @@ def languages(root):
 
 
 # Where the QML surfaces' own words are marked (Words.tr("...")): their entries in the template name these files.
-SCREEN_SOURCES = ("Sources/PatternKDE/", "Sources/PatternSDDM/")
+SCREEN_SOURCES = ("Sources/Surfaces/kde/", "Sources/Surfaces/sddm/")
 
 
 def screen_words(root):

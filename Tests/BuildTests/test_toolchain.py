@@ -60,8 +60,8 @@ class ToolchainTests(unittest.TestCase):
         os.makedirs(os.path.join(self.tree, "demo"))
         shutil.copy(os.path.join(ROOT, "demo", "pam_try.c"), os.path.join(self.tree, "demo"))
         # What `make build` assembles besides what swift builds: the QML lock screens and login screen, the drawing
-        # window's desktop entry (packaging/), and the words from the catalogue.
-        for source in ("Sources/PatternKDE", "Sources/PatternQML", "Sources/PatternSDDM", "po"):
+        # window's desktop entry (Sources/Surfaces), and the words from the catalogue.
+        for source in ("Sources/Surfaces", "po"):
             shutil.copytree(os.path.join(ROOT, source), os.path.join(self.tree, source))
         # What swift would have built: every binary in the real build (the module under SwiftPM's name).
         os.makedirs(os.path.join(self.tree, "artifacts"))

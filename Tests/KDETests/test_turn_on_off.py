@@ -15,8 +15,8 @@ from support.helper import PATTERN
 from support.paths import BUILD, ROOT, run
 from support.system import setpriv_argv
 
-# Plasma 6's on/off command in the tree (packaging/install-kde.list).
-COMMAND_SOURCE = "Sources/PatternKDE/plasma6-lock-screen"
+# Plasma 6's on/off command in the tree (Sources/Surfaces/kde/package.list).
+COMMAND_SOURCE = "Sources/Surfaces/kde/ui/plasma6-lock-screen"
 
 setUpModule = kde.set_up_module
 

@@ -115,7 +115,7 @@ class ManPageTests(unittest.TestCase):
                 self.assertLessEqual(ARGUMENT_ONLY - {"conf"}, named, "%s: the list misses some" % place)
 
     def test_every_variable_the_pad_reads_is_documented(self):
-        source = read("Sources", "PatternPad", "PadSettings.swift")
+        source = read("Sources", "Surfaces", "shared", "x11", "PadSettings.swift")
         variables = set(re.findall(r'variable\("(XSECURELOCK_\w+)"\)', source))
         self.assertGreaterEqual(len(variables), 4, variables)
         man = read("man", "auth_pattern.8").replace("\\-", "-")

@@ -1,5 +1,5 @@
 """pam-pattern-kde, the KDE lock screen's own package (`make deb` builds it beside pam-pattern): its files are
-packaging/install-kde.list's, byte for byte; it is Architecture: all and depends on pam-pattern of its own version,
+Sources/Surfaces/kde/package.list's, byte for byte; it is Architecture: all and depends on pam-pattern of its own version,
 on the package that holds the greeter here and on plasma-workspace (Plasma's look-and-feel package structure),
 while pam-pattern depends on, recommends and suggests nothing of KDE; lintian reports nothing; installed with apt
 beside pam-pattern (test_package's Namespace: overlays, nothing real written) dpkg lists exactly those files, and

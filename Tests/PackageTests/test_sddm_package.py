@@ -1,5 +1,5 @@
 """pam-pattern-sddm, the SDDM login screen's own package (`make deb` builds it beside pam-pattern and
-pam-pattern-kde): its files are packaging/install-sddm.list's, byte for byte; it is Architecture: all, depends on
+pam-pattern-kde): its files are Sources/Surfaces/sddm/package.list's, byte for byte; it is Architecture: all, depends on
 pam-pattern of its own version, on sddm and on the QML modules the theme imports, for Qt 5 (SDDM 0.19's greeter:
 each the package that holds it here) and Qt 6 (0.21's), provides sddm-theme (what sddm recommends), and depends on nothing of Plasma, which an SDDM
 without Plasma (LXQt) does not have; pam-pattern depends on nothing of SDDM. lintian reports nothing; installed

@@ -1,4 +1,4 @@
-"""The QML grid component (Sources/PatternQML/PatternGrid.qml) in Qt's own test runner, on a private Xvfb:
+"""The QML grid component (Sources/Surfaces/shared/qml/PatternGrid.qml) in Qt's own test runner, on a private Xvfb:
 tst_pattern_grid.qml presses, drags and releases the mouse on it and checks what it emits (a drawing's digits
 once, 1-3 dots shaken off unsent, nothing while locked, a new drawing at once after a wrong one) and what it
 draws (a wrong drawing red, a locked grid dimmed)."""

@@ -1,4 +1,4 @@
-"""The QML port of the hit rules (Sources/PatternQML/PatternTrace.js) against the core's (PadTrace).
+"""The QML port of the hit rules (Sources/Surfaces/shared/qml/PatternTrace.js) against the core's (PadTrace).
 
 QML surfaces (the KDE lock screen, the SDDM theme) cannot link the Swift core. The same pointer paths go
 through the core (build/core-vectors-embedded, kind `pad`) and through the port in Qt's own JavaScript engine (qmlscene,
@@ -6,7 +6,7 @@ offscreen), and any difference fails. The paths: ordinary drawings on ordinary g
 samples far apart), points on and beside the hit circles' rims, degenerate grids (negative, zero, huge
 spacing and radius), moves before any press, more than nine dots, coordinates at the port's limits.
 
-Both surfaces run these very files: `make build` copies Sources/PatternQML/PatternGrid.qml and PatternTrace.js
+Both surfaces run these very files: `make build` copies Sources/Surfaces/shared/qml/PatternGrid.qml and PatternTrace.js
 unchanged into the KDE lock screen (build/kde/plasma5) and the SDDM theme (build/sddm/pam-pattern), and
 test_the_surfaces_ship_this_grid fails when either copy differs, so what is held to the core here (and what
 tst_pattern_grid.qml drives) is the grid of both.
@@ -21,8 +21,8 @@ import unittest
 from support import paths, qml
 from support.pointer_paths import line_of, ordinary_path, paths_for
 
-JS = os.path.join(paths.ROOT, "Sources", "PatternQML", "PatternTrace.js")
-GRID = os.path.join(paths.ROOT, "Sources", "PatternQML", "PatternGrid.qml")
+JS = os.path.join(paths.ROOT, "Sources", "Surfaces", "shared", "qml", "PatternTrace.js")
+GRID = os.path.join(paths.ROOT, "Sources", "Surfaces", "shared", "qml", "PatternGrid.qml")
 # Where each surface's build keeps its copies of the shared grid (the Makefile's `build`).
 SURFACES = {
     "KDE lock screen": os.path.join(paths.BUILD, "kde", "plasma5", "contents", "lockscreen"),

@@ -2,7 +2,7 @@
 // the mouse as a person does; what it emits and shows. Run by test_pattern_grid.py.
 import QtQuick 2.15
 import QtTest 1.2
-import "../../Sources/PatternQML"
+import "../../Sources/Surfaces/shared/qml"
 
 Item {
     id: scene

@@ -1,9 +1,10 @@
 """The Debian packages of this tree: `make deb` run once per test process, its .deb files by package name.
 
 `make deb` prints one path per binary package (the Makefile's DEB_LISTS): pam-pattern, whose files are
-packaging/install.list, pam-pattern-kde, the KDE lock screen's (packaging/install-kde.list), and
-pam-pattern-sddm, the SDDM login screen's (packaging/install-sddm.list). Every suite
-that installs or extracts a package uses these bytes.
+packaging/install.list's and the pad's and the drawing window's (Sources/Surfaces/*/package.list),
+pam-pattern-kde, the KDE lock screen's (Sources/Surfaces/kde/package.list), and pam-pattern-sddm, the SDDM
+login screen's (Sources/Surfaces/sddm/package.list). Every suite that installs or extracts a package uses
+these bytes.
 """
 
 import atexit
@@ -15,8 +16,23 @@ import tempfile
 from support.paths import ROOT
 
 BASE, KDE, SDDM = "pam-pattern", "pam-pattern-kde", "pam-pattern-sddm"
-# Each binary package and the install list its files come from.
-LISTS = {BASE: "packaging/install.list", KDE: "packaging/install-kde.list", SDDM: "packaging/install-sddm.list"}
+
+
+def deb_lists():
+    """{package: its install lists, space-separated}, as the Makefile's DEB_LISTS names them."""
+    out = subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", ROOT, "print-deb-lists"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if out.returncode != 0:
+        raise AssertionError("make print-deb-lists failed:\n%s%s" % (out.stdout, out.stderr))
+    return {line.split(":", 1)[0]: line.split(":", 1)[1].replace(",", " ") for line in out.stdout.split()}
+
+
+# Each binary package and the install lists its files come from.
+LISTS = deb_lists()
 
 
 def make(*args):

@@ -10,7 +10,7 @@ it names its drawing area with them, as the pad does), `shot` (xwd) and `wait` (
 import os
 import shutil
 
-from support import pad
+from support import pad, surfaces
 from support.paths import PATTERNCTL, ROOT, require_built
 from support.system import setpriv_argv
 
@@ -29,74 +29,8 @@ def set_up_module():
     pad.set_up_module()
 
 
-DRIVER = (
-    r'''
-import json, os, re, signal, subprocess, sys, time
-job = json.loads(sys.argv[1])
-W = job["root"]
-out = {"steps": []}
-'''
-    + pad.DRIVER_XVFB
-    + pad.DRIVER_POINTER
-    + r'''
-user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
-            "DISPLAY": display, "LANG": "C.UTF-8"}
-user_env.update(job["env"])
-ctl = None
-ctl_log = open(os.path.join(W, "patternctl.log"), "wb")
-def window():
-    found = subprocess.run(["xdotool", "search", "--classname", "^pattern-draw-screen$"], env=env,
-                           capture_output=True, text=True).stdout.split()
-    return found[0] if found else None
-def caption():
-    wid = window()
-    if not wid:
-        return None
-    got = subprocess.run(["xprop", "-id", wid, "-notype", "_NET_WM_NAME"], env=env, capture_output=True).stdout
-    text = got.decode("utf-8", "replace")
-    if "_NET_WM_NAME = " not in text:
-        return None
-    value = text.split("_NET_WM_NAME = ", 1)[1].strip()
-    if value.startswith('"') and value.endswith('"'):
-        value = value[1:-1]
-    return value.replace("\\n", "\n").replace('\\"', '"')
-for step in job["steps"]:
-    op = step["op"]
-    result = {"op": op}
-    if op == "start":
-        ctl = subprocess.Popen(job["setpriv"] + ["/usr/bin/env", "-i"] + ["%s=%s" % kv for kv in user_env.items()]
-                               + [job["patternctl"], "set", "--draw"], stdin=subprocess.DEVNULL, stdout=ctl_log,
-                               stderr=subprocess.STDOUT, start_new_session=True)
-        result["ready"] = bool(wait_for(lambda: caption(), 15))
-    elif op == "caption":
-        result["text"] = caption_until(step, 20)
-    elif op == "drag":
-        points = [centre(p) for p in step["path"]]
-        move(points[0])
-        time.sleep(0.1)
-        x("xdotool", "mousedown", "1")
-        time.sleep(0.05)
-        glide(points, pause=0.02)
-        time.sleep(0.05)
-        x("xdotool", "mouseup", "1")
-    elif op == "wait":
-        try:
-            result["status"] = ctl.wait(timeout=step.get("timeout", 60))
-        except subprocess.TimeoutExpired:
-            result["status"] = None
-        result["window_open"] = window() is not None
-    elif op == "window_gone":
-        result["gone"] = bool(wait_for(lambda: window() is None, step.get("timeout", 10)))
-    elif not common_step(step):
-        sys.exit("no step %r" % op)
-    out["steps"].append(result)
-if ctl is not None and ctl.poll() is None:
-    stop(ctl)
-xvfb.terminate()
-xvfb.wait()
-print(json.dumps(out))
-'''
-)
+# The surface's test driver (Sources/Surfaces/draw/driver.py), one script with the shared parts in place.
+DRIVER = surfaces.driver("draw")
 
 
 class DrawCase(pad.PadCase):

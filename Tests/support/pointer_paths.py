@@ -2,7 +2,7 @@
 
 A path is (grid, steps): grid = (centerX, centerY, spacing, hitRadius), steps = [("P" or "M", x, y), ...]
 (a press, a move). `line_of` writes one in the core's text form "G cx cy spacing radius P x y M x y ..."
-(Tools/core-vectors, kind `pad`; Sources/PatternQML/PatternTrace.js reads the same).
+(Tools/core-vectors, kind `pad`; Sources/Surfaces/shared/qml/PatternTrace.js reads the same).
 """
 
 import math
