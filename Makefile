@@ -62,7 +62,8 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 swtpm swtpm-tools tpm2-tools \
                 xvfb i3lock xdotool dpkg-dev lintian apt python3-venv locales debootstrap \
                 fonts-wqy-microhei xsecurelock x11-apps x11-utils \
-                qmlscene qml-module-qtquick2 qml-module-qttest
+                qmlscene qml-module-qtquick2 qml-module-qttest \
+                qtdeclarative5-dev-tools
 # The KDE lock screen's tests: the greeter and the Plasma package structure, without the desktop they recommend.
 DEB_KDE_PACKAGES := libkscreenlocker5 plasma-workspace qml-module-qtquick-controls2
 # The SDDM login screen's tests: the daemon and its greeter (Tests/SDDMTests), without the desktop it recommends,
