@@ -18,26 +18,31 @@ import Testing
         }
         #expect(try gate.check(user: alice, now: t) == .wait(secondsLeft: 60))
         let before = try gate.throttle.attempts(for: alice)
-        #expect(try PasswordReset.pending(user: alice, throttle: gate.throttle, settings: gate.settings)
-            == .cleared(failures: 5))
-        #expect(try PasswordReset.clear(user: alice, throttle: gate.throttle, settings: gate.settings)
-            == .cleared(failures: 5))
+        #expect(
+            try PasswordReset.pending(user: alice, throttle: gate.throttle, settings: gate.settings)
+                == .cleared(failures: 5))
+        #expect(
+            try PasswordReset.clear(user: alice, throttle: gate.throttle, settings: gate.settings)
+                == .cleared(failures: 5))
         #expect(try gate.throttle.state(for: alice) == .zero)
         #expect(try gate.check(user: alice, now: t) == .allowed(freeAttemptsLeft: 5))
         // The failures stay listed and unseen: the next pattern success still tells the person about them.
         #expect(try gate.throttle.attempts(for: alice) == before)
-        #expect(try PasswordReset.clear(user: alice, throttle: gate.throttle, settings: gate.settings)
-            == .nothingToReset)
+        #expect(
+            try PasswordReset.clear(user: alice, throttle: gate.throttle, settings: gate.settings)
+                == .nothingToReset)
     }
 
     @Test func nothingToResetWritesAndCreatesNothing() throws {
         let dir = TempDirectory()
         defer { dir.remove() }
         let throttle = ThrottleStore(directory: dir.pathBytes("state"))
-        #expect(try PasswordReset.pending(user: ascii("bob"), throttle: throttle, settings: ThrottleSettings())
-            == .nothingToReset)
-        #expect(try PasswordReset.clear(user: ascii("bob"), throttle: throttle, settings: ThrottleSettings())
-            == .nothingToReset)
+        #expect(
+            try PasswordReset.pending(user: ascii("bob"), throttle: throttle, settings: ThrottleSettings())
+                == .nothingToReset)
+        #expect(
+            try PasswordReset.clear(user: ascii("bob"), throttle: throttle, settings: ThrottleSettings())
+                == .nothingToReset)
         #expect(!dir.names().contains("state"))
     }
 
@@ -59,8 +64,9 @@ import Testing
         defer { dir.remove() }
         let gate = try aliceGate(dir)
         _ = try gate.attempt(user: ascii("alice"), pattern: wrongPatterns[0], now: 10)
-        #expect(try PasswordReset.clear(user: ascii("bob"), throttle: gate.throttle, settings: gate.settings)
-            == .nothingToReset)
+        #expect(
+            try PasswordReset.clear(user: ascii("bob"), throttle: gate.throttle, settings: gate.settings)
+                == .nothingToReset)
         #expect(try gate.throttle.state(for: ascii("alice")).failures == 1)
     }
 }
