@@ -45,13 +45,16 @@ enum AuthOutcome {
     case configurationUnusable(ConfError)
     /// Not running as root, and pam_pattern_helper could not be run or gave no usable answer: fail closed.
     case helperFailed(HelperFailure)
+    /// A `reset_on_success` line, past a successful stack: whatever it came to, it changes no verdict.
+    case successReset(SuccessReset.Result)
 
     /// The PAM return code for this outcome.
     var pamCode: Int32 {
         switch self {
         case .accepted: return PAM_SUCCESS
         // Only "no pattern (with nullok)", "nothing typed" and the helper's password check may be PAM_IGNORE.
-        case .notEnrolledSkipped, .emptyAnswer, .forwarded, .passwordCheckSkipped: return PAM_IGNORE
+        // and a reset_on_success line.
+        case .notEnrolledSkipped, .emptyAnswer, .forwarded, .passwordCheckSkipped, .successReset: return PAM_IGNORE
         case .notEnrolled, .unusableUser: return PAM_USER_UNKNOWN
         case .userLookupFailed(let code):
             // pam_get_user's own failure; CONV_AGAIN becomes INCOMPLETE as in pam_unix.
@@ -96,6 +99,7 @@ enum AuthOutcome {
         case .storeUnavailable: return "store unavailable"
         case .configurationUnusable: return "configuration unusable"
         case .helperFailed: return "helper failed"
+        case .successReset(let result): return "reset_on_success: " + result.name
         }
     }
 }

@@ -19,8 +19,14 @@ func pamPatternSwiftAuthenticate(
         let (options, problems) = try PatternSettings.load(arguments: arguments)
         log = ModuleLog(handle: pamh, debugEnabled: options.debug)
         for problem in problems { log.error(problem) }
-        // An earlier pam_pattern line of this call judged the answer already: its verdict, no prompt, no count.
         let items = PamItems(handle: pamh)
+        // A line past the stack's success: it clears, asks nothing, judges nothing, and keeps no verdict.
+        if options.resetOnSuccess {
+            let result = SuccessReset(options: options, items: items, log: log).run(handle: pamh)
+            log.debug("result: \(AuthOutcome.successReset(result).name)")
+            return AuthOutcome.successReset(result).pamCode
+        }
+        // An earlier pam_pattern line of this call judged the answer already: its verdict, no prompt, no count.
         let line = UInt64(UInt(bitPattern: argv))
         if let code = StackVerdict.reuse(on: pamh, line: line, user: items.currentUser()) {
             log.debug(
@@ -51,7 +57,8 @@ func pamPatternSwiftAuthenticate(
         let (fallback, _) = PatternSettings.parse(arguments)
         log = ModuleLog(handle: pamh, debugEnabled: fallback.debug)
         log.critical(Array("configuration unusable: ".utf8) + error.messageBytes(path: fallback.confPath))
-        outcome = .configurationUnusable(error)
+        // A reset_on_success line clears nothing then, and still changes no verdict.
+        outcome = fallback.resetOnSuccess ? .successReset(.failed) : .configurationUnusable(error)
     }
     if outcome.isFailure {
         // Advisory, as pam_unix does; the throttle is the real limit.

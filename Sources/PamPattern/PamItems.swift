@@ -68,6 +68,13 @@ struct PamItems {
             remoteHost: CString.prefix(pam_pattern_get_item_string(handle, PAM_RHOST), limit: limit))
     }
 
+    /// PAM_AUTHTOK as an earlier module left it (pam_unix, after the password), nil when unset or longer than
+    /// `limit` bytes. The caller zeroes the copy.
+    func authToken(limit: Int) -> [UInt8]? {
+        guard let handle else { return nil }
+        return CString.bytes(pam_pattern_get_item_string(handle, PAM_AUTHTOK), limit: limit)
+    }
+
     /// Sets PAM_AUTHTOK (forward_pass only). libpam copies the string.
     func setAuthToken(_ token: UnsafePointer<CChar>) -> Int32 {
         guard let handle else { return PAM_SYSTEM_ERR }

@@ -39,6 +39,7 @@ struct HelperService {
             case .set: return try own.set(user: user, fields: fields)
             case .remove: return try own.remove(user: user, fields: fields)
             case .enroll: return try own.enroll(user: user, fields: fields)
+            case .passwordReset: return try own.passwordReset(user: user, fields: fields)
             case .check, .authenticate:  // authenticate's first half (HelperMain.authenticate serves the guess)
                 guard try store.boundRecord(for: user) != nil else { return .notEnrolled }
                 let verdict = try gate.check(user: user, now: now())

@@ -132,6 +132,34 @@ struct SelfService {
         return stored
     }
 
+    /// `password-reset`: the stack's password after a successful authentication at a locker (the module as the
+    /// person, through its `reset_on_success` line). The caller's word that the stack succeeded is worth
+    /// nothing (any program the person runs can call this), so the password is checked here, by PAM as root,
+    /// and only a right one clears the failures. Looked at first, without PAM: a clean slate (the usual case,
+    /// a pattern success reset it already) or a disabled pattern costs no password check. A wrong password is
+    /// not counted against the pattern and changes nothing: as for a forgotten pattern, PAM's own delay and
+    /// modules limit password guesses, and a run is no faster than unix_chkpwd's (an exec, a PAM stack, a hash).
+    func passwordReset(user: [UInt8], fields: [[UInt8]]) throws(StoreError) -> HelperVerdict {
+        guard let password = fields.first, fields.count == 1 else { return .refused(.input) }
+        switch try PasswordReset.pending(user: user, throttle: gate.throttle, settings: options.throttle) {
+        case .nothingToReset: return .accepted
+        case .disabled: return .locked(.disabled)
+        case .cleared: break
+        }
+        guard !password.isEmpty, passwordMatches(user: user, password) else {
+            HelperLog.notice(HelperLog.line("wrong password for a reset of the pattern's failures for user ", user))
+            return .wrong(try gate.check(user: user, now: now()))
+        }
+        switch try PasswordReset.clear(user: user, throttle: gate.throttle, settings: options.throttle) {
+        case .nothingToReset: return .accepted
+        case .disabled: return .locked(.disabled)
+        case .cleared(let failures):
+            HelperLog.notice(
+                HelperLog.line("pattern failures (\(failures)) cleared after the password of user ", user))
+            return .accepted
+        }
+    }
+
     var minimum: Int { Pattern.clampedMinimumLength(options.minimumLength) }
 
     /// Whether a new pattern for `user` would go into the TPM more often than EnrolmentRecord allows (root's

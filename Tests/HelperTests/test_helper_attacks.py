@@ -434,5 +434,138 @@ class HelperAttackTest(helper.HelperCase):
         self.assertEqual(self.failures(), 5)
 
 
+class PasswordResetAttackTest(helper.HelperCase):
+    """`password-reset` (a `reset_on_success` line at a locker) attacked by a program running as the user, without
+    the password: the user's count, locked at deny, never goes down, whatever it sends or claims; another user's
+    right password clears only their own count."""
+
+    USER = "pphatk3"
+    OTHER = "pphatk4"
+    PASSWORD = "Attack-reset-pw-5"
+    OTHER_PASSWORD = "Attack-other-pw-6"
+    WRONG_PASSWORD = "Attack-reset-pw-6"
+
+    def namespace(self):
+        module = helper.MODULE
+        claim = ["auth required pam_permit.so", "auth optional %s reset_on_success" % module]
+        # pam_unix leaves the typed (wrong) password as PAM_AUTHTOK; pam_permit makes the stack succeed anyway.
+        wrong_token = ["auth optional pam_unix.so", "auth required pam_permit.so"] + claim[1:]
+        return helper.Namespace(self, pam_d={"ppreset-claim": claim, "ppreset-token": wrong_token})
+
+    def setUp(self):
+        super().setUp()
+        self.other = TestUser(self.OTHER, password=self.OTHER_PASSWORD)
+        self.addCleanup(self.other.remove)
+        self.sandbox.enrol(self.OTHER)
+        wrongs = helper.wrong_patterns(5, avoid=(PATTERN,))
+        for wrong in wrongs:
+            verdict, status = self.call("verify", self.USER, nul(wrong))
+            self.assertEqual(status, helper.WRONG, verdict)
+        self.assertEqual(self.failures(), 5)
+
+    def call(self, operation, name, stdin_expr="printf ''"):
+        return self.call_as(self.user, operation, name, stdin_expr)
+
+    def failures(self, name=None):
+        return self.sandbox.failures(name or self.USER)
+
+    def assert_still_locked(self, what):
+        self.assertEqual(self.failures(), 5, what)
+
+    def test_password_reset_without_the_password_never_lowers_the_count(self):
+        rng = random.Random(7)
+        # Any byte but NUL (a field's end) and '%' (printf's own).
+        garbage = "".join("\\%03o" % rng.choice([b for b in range(1, 256) if b != 0x25]) for _ in range(64))
+        inputs = {
+            "no input": "printf ''",
+            "an empty password": "printf '\\0'",
+            "a wrong password": nul(self.WRONG_PASSWORD),
+            "the pattern as password": nul(PATTERN),
+            "garbage": "printf '%s\\0'" % garbage,
+            "oversized": "head -c 600 /dev/zero | tr '\\0' a",
+            "two fields": "printf '%s\\0x\\0' " + shlex.quote(self.PASSWORD),
+            "unterminated right password": "printf '%s' " + shlex.quote(self.PASSWORD),
+            "the other user's password": nul(self.OTHER_PASSWORD),
+        }
+        for what, stdin in inputs.items():
+            with self.subTest(what=what):
+                verdict, status = self.call("password-reset", self.USER, stdin)
+                self.assertNotEqual(status, helper.SUCCESS, (what, verdict))
+                self.assert_still_locked(what)
+        # Closed descriptors: no input at all, or a verdict with nowhere to go.
+        for shell in (
+            "%s password-reset %s <&-" % (helper.HELPER_PATH, self.USER),
+            "%s | %s password-reset %s >&-" % (nul(self.WRONG_PASSWORD), helper.HELPER_PATH, self.USER),
+        ):
+            with self.subTest(shell=shell):
+                self.sandbox.run(as_user(self.user, shell + "; echo rc=$?"))
+                self.assert_still_locked(shell)
+
+    def test_every_operation_and_name_without_the_password_never_lowers_the_count(self):
+        new = NEW_PATTERN
+        calls = [
+            ("check", self.USER, "printf ''"),
+            ("status", self.USER, "printf ''"),
+            ("authenticate", self.USER, "printf ''"),
+            ("verify", self.USER, nul(PATTERN)),
+            ("set", self.USER, "printf '%s\\0%s\\0' " + "%s %s" % (WRONG_PATTERN, new)),
+            ("remove", self.USER, nul(WRONG_PATTERN)),
+            ("enroll", self.USER, "printf '%s\\0%s\\0' " + "%s %s" % (shlex.quote(self.WRONG_PASSWORD), new)),
+            ("tpm-enroll", self.USER, nul(WRONG_PATTERN)),
+            ("tpm-remove", self.USER, "printf ''"),
+            ("tpm-prune", self.USER, "printf ''"),
+            # Another user's name with that user's right password, and root's: refused before anything is read.
+            ("password-reset", self.OTHER, nul(self.OTHER_PASSWORD)),
+            ("password-reset", "root", nul(self.PASSWORD)),
+        ]
+        for operation, name, stdin in calls:
+            with self.subTest(operation=operation, name=name):
+                verdict, status = self.call(operation, name, stdin)
+                self.assertNotEqual(verdict, "accepted", (operation, name))
+                self.assert_still_locked((operation, name, verdict))
+
+    def test_a_stack_that_claims_success_resets_nothing(self):
+        # The user's own PAM stack loads the module as the user: its word (pam_permit) and a password pam_unix
+        # found wrong reach the helper, which checks for itself.
+        for service, answers in (("ppreset-claim", []), ("ppreset-token", [self.WRONG_PASSWORD])):
+            with self.subTest(service=service):
+                stdin = "printf '%s\\n' " + " ".join(shlex.quote(a) for a in answers or [""])
+                done = self.sandbox.run(
+                    as_user(self.user, "%s | pamtester %s %s authenticate; echo rc=$?" % (stdin, service, self.USER))
+                )
+                self.assertIn(b"rc=0", done.stdout, done.stdout + done.stderr)  # the stack said yes
+                self.assert_still_locked(service)
+
+    def test_killed_mid_check_never_lowers_the_count(self):
+        for delay in ("0.01", "0.05", "0.1", "0.2", "0.4", "0.8"):
+            with self.subTest(delay=delay):
+                self.sandbox.run(
+                    as_user(
+                        self.user,
+                        "%s | timeout -s KILL %s %s password-reset %s; echo rc=$?"
+                        % (nul(self.WRONG_PASSWORD), delay, helper.HELPER_PATH, self.USER),
+                    )
+                )
+                self.assert_still_locked(delay)
+
+    def test_another_users_success_clears_only_their_own_count(self):
+        wrong = helper.wrong_patterns(1, avoid=(PATTERN,))[0]
+        self.assertEqual(self.call_as(self.other, "verify", self.OTHER, nul(wrong))[1], helper.WRONG)
+        self.assertEqual(self.failures(self.OTHER), 1)
+        self.assertEqual(
+            self.call_as(self.other, "password-reset", self.OTHER, nul(self.OTHER_PASSWORD)), ("accepted", 0)
+        )
+        self.assertEqual(self.failures(self.OTHER), 0)
+        self.assert_still_locked("the other user's success")
+        # The user's own right password does clear it: the attacks above lacked only that.
+        self.assertEqual(self.call("password-reset", self.USER, nul(self.PASSWORD)), ("accepted", helper.SUCCESS))
+        self.assertEqual(self.failures(), 0)
+
+    def call_as(self, user, operation, name, stdin_expr):
+        done = self.sandbox.run(as_user(user, helper.helper_call(operation, name, stdin_expr)))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return helper.parse_call(done.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()

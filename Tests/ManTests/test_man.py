@@ -11,7 +11,17 @@ from support.paths import ROOT
 
 # The options by where they may be set: in the PAM line, in pam_pattern.conf, or in either.
 EITHER_PLACE = {"store", "state", "layout", "minlen", "deny", "unlock_time", "lock_after"}
-ARGUMENT_ONLY = {"conf", "nullok", "show_grid", "prompt", "forward_pass", "empty_fails", "allow_remote", "debug"}
+ARGUMENT_ONLY = {
+    "conf",
+    "nullok",
+    "show_grid",
+    "prompt",
+    "forward_pass",
+    "empty_fails",
+    "allow_remote",
+    "reset_on_success",
+    "debug",
+}
 CONF_ONLY = {"cost", "strength", "self_enroll", "tpm", "tpm_tcti", "quiet_services"}
 
 

@@ -36,6 +36,9 @@ SUCCESS, WRONG, LOCKED, NOT_ENROLLED, MALFORMED, UNAVAILABLE, REFUSED = range(7)
 
 PATTERN = "2946138"
 WRONG_PATTERN = "24678"
+# The shipped pam-auth-update profiles: the pattern before the password, and the line that clears its count after
+# a success (pam-configs/).
+PROFILES = ("pattern", "pattern-reset")
 
 
 def take_run_lock():
@@ -52,7 +55,8 @@ class Namespace(PatternctlClient):
 
     def __init__(self, test, service=None, pam_lines=None, helper_mode=0o4755, pam_d=None, profile=False):
         """pam_d: {name: lines} placed in /etc/pam.d (an overlay, so services the machine lacks can be added);
-        profile: the pam-auth-update profile (pam-configs/pattern naming the built module) enabled there."""
+        profile: the shipped pam-auth-update profiles (pam-configs/*, naming the built module) enabled there, as
+        the reference's on command enables them."""
         self.test = test
         self.root = tempfile.mkdtemp(prefix="pam-pattern-helper-")
         test.addCleanup(shutil.rmtree, self.root, True)
@@ -82,10 +86,11 @@ class Namespace(PatternctlClient):
                 f.write("".join(line.rstrip() + "\n" for line in lines))
             os.chmod(path, 0o644)
         if profile:
-            with open(os.path.join(ROOT, "pam-configs", "pattern")) as f:
-                text = f.read().replace("pam_pattern.so", MODULE)
-            with open(os.path.join(self.root, "overlay", "pam_configs", "up", "pattern"), "w") as f:
-                f.write(text)
+            for name in PROFILES:
+                with open(os.path.join(ROOT, "pam-configs", name)) as f:
+                    text = f.read().replace("pam_pattern.so", MODULE)
+                with open(os.path.join(self.root, "overlay", "pam_configs", "up", name), "w") as f:
+                    f.write(text)
         self.service = service
         self.pam_file = None
         if service is not None:
@@ -125,7 +130,7 @@ class Namespace(PatternctlClient):
                 % (directory, q(os.path.join(layers, "up")), q(os.path.join(layers, "work")), directory)
             )
         if self.profile:
-            lines.append("DEBIAN_FRONTEND=noninteractive pam-auth-update --enable pattern >/dev/null")
+            lines.append("DEBIAN_FRONTEND=noninteractive pam-auth-update --enable %s >/dev/null" % " ".join(PROFILES))
             lines.append(
                 "grep -q %s /etc/pam.d/common-auth || { echo 'profile not enabled' >&2; exit 99; }" % q(MODULE)
             )

@@ -43,6 +43,14 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
     /// pattern replaces the old one unless it changed meanwhile (refused enrolled).
     /// Verdicts: accepted, malformed, weak, wrong, locked, refused.
     case enroll
+    /// After a successful authentication by the password (the module's `reset_on_success` line, not root): one
+    /// field, USER's account password as the stack holds it (PAM_AUTHTOK). USER's pattern failures are cleared
+    /// only when the helper itself finds the password right (PAM service "patternctl", as `enroll` checks it),
+    /// never on the caller's word that the stack succeeded. Nothing counted to clear: "accepted" at once, no
+    /// PAM run. A disabled pattern (lock_after) is kept: "locked disabled", no PAM run. A wrong password
+    /// changes nothing and is not counted against the pattern (as `enroll`'s for a forgotten pattern: PAM's
+    /// delay limits it): "wrong" with the throttle's verdict now. Verdicts: accepted, wrong, locked.
+    case passwordReset
     /// Root only: enrol USER's pattern (one field, as for verify) in the TPM: a new PIN Fail index whose limit is
     /// lock_after, the store line becoming a "$tpm2$" record (an earlier index of USER's is deleted after).
     /// Verdicts: accepted (done), malformed, unavailable (no TPM, NV full, ...: nothing changed).
@@ -59,7 +67,7 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
     /// Operations only root may call (the store changes; self-service goes through patternctl's own checks).
     public var isRootOnly: Bool {
         switch self {
-        case .check, .verify, .authenticate, .status, .set, .remove, .enroll: return false
+        case .check, .verify, .authenticate, .status, .set, .remove, .enroll, .passwordReset: return false
         case .tpmEnroll, .tpmRemove, .tpmPrune: return true
         }
     }
@@ -74,6 +82,7 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
         case .set: return Array("set".utf8)
         case .remove: return Array("remove".utf8)
         case .enroll: return Array("enroll".utf8)
+        case .passwordReset: return Array("password-reset".utf8)
         case .tpmEnroll: return Array("tpm-enroll".utf8)
         case .tpmRemove: return Array("tpm-remove".utf8)
         case .tpmPrune: return Array("tpm-prune".utf8)
@@ -100,12 +109,12 @@ public enum HelperOperation: Equatable, Sendable, NamedByWord {
         let count: Int
         switch self {
         case .check, .status, .tpmRemove, .tpmPrune: count = 0
-        case .remove, .tpmEnroll: count = 1
+        case .remove, .tpmEnroll, .passwordReset: count = 1
         case .set, .enroll: count = 2
         case .verify, .authenticate: count = 3
         }
         var limits = [Int](repeating: HelperRequest.maximumFieldBytes, count: count)
-        if self == .enroll { limits[0] = HelperRequest.maximumPasswordBytes }
+        if self == .enroll || self == .passwordReset { limits[0] = HelperRequest.maximumPasswordBytes }
         if self == .verify || self == .authenticate {
             limits[1] = AttemptRecord.maximumFieldBytes
             limits[2] = AttemptRecord.maximumFieldBytes

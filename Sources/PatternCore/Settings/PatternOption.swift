@@ -92,6 +92,10 @@ public struct PatternOption: Sendable {
         ),
         PatternOption(
             .allowRemote, "allow_remote", .flag, .argument, "also accept a pattern when PAM_RHOST names a remote host"),
+        PatternOption(
+            .resetOnSuccess, "reset_on_success", .flag, .argument,
+            "ask nothing, clear the user's pattern failures: for a line only a successful authentication reaches"
+        ),
         PatternOption(.debug, "debug", .flag, .argument, "log each decision (never the pattern) at LOG_DEBUG"),
     ]
 
@@ -137,7 +141,7 @@ public struct PatternOption: Sendable {
 public enum OptionKey: Equatable, Sendable, CaseIterable {
     case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, strength, selfEnroll, tpm, tpmTCTI
     case quietServices
-    case nullok, showGrid, prompt, forwardPass, emptyFails, allowRemote, debug
+    case nullok, showGrid, prompt, forwardPass, emptyFails, allowRemote, resetOnSuccess, debug
 }
 
 /// What an option's value looks like.

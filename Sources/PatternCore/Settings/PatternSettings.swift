@@ -33,6 +33,10 @@ public struct PatternSettings: Equatable, Sendable {
     /// `empty_fails`: an empty answer is PAM_AUTH_ERR instead of PAM_IGNORE, so that `auth required
     /// pam_pattern.so` in front of the password really demands both (pressing Enter must not skip a factor).
     public var emptyFails = false
+    /// `reset_on_success`: this line prompts for nothing and judges nothing; it clears the user's failures
+    /// (PasswordReset) and returns PAM_IGNORE. Only for a place a failed authentication never reaches: the
+    /// "Additional" block of common-auth, after pam_deny (pam-configs/pattern-reset).
+    public var resetOnSuccess = false
     /// `debug`: log each decision (never the digits) at LOG_DEBUG.
     public var debug = false
     /// `cost=N`: the yescrypt cost of newly set patterns (patternctl and the helper; the module only verifies).
@@ -175,6 +179,7 @@ public struct PatternSettings: Equatable, Sendable {
         case .forwardPass: if value == .on { forwardPass = true }
         case .emptyFails: if value == .on { emptyFails = true }
         case .allowRemote: if value == .on { allowRemote = true }
+        case .resetOnSuccess: if value == .on { resetOnSuccess = true }
         case .debug: if value == .on { debug = true }
         }
     }
@@ -203,6 +208,7 @@ public struct PatternSettings: Equatable, Sendable {
         case .forwardPass: return .yes(forwardPass)
         case .emptyFails: return .yes(emptyFails)
         case .allowRemote: return .yes(allowRemote)
+        case .resetOnSuccess: return .yes(resetOnSuccess)
         case .debug: return .yes(debug)
         }
     }

@@ -133,9 +133,13 @@ struct HelperProtocolTests {
         check(HelperRefusal.self)
         check(TPMProblem.self)
         check(TPMMode.self)
-        #expect(HelperOperation.allCases.count == 10)
+        #expect(HelperOperation.allCases.count == 11)
         #expect(TPMMode(word: Array("auto".utf8)) == .auto)
         #expect(HelperRefusal(word: Array("enrolled".utf8)) == .enrolled)
+        // password-reset takes one field, a password's length, and anyone may ask it for themselves.
+        #expect(HelperOperation(word: Array("password-reset".utf8)) == .passwordReset)
+        #expect(HelperOperation.passwordReset.fieldLimits == [HelperRequest.maximumPasswordBytes])
+        #expect(!HelperOperation.passwordReset.isRootOnly)
         #expect(TPMProblem(word: Array("owner-auth".utf8)) == .ownerAuthorization)
     }
 
