@@ -42,6 +42,8 @@ WORDS = {
     "can re-enable it. Your password still works.",
     "routeSelf": "Forgot your pattern? Set a new one with your password: patternctl set --forgot",
     "routeAdmin": "Forgot your pattern? Only an administrator can set a new one.",
+    # What a lock or login screen says in place of either route (ForgottenPattern.atScreen): no command there.
+    "routeScreen": "Forgot your pattern? Use your password.",
     "seconds": ("%s second", "%s seconds"),
     "minutes": ("%s minute", "%s minutes"),
     "hours": ("%s hour", "%s hours"),

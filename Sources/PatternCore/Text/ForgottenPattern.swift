@@ -11,6 +11,13 @@ public enum ForgottenPattern {
             : MessageCatalogue.localized("Forgot your pattern? Only an administrator can set a new one.")
     }
 
+    /// The sentence at a lock or login screen, where nobody can run a command: the password, which every shipped
+    /// configuration offers after the pattern, is the way out there (the surfaces say it in place of `route`, in
+    /// the language the module spoke: ModuleWords.screenRoute).
+    public static func atScreen() -> [UInt8] {
+        MessageCatalogue.localized("Forgot your pattern? Use your password.")
+    }
+
     /// How every route sentence begins in the msgids (what a reader of the module's English words cuts off).
     public static let lead: StaticString = "Forgot your pattern?"
 }

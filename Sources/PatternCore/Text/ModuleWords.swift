@@ -21,6 +21,7 @@ public enum ModuleWords {
         let wrongDisabled: StaticString
         let routeSelf: StaticString
         let routeAdmin: StaticString
+        let routeScreen: StaticString
         let seconds: [StaticString]
         let minutes: [StaticString]
         let hours: [StaticString]
@@ -83,6 +84,16 @@ public enum ModuleWords {
             if let reading = read(message, in: language) { return reading }
         }
         return .other
+    }
+
+    /// What a lock or login screen says in place of the reading's route (ForgottenPattern.atScreen), in the
+    /// language the module spoke; [] when the message had no route.
+    public static func screenRoute(for reading: Reading) -> [UInt8] {
+        guard !reading.route.isEmpty else { return [] }
+        for language in languages where bytes(language.name) == reading.language {
+            return bytes(language.routeScreen)
+        }
+        return []
     }
 
     static func read(_ message: [UInt8], in language: Language) -> Reading? {

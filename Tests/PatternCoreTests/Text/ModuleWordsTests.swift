@@ -7,6 +7,23 @@ import Testing
 struct ModuleWordsTests {
     static func read(_ text: String) -> ModuleWords.Reading { ModuleWords.read(Array(text.utf8)) }
 
+    @Test func aScreenSaysThePasswordInPlaceOfEitherRouteInTheModulesLanguage() {
+        // A lock or login screen cannot run patternctl: what it says instead, in the language of the message.
+        for selfEnroll in [true, false] {
+            let reading = ModuleWords.read(
+                VerdictWords.wrong(.allowed(freeAttemptsLeft: 2)) + [0x20]
+                    + ForgottenPattern.route(selfEnroll: selfEnroll))
+            #expect(ModuleWords.screenRoute(for: reading) == ForgottenPattern.atScreen())
+            #expect(ModuleWords.screenRoute(for: reading) == Array("Forgot your pattern? Use your password.".utf8))
+        }
+        let chinese = Self.read("图案错误。还可再试 2 次，之后需要等待。 忘记图案了？可用密码设置新图案：patternctl set --forgot")
+        #expect(chinese.language == Array("zh_CN".utf8))
+        #expect(ModuleWords.screenRoute(for: chinese) == Array("忘记图案了？请使用密码。".utf8))
+        // No route said, none to replace.
+        #expect(ModuleWords.screenRoute(for: Self.read("Wrong pattern.")) == [])
+        #expect(ModuleWords.screenRoute(for: Self.read("Password: ")) == [])
+    }
+
     @Test func theModulesVerdictsReadBackAsSaid() {
         // What the module says (VerdictWords, the route after it), read back: the verdict it was made from.
         let verdicts: [(ThrottleVerdict, ModuleWords.Said, Bool)] = [
