@@ -300,7 +300,7 @@ demo: toolchain build-deps build
 # lists: pam-pattern (`make install`) is PAM_PATTERN_LISTS, pam-pattern-kde (`make install-kde`) the KDE
 # surface's, pam-pattern-sddm (`make install-sddm`) the SDDM surface's. `make deb` packages each.
 # INSTALL_LIST names the list, or the lists, the row targets below read.
-PAM_PATTERN_LISTS := $(SURFACES)/pad/package.list $(SURFACES)/draw/package.list packaging/install.list
+PAM_PATTERN_LISTS := packaging/install.list $(SURFACES)/pad/package.list $(SURFACES)/draw/package.list
 INSTALL_LIST ?= $(PAM_PATTERN_LISTS)
 $(eval INSTALL_ROWS = $(shell sed -e 's/\#.*//' $(INSTALL_LIST)))
 FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 mode=$$3; shift 3;
