@@ -80,12 +80,15 @@ private func accepted(_ dots: [UInt8], minimum: Int = 4, rules: StrengthRules = 
     }
 
     @Test func theHintNamesTheDotsThePersonSees() {
-        #expect(String(decoding: StrengthHint.addAtEnd([7]).said, as: UTF8.self)
-            == "To make it pass, add the bottom-left dot at the end.")
-        #expect(String(decoding: StrengthHint.addAtEnd([5, 3]).said, as: UTF8.self)
-            == "To make it pass, add the centre dot, then the top-right dot at the end.")
-        #expect(String(decoding: StrengthHint.changeEnd(after: 2, to: [6]).said, as: UTF8.self)
-            == "To make it pass, draw it up to the top-middle dot, then go on to the middle-right dot instead.")
+        #expect(
+            String(decoding: StrengthHint.addAtEnd([7]).said, as: UTF8.self)
+                == "To make it pass, add the bottom-left dot at the end.")
+        #expect(
+            String(decoding: StrengthHint.addAtEnd([5, 3]).said, as: UTF8.self)
+                == "To make it pass, add the centre dot, then the top-right dot at the end.")
+        #expect(
+            String(decoding: StrengthHint.changeEnd(after: 2, to: [6]).said, as: UTF8.self)
+                == "To make it pass, draw it up to the top-middle dot, then go on to the middle-right dot instead.")
     }
 }
 
