@@ -18,6 +18,10 @@ enum DrawWindow {
     /// patternctl is one thread; the window is opened once, before the conversation.
     nonisolated(unsafe) private static var channel: Channel?
     nonisolated(unsafe) private static var received: [UInt8] = []
+    /// Why the last `ask` came back empty: the person chose their password instead of the current pattern, or
+    /// cancelled (Esc, the window's close button); neither when the window went away by itself.
+    nonisolated(unsafe) private(set) static var passwordChosen = false
+    nonisolated(unsafe) private(set) static var cancelled = false
 
     static var isOpen: Bool { channel != nil }
 
@@ -66,10 +70,11 @@ enum DrawWindow {
         return false
     }
 
-    /// Asks the window for an entry; nil when the person cancelled (Esc, the window closed). A drawing comes as
-    /// dots and is returned as the keys of `layout`, as if typed. The caller wipes the entry.
-    static func ask(_ request: DrawWindowProtocol.Request, layout: KeypadLayout) -> [UInt8]? {
-        guard let open = channel, send(request, []) else { return nil }
+    /// Asks the window for an entry (with `text`: what comes with the request, DrawWindowProtocol); nil when the
+    /// person cancelled (`cancelled`) or, for the current pattern, chose the password instead (`passwordChosen`).
+    /// A drawing comes as dots and is returned as the keys of `layout`, as if typed. The caller wipes the entry.
+    static func ask(_ request: DrawWindowProtocol.Request, text: [UInt8] = [], layout: KeypadLayout) -> [UInt8]? {
+        guard let open = channel, send(request, text) else { return nil }
         while true {
             switch AuthprotoFraming.parse(received) {
             case .packet(let type, let bytes, let consumed):
@@ -77,6 +82,12 @@ enum DrawWindow {
                 wipeReceived(upTo: consumed)
                 guard type == DrawWindowProtocol.answer else {
                     Terminal.wipe(&entry)
+                    // Anything else than an answer ends the conversation; only `cancel` is the person's choice.
+                    if type == DrawWindowProtocol.usePassword && request == .current {
+                        passwordChosen = true
+                    } else if type == DrawWindowProtocol.cancel {
+                        cancelled = true
+                    }
                     return nil
                 }
                 if request == .password { return entry }

@@ -60,9 +60,11 @@ enum OwnPattern {
     static func set(user: String, command: SetCommand, global: GlobalOptions) -> ExitStatus {
         let name = Array(user.utf8)
         let enrolled: Bool
+        let verdict: ThrottleVerdict
         switch HelperCall.run(.status, user: name, fields: []) {
         case .success(.status(let facts)):
             enrolled = facts.setAt != nil
+            verdict = facts.verdict
             // Before anything is asked for or counted: the helper would refuse the new pattern anyway.
             if facts.enrolmentsRefused {
                 Output.error(
@@ -71,8 +73,9 @@ enum OwnPattern {
                 )
                 return .failure
             }
-            // A locked pattern cannot be given now; a forgotten one need not be.
-            if enrolled && !command.forgot {
+            // A locked pattern cannot be given now; a forgotten one need not be. The window counts the wait
+            // down instead, and offers the password meanwhile.
+            if enrolled && !command.forgot && !DrawWindow.isOpen {
                 if case .allowed = facts.verdict {
                 } else {
                     refusedPattern(localized("%s; nothing was changed", WaitText.locked(facts.verdict)), global)
@@ -84,23 +87,47 @@ enum OwnPattern {
         }
         if enrolled && !command.forgot {
             Output.line(localized("Changing the unlock pattern of %s.", user))
-            guard var current = currentPattern(command: command, global: global) else { return .failure }
-            defer { Terminal.wipe(&current) }
-            // Checked now, so a wrong one stops before the new pattern is asked for; counted like a login.
-            switch HelperCall.run(.verify, user: name, fields: [current, Array("patternctl".utf8), Terminal.name]) {
-            case .success(.accepted): break
-            case .success(let verdict): return refused(verdict, secret: .pattern, global)
-            case .failure(let failure): return helperFailed(failure)
+            var current: [UInt8]
+            if DrawWindow.isOpen {
+                switch currentInWindow(user: name, verdict: verdict, command: command, global: global) {
+                case .verified(let digits): current = digits
+                case .passwordChosen:
+                    return setWithPassword(user: user, enrolled: true, command: command, global: global)
+                case .stopped(let status): return status
+                }
+            } else {
+                guard let typed = currentPattern(command: command, global: global) else { return .failure }
+                current = typed
+                // Checked now, so a wrong one stops before the new pattern is asked for; counted like a login.
+                switch HelperCall.run(
+                    .verify, user: name, fields: [current, Array("patternctl".utf8), Terminal.name])
+                {
+                case .success(.accepted): break
+                case .success(let verdict):
+                    Terminal.wipe(&current)
+                    return refused(verdict, secret: .pattern, global)
+                case .failure(let failure):
+                    Terminal.wipe(&current)
+                    return helperFailed(failure)
+                }
             }
+            defer { Terminal.wipe(&current) }
             guard let new = command.askTwice() else {
-                Output.error(localized("no new pattern was set; nothing was changed"))
+                Output.error(command.gaveUp(localized("no new pattern was set; nothing was changed")))
                 return .failure
             }
             return finish(
                 HelperCall.run(.set, user: name, fields: [current, new.digits]), new, command, global,
                 secret: .pattern, changed: true)
         }
+        return setWithPassword(user: user, enrolled: enrolled, command: command, global: global)
+    }
 
+    /// A first pattern, or one in place of a forgotten one: the account password (checked by PAM as root in the
+    /// helper), then the new pattern twice.
+    private static func setWithPassword(
+        user: String, enrolled: Bool, command: SetCommand, global: GlobalOptions
+    ) -> ExitStatus {
         guard global.settings.selfEnroll else {
             Output.error(policyMessage(forgotten: enrolled))
             return .failure
@@ -112,17 +139,63 @@ enum OwnPattern {
                     user)
                 : localized("Setting a first unlock pattern for %s. Your account password first.", user))
         guard var password = command.readEntry(.password, prompt: localized("Password: ")) else {
-            Output.error(localized("no password given; nothing was changed"))
+            Output.error(command.gaveUp(localized("no password given; nothing was changed")))
             return .failure
         }
         defer { Terminal.wipe(&password) }
         guard let new = command.askTwice() else {
-            Output.error(localized("no pattern was set; nothing was changed"))
+            Output.error(command.gaveUp(localized("no pattern was set; nothing was changed")))
             return .failure
         }
         return finish(
-            HelperCall.run(.enroll, user: name, fields: [password, new.digits]), new, command, global,
+            HelperCall.run(.enroll, user: Array(user.utf8), fields: [password, new.digits]), new, command, global,
             secret: enrolled ? .passwordForForgotten : .password, changed: enrolled)
+    }
+
+    /// How the current pattern asked in the window ended.
+    private enum WindowCurrent {
+        /// The helper took it: its canonical digits (the caller wipes them).
+        case verified([UInt8])
+        /// The person chose their account password instead.
+        case passwordChosen
+        /// Cancelled, or refused for good: the exit status, after saying why.
+        case stopped(ExitStatus)
+    }
+
+    /// The current pattern in the drawing window, as a phone asks it: a wrong one is said in the throttle's
+    /// words (the tries left, or the wait, as the module says them: VerdictWords) and asked again, the wait
+    /// counted down in the window; at any time the person may take the forgotten pattern's way (their account
+    /// password) instead. Each drawing is checked by the helper and counted like a login.
+    private static func currentInWindow(
+        user name: [UInt8], verdict start: ThrottleVerdict, command: SetCommand, global: GlobalOptions
+    ) -> WindowCurrent {
+        var verdict = start
+        while true {
+            let ask = DrawWindowProtocol.CurrentAsk(verdict: verdict, passwordOffered: global.settings.selfEnroll)
+            guard var typed = command.readEntry(.current, prompt: "", text: ask.encoded) else {
+                if DrawWindow.passwordChosen { return .passwordChosen }
+                Output.error(command.gaveUp(localized("no pattern given; nothing was changed")))
+                return .stopped(.failure)
+            }
+            defer { Terminal.wipe(&typed) }
+            guard var current = canonical(typed, global: global, retrying: true) else { continue }
+            switch HelperCall.run(.verify, user: name, fields: [current, Array("patternctl".utf8), Terminal.name]) {
+            case .success(.accepted): return .verified(current)
+            case .success(.wrong(let after)):
+                Output.error(String(decoding: VerdictWords.wrong(after), as: UTF8.self))
+                verdict = after
+            case .success(.locked(let now)):
+                Output.error(String(decoding: VerdictWords.locked(now), as: UTF8.self))
+                verdict = now
+            case .success(let other):
+                Terminal.wipe(&current)
+                return .stopped(refused(other, secret: .pattern, global))
+            case .failure(let failure):
+                Terminal.wipe(&current)
+                return .stopped(helperFailed(failure))
+            }
+            Terminal.wipe(&current)
+        }
     }
 
     /// The current pattern as canonical digits, asked again after an entry that is not a pattern (nothing is
@@ -132,7 +205,7 @@ enum OwnPattern {
         for round in 1...rounds {
             guard var typed = command.readEntry(.current, prompt: localized("Current pattern: "))
             else {
-                Output.error(localized("no pattern given; nothing was changed"))
+                Output.error(command.gaveUp(localized("no pattern given; nothing was changed")))
                 return nil
             }
             defer { Terminal.wipe(&typed) }

@@ -137,7 +137,7 @@ struct SetCommand: Subcommand {
 
         Output.line(localized("Setting the unlock pattern for %s.", name))
         guard let pattern = askTwice() else {
-            Output.error(localized("no pattern was set for %s; nothing was changed", name))
+            Output.error(gaveUp(localized("no pattern was set for %s; nothing was changed", name)))
             return .failure
         }
         if inTPM {
@@ -183,7 +183,9 @@ struct SetCommand: Subcommand {
         let rounds = interactive ? Self.terminalRounds : 1
         for round in 1...rounds {
             let last = round == rounds
-            guard var first = readEntry(.new, prompt: localized("New pattern: ")) else {
+            // The window shows live, by the same rules, whether the drawing would be taken.
+            let rules = DrawWindowProtocol.NewAsk(minimumLength: global.minimumLength, rules: global.settings.strength)
+            guard var first = readEntry(.new, prompt: localized("New pattern: "), text: rules.encoded) else {
                 return nil
             }
             defer { Terminal.wipe(&first) }
@@ -215,15 +217,23 @@ struct SetCommand: Subcommand {
             !allowWeak
         {
             // --allow-weak is root's: a user is not pointed at an option the helper would refuse.
+            // One concrete way to make this shape pass: the window and the terminal say the same (WeaknessText).
+            let reason = weakness.said(
+                for: pattern, minimumLength: global.minimumLength, rules: global.settings.strength)
             Output.error(
                 (geteuid() == 0
                     ? localized(
-                        "refused as too easy to guess. %s Use --allow-weak to accept it anyway.", weakness.said)
-                    : localized("refused as too easy to guess. %s", weakness.said))
+                        "refused as too easy to guess. %s Use --allow-weak to accept it anyway.", reason)
+                    : localized("refused as too easy to guess. %s", reason))
                     + again)
             return nil
         }
         return pattern
+    }
+
+    /// Why there is no entry: Esc or the window's close button says so, else `usual` (end of input).
+    func gaveUp(_ usual: String) -> String {
+        DrawWindow.cancelled ? localized("cancelled; nothing was changed") : usual
     }
 
     /// One entry without a SetCommand (remove): echo off on a terminal, a line otherwise.
@@ -231,10 +241,10 @@ struct SetCommand: Subcommand {
         Terminal.inputIsTerminal ? Terminal.readSecret(prompt: prompt) : Terminal.readLine()
     }
 
-    /// One entry: from the drawing window with --draw (drawn, or typed there for the password), else echo off
-    /// on a terminal, a line from stdin otherwise. The caller wipes it after use.
-    func readEntry(_ request: DrawWindowProtocol.Request, prompt: String) -> [UInt8]? {
-        if DrawWindow.isOpen { return DrawWindow.ask(request, layout: global.layout) }
+    /// One entry: from the drawing window with --draw (drawn, or typed there for the password; `text` goes with
+    /// the request), else echo off on a terminal, a line from stdin otherwise. The caller wipes it after use.
+    func readEntry(_ request: DrawWindowProtocol.Request, prompt: String, text: [UInt8] = []) -> [UInt8]? {
+        if DrawWindow.isOpen { return DrawWindow.ask(request, text: text, layout: global.layout) }
         guard let line = interactive ? Terminal.readSecret(prompt: prompt) : Terminal.readLine() else {
             if !interactive {
                 Output.error(

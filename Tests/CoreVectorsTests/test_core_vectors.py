@@ -131,6 +131,17 @@ class CoreVectorsTests(unittest.TestCase):
             self.assertEqual(sum(counts), 389_112, result[:200])
         self.assertGreater(len(set(results)), 3)
 
+    def test_strength_hints_over_every_pattern(self):
+        # Every refused drawing's hint, followed, passes: "broken" (the 8th count) is 0 in both builds.
+        inputs = [b"4 3", b"4 1", b"6 3", b"9 2", b"5 0", b"-1 2"]
+        results = self.through_both("hint", inputs)
+        for result in results:
+            counts = [int(part) for part in result.split(b" ")[:8]]
+            self.assertEqual(sum(counts[:4]), 389_112 + 385, result)
+            self.assertEqual(counts[6:], [0, 0], result)
+            self.assertEqual(counts[4] + counts[5], sum(counts[1:4]), result)
+        self.assertEqual(len(set(results)), len(results))
+
     def test_stores(self):
         self.assert_varied(self.through_both("store", corpus("store")), 50)
 

@@ -142,7 +142,19 @@ class RefusalTests(SandboxCase):
         for digits, reason in reasons.items():
             with self.subTest(digits=digits):
                 result = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (digits, digits))
-                self.assertRefused(result, "refused as too easy to guess. " + reason + " Use --allow-weak")
+                self.assertRefused(result, "refused as too easy to guess. " + reason + " To make it pass, ")
+                self.assertIn(" Use --allow-weak", result.err)
+
+    def test_a_refusal_says_how_to_make_that_shape_pass(self):
+        # The core's hint (StrengthHint), the words the drawing window shows too; followed, it is taken.
+        result = self.ctl("set", "--cost", "1", USER_A, stdin="2589\n2589\n")
+        self.assertRefused(result, "To make it pass, add the middle-left dot at the end.")
+        result = self.ctl("set", "--cost", "1", USER_A, stdin="1235789\n1235789\n")
+        self.assertRefused(
+            result, "To make it pass, draw it up to the bottom-middle dot, then go on to the middle-right dot instead."
+        )
+        result = self.ctl("set", "--cost", "1", USER_A, stdin="25894\n25894\n")
+        self.assertEqual(result.code, 0, result.err)
 
     def test_strength_in_the_configuration_decides(self):
         # strength = 1 (simple shapes only) takes 1452, which the default refuses; 0 takes even the Z.

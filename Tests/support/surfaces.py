@@ -1,14 +1,16 @@
 """The drawing surfaces' test drivers (Sources/Surfaces/*/driver.py): each a script run as root in a test's
 namespace, in which a line `# include: shared/NAME.py` stands for that shared part (the X server's start, the
-pointer's steps), put in its place here so the script that runs is whole."""
+pointer's steps), and `# include: support.MODULE.NAME` for a part the other suites' drivers use too (a string of
+that support module), put in its place here so the script that runs is whole."""
 
+import importlib
 import os
 import re
 
 from support.paths import ROOT
 
 SURFACES = os.path.join(ROOT, "Sources", "Surfaces")
-INCLUDE = re.compile(r"^# include: (shared/driver_[a-z_]+\.py)\n", re.M)
+INCLUDE = re.compile(r"^# include: (shared/driver_[a-z_]+\.py|support\.[a-z_]+\.[A-Z_]+)\n", re.M)
 
 
 def driver(surface):
@@ -17,7 +19,11 @@ def driver(surface):
         text = f.read()
 
     def shared(match):
-        with open(os.path.join(SURFACES, match.group(1))) as f:
+        part = match.group(1)
+        if part.startswith("support."):
+            module, name = part.rsplit(".", 1)
+            return getattr(importlib.import_module(module), name)
+        with open(os.path.join(SURFACES, part)) as f:
             return f.read()
 
     return INCLUDE.sub(shared, text)

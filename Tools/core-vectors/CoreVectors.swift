@@ -23,6 +23,10 @@
 //            allowed then, and the record after one more
 //   strength a minimum length in decimal: the strength rules over all 389,112 patterns, as a count of each
 //            reason (accepted included) and an FNV-1a hash over every pattern's digits and reason
+//   hint     "minimum level" in decimal: over all 389,112 patterns and the 385 drawings of 1-3 dots, the live
+//            verdict (StrengthPreview) and the refused ones' hint (StrengthHint): a count of each verdict and
+//            hint kind, of hints that, followed, do not pass ("broken", must be 0), and an FNV-1a hash over
+//            every drawing's digits, verdict, hint and its words
 #if EMBEDDED
     import PatternCoreEmbedded
 #else
@@ -251,6 +255,48 @@ enum Vectors {
         out.add(TextCodec.hex((0..<8).map { UInt8(truncatingIfNeeded: hash >> (8 * UInt64($0))) }))
     }
 
+    static func hint(_ bytes: [UInt8], _ out: inout Output) {
+        guard let values = numbers(bytes[...]), values.count == 2, let length = Int(exactly: values[0]),
+            let level = Int(exactly: values[1])
+        else { return out.add("malformed") }
+        let rules = StrengthRules(level: level)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        // accepted, tooShort, commonShape, simpleShape, addAtEnd, changeEnd, none, broken
+        var counts = [Int64](repeating: 0, count: 8)
+        var drawings: [[UInt8]] = []
+        for n in 1...3 { drawings += Pattern.allCanonical(length: n).map { $0.dots } }
+        drawings += Pattern.allValid().map { $0.dots }
+        for dots in drawings {
+            let preview = StrengthPreview(dots: dots, minimumLength: length, rules: rules)
+            var said = preview.said
+            switch preview {
+            case .accepted: counts[0] += 1
+            case .tooShort: counts[1] += 1
+            case .commonShape: counts[2] += 1
+            case .simpleShape: counts[3] += 1
+            }
+            if preview != .accepted {
+                if let hint = StrengthHint.forDots(dots, minimumLength: length, rules: rules) {
+                    if case .addAtEnd = hint { counts[4] += 1 } else { counts[5] += 1 }
+                    let followed = hint.applied(to: dots)
+                    if StrengthPreview(dots: followed, minimumLength: length, rules: rules) != .accepted {
+                        counts[7] += 1
+                    }
+                    said += [0x3A] + followed + hint.said
+                } else {
+                    counts[6] += 1
+                    counts[7] += 1
+                }
+            }
+            for byte in dots + [0x3A] + said + [0x0A] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        for count in counts {
+            out.add(number: count)
+            out.add(" ")
+        }
+        out.add(TextCodec.hex((0..<8).map { UInt8(truncatingIfNeeded: hash >> (8 * UInt64($0))) }))
+    }
+
     static func duration(_ bytes: [UInt8], _ out: inout Output) {
         guard let seconds = numbers(bytes[...]), seconds.count == 1 else { return out.add("malformed") }
         out.add(DurationWords(seconds: seconds[0]).said)
@@ -323,6 +369,8 @@ enum Vectors {
             enrolment(input, &out)
         } else if kind.elementsEqual(Array("strength".utf8)) {
             strength(input, &out)
+        } else if kind.elementsEqual(Array("hint".utf8)) {
+            hint(input, &out)
         } else {
             return nil
         }

@@ -39,6 +39,7 @@ case "figures":
     let shuffles = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
     let figures = CrossValidation(patterns: patterns, all: all, shuffles: shuffles).run()
     print(FiguresTable.markdown(figures, patterns: patterns.count, shuffles: shuffles))
+    print(HintFigures.markdown(patterns))
 default:
     complain("usage: strength-table derive|figures [SHUFFLES] < PATTERNS")
     exit(2)

@@ -18,8 +18,8 @@ extension Pattern {
     }
 
     /// All canonical dot sequences of `length` 1...9 (including the 1-3 dot
-    /// ones that are too short to be valid: 9, 56, 320); empty otherwise.
-    static func allCanonical(length: Int) -> [Pattern] {
+    /// ones that are too short to be valid: 9, 56, 320, as a drawing may be while it is drawn); empty otherwise.
+    public static func allCanonical(length: Int) -> [Pattern] {
         var result: [Pattern] = []
         appendCanonical(length: length, to: &result)
         return result

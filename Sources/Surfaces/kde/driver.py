@@ -1,7 +1,7 @@
 # The KDE lock screen's test driver: kscreenlocker_greet --testing (or another program of the desktop) as the
 # user under Xvfb, its grid found in its log, and the steps of a job (Tests/support/kde.py, KdeCase.session).
 # Run as root in the test's namespace with the job (JSON) on argv[1]; prints its report (JSON). The
-# `# include:` lines stand for the shared parts (Sources/Surfaces/shared/driver_*.py), put in their place by
+# `# include:` lines stand for the shared parts (Sources/Surfaces/shared/driver_*.py, or a support module's), put in their place by
 # Tests/support/surfaces.py: a driver is one script.
 import json, os, signal, subprocess, sys, time
 job = json.loads(sys.argv[1])

@@ -1,7 +1,7 @@
 # The pad's test driver: xsecurelock with auth_pattern under Xvfb, the syslog socket read as it comes, and the
 # steps of a job (Tests/support/pad.py, PadCase.session).
 # Run as root in the test's namespace with the job (JSON) on argv[1]; prints its report (JSON). The
-# `# include:` lines stand for the shared parts (Sources/Surfaces/shared/driver_*.py), put in their place by
+# `# include:` lines stand for the shared parts (Sources/Surfaces/shared/driver_*.py, or a support module's), put in their place by
 # Tests/support/surfaces.py: a driver is one script.
 import json, os, re, signal, socket, subprocess, sys, threading, time
 job = json.loads(sys.argv[1])

@@ -1,7 +1,7 @@
 # The SDDM login screen's test driver: the daemon and its greeter with the journal read as it comes, and the
 # steps of a job (Tests/support/sddm.py).
 # Run as root in the test's namespace with the job (JSON) on argv[1]; prints its report (JSON). The
-# `# include:` lines stand for the shared parts (Sources/Surfaces/shared/driver_*.py), put in their place by
+# `# include:` lines stand for the shared parts (Sources/Surfaces/shared/driver_*.py, or a support module's), put in their place by
 # Tests/support/surfaces.py: a driver is one script.
 import json, os, signal, socket, struct, subprocess, sys, threading, time
 job = json.loads(sys.argv[1])

@@ -18,7 +18,13 @@ func patternDrawRun() -> Int32 {
 /// Never waits longer than a frame while something moves, nor on patternctl: its words arrive when they arrive.
 struct DrawLoop {
     static let width: Int32 = 520
-    static let height: Int32 = 720
+    static let height: Int32 = 740
+    /// Dots a finger takes: 100 px apart, each taken within 30 px of its centre (a 60 px hit area, Android's
+    /// 0.6 of a cell; at least 48 px at 96 dpi), drawn 20 px wide. A configured spacing narrower than
+    /// `minimumSpacing` (the lock screen's XSECURELOCK_PATTERN_SIZE) is not used here.
+    static let spacing: Int32 = 100
+    static let minimumSpacing: Int32 = 80
+    static let dotRadius: Int32 = 10
 
     var session: DrawSession
     var renderer = DrawRenderer()
@@ -26,10 +32,11 @@ struct DrawLoop {
     var layout: PadLayout
     var pointer: (x: Int32, y: Int32) = (-1, -1)
     var stdinOpen = true
+    var lastWaitShown: Int64 = 0
 
     init(settings: PadSettings) {
         session = DrawSession(settings: settings)
-        layout = PadLayout(width: Self.width, height: Self.height, spacing: settings.spacing)
+        layout = Self.layout(width: Self.width, height: Self.height, settings: settings)
         pattern_pad_stdin_nonblocking()
         measure()
     }
@@ -40,7 +47,13 @@ struct DrawLoop {
         var w: Int32 = Self.width
         var h: Int32 = Self.height
         if pattern_pad_monitor_count() > 0 { pattern_pad_monitor(0, &x, &y, &w, &h) }
-        layout = PadLayout(width: w, height: h, spacing: session.settings.spacing)
+        layout = Self.layout(width: w, height: h, settings: session.settings)
+    }
+
+    static func layout(width: Int32, height: Int32, settings: PadSettings) -> PadLayout {
+        PadLayout(
+            width: width, height: height, spacing: settings.spacing >= minimumSpacing ? settings.spacing : 0,
+            fitted: spacing, minimumDotRadius: dotRadius)
     }
 
     mutating func run() -> Int32 {
@@ -48,12 +61,16 @@ struct DrawLoop {
         var wasShaking = false
         while true {
             let now = pattern_pad_now_ms()
-            if readPatternctl() { dirty = true }
+            if readPatternctl(now: now) { dirty = true }
             if readWindow(now: now) { dirty = true }
             if let status = session.finished { return status }
             let shaking = session.shakeUntil > now || session.tooShortUntil > now
             if shaking || wasShaking { dirty = true }
             wasShaking = shaking
+            // A wait is counted down a second at a time, and ends by itself.
+            let waitShown = session.secondsToWait(now: now)
+            if waitShown != lastWaitShown { dirty = true }
+            lastWaitShown = waitShown
             if dirty {
                 renderer.draw(session, layout: layout, pointer: pointer, now: now)
                 dirty = false
@@ -64,7 +81,7 @@ struct DrawLoop {
     }
 
     /// patternctl's packets; returns whether any came (or it closed its side).
-    mutating func readPatternctl() -> Bool {
+    mutating func readPatternctl(now: Int64) -> Bool {
         guard stdinOpen else { return false }
         var any = false
         var ended = false
@@ -80,7 +97,7 @@ struct DrawLoop {
             any = true
         }
         // Its last words (the done packet) may come in the same read as the end: they are handled first.
-        while let packet = reader.next() { session.handle(packet) }
+        while let packet = reader.next() { session.handle(packet, now: now) }
         if reader.broken {
             pattern_pad_log("patternctl sent a malformed packet")
             ended = true
@@ -110,7 +127,11 @@ struct DrawLoop {
             switch kind {
             case Int32(PATTERN_PAD_INPUT_PRESS):
                 pointer = (x, y)
-                session.press(grid: layout.grid, at: pointer)
+                if session.offersPassword && DrawRenderer.passwordButton(layout).contains(pointer) {
+                    session.usePassword()
+                } else {
+                    session.press(grid: layout.grid, at: pointer, now: now)
+                }
             case Int32(PATTERN_PAD_INPUT_MOTION):
                 pointer = (x, y)
                 session.drag(grid: layout.grid, to: pointer)
@@ -128,6 +149,8 @@ struct DrawLoop {
                 session.close()
             case Int32(PATTERN_PAD_INPUT_ENTER):
                 session.enter()
+            case Int32(PATTERN_PAD_INPUT_TAB):
+                session.usePassword()
             case Int32(PATTERN_PAD_INPUT_BACKSPACE):
                 session.backspace()
             case Int32(PATTERN_PAD_INPUT_CLEAR):

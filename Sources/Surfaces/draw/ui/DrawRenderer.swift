@@ -3,19 +3,29 @@ import PatternCoreEmbedded
 
 /// Draws the drawing window's frame from its DrawSession, with the lock screen's colours, layout and grid
 /// (PadLayout, PadGridPainter): what to do now above the grid, patternctl's words below it (red for a refusal),
-/// the password field when the password is asked. Nothing here decides anything.
+/// the password field when the password is asked, the way to it ("Use password instead") when the current
+/// pattern is asked, and while the new pattern is drawn whether it would pass (green when it would, amber while
+/// it would not). Nothing here decides anything.
 struct DrawRenderer {
+    /// A drawing the rules would not take yet (amber: not refused, only not there yet).
+    static let notYet: UInt32 = 0xFDD663
+
     private var caption: [UInt8] = []
 
     /// The words above the grid: what the person does now.
-    func heading(_ session: DrawSession) -> [UInt8] {
+    func heading(_ session: DrawSession, now: Int64) -> [UInt8] {
         if session.done { return localized("Your new pattern is set.") }
         if session.over { return localized("Nothing was changed.") }
         switch session.request {
-        case .current?: return localized("Draw your current pattern")
+        case .current?:
+            switch session.secondsToWait(now: now) {
+            case 0: return localized("Draw your current pattern")
+            case -1: return VerdictWords.locked(.disabled)
+            case let seconds: return VerdictWords.locked(.wait(secondsLeft: seconds))
+            }
         case .password?: return localized("Type your account password and press Enter")
         case .new?: return localized("Draw a new pattern")
-        case .again?: return localized("Draw the same pattern again to confirm")
+        case .again?: return localized("Pattern recorded. Draw it again to confirm")
         default: return localized("Checking…")
         }
     }
@@ -26,6 +36,9 @@ struct DrawRenderer {
             let n = Int64(session.settings.minimumLength)
             return localizedPlural(
                 "Too short: connect at least %s dot.", "Too short: connect at least %s dots.", n, PadText.number(n))
+        }
+        if session.request == .new, let preview = session.preview, session.drawing || session.message.isEmpty {
+            return preview.said
         }
         if session.request == .new && session.message.isEmpty {
             let n = Int64(session.settings.minimumLength)
@@ -39,21 +52,40 @@ struct DrawRenderer {
         return localized("Esc cancels and changes nothing.")
     }
 
+    /// Where "Use password instead" is: centred near the window's foot, as wide as its words allow.
+    static func passwordButton(_ layout: PadLayout) -> PadButton {
+        let width = min(layout.textWidth, layout.spacing * 4)
+        let height = layout.textSize * 5 / 2
+        return PadButton(
+            x: layout.width / 2 - width / 2, y: layout.height - height - layout.textSize, width: width, height: height)
+    }
+
+    /// The trail's colour while the new pattern is drawn: whether the rules would take it.
+    private func liveColour(_ session: DrawSession) -> UInt32? {
+        guard session.drawing, session.request == .new, let preview = session.preview else { return nil }
+        return preview == .accepted ? PadRenderer.success : DrawRenderer.notYet
+    }
+
     mutating func draw(_ session: DrawSession, layout: PadLayout, pointer: (x: Int32, y: Int32), now: Int64) {
-        let words = heading(session) + [0x0A] + status(session, now: now) + [0x0A] + hint(session)
+        let offered = session.offersPassword
+        let button = offered ? localized("Use password instead (Tab)") : []
+        let words =
+            heading(session, now: now) + [0x0A] + status(session, now: now) + [0x0A] + hint(session)
+            + (offered ? [0x0A] + button : [])
         if words != caption {
             caption = words
             pattern_pad_set_caption(words, words.count)
         }
         pattern_pad_frame_begin(0, PadRenderer.background)
-        let heading = heading(session)
+        let heading = heading(session, now: now)
         _ = drawWrapped(
             heading, y: layout.nameY, size: layout.nameSize,
             colour: session.done ? PadRenderer.success : PadRenderer.text, layout: layout)
 
         let red = session.messageIsError && !session.drawing
-        let colour = session.done ? PadRenderer.success : (red ? PadRenderer.error : PadRenderer.accent)
-        let dimmed = session.request == .password || session.over
+        let colour =
+            session.done ? PadRenderer.success : (red ? PadRenderer.error : liveColour(session) ?? PadRenderer.accent)
+        let dimmed = session.request == .password || session.over || session.secondsToWait(now: now) != 0
         PadGridPainter.paint(
             PadSecret.trace.pointee, layout: layout,
             shift: PadGridPainter.shakeOffset(
@@ -67,11 +99,19 @@ struct DrawRenderer {
             let shaken = session.tooShortUntil > now
             y = drawWrapped(
                 status, y: y, size: layout.textSize,
-                colour: red || shaken ? PadRenderer.error : PadRenderer.text, layout: layout)
+                colour: red || shaken ? PadRenderer.error : liveColour(session) ?? PadRenderer.text, layout: layout)
         }
         y = drawWrapped(hint(session), y: y, size: layout.textSize, colour: PadRenderer.dim, layout: layout)
         if session.request == .password { drawField(session, y: y, layout: layout) }
+        if offered { drawButton(button, layout: layout) }
         pattern_pad_frame_end()
+    }
+
+    private func drawButton(_ words: [UInt8], layout: PadLayout) {
+        let box = DrawRenderer.passwordButton(layout)
+        pattern_pad_rect(box.x, box.y, box.width, box.height, 2, PadRenderer.accent)
+        let baseline = box.y + box.height / 2 + layout.textSize / 3
+        _ = pattern_pad_text(words, words.count, layout.width / 2, baseline, layout.textSize, PadRenderer.accent)
     }
 
     /// The password field: a box with one bullet per typed character.

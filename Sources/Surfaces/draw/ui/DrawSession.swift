@@ -4,8 +4,10 @@ import PatternCoreEmbedded
 /// The drawing window's state (pattern-draw, run by `patternctl set --draw`): what patternctl asks for now
 /// (DrawWindowProtocol), the drawing or the typed password, and what the window shows. It decides nothing:
 /// patternctl judges every entry (the helper, the strength rules, the comparison) and says why one is refused;
-/// the refused drawing stays on the grid in red with those words until the next press. Secrets live only in
-/// the locked page (PadSecret), as at the lock screen.
+/// the refused drawing stays on the grid in red with those words until the next press. While the new pattern
+/// is drawn it shows whether the rules patternctl named would take it (StrengthPreview), and while the
+/// current pattern is asked it offers the account password instead. Secrets live only in the locked page
+/// (PadSecret), as at the lock screen.
 struct DrawSession {
     typealias Request = DrawWindowProtocol.Request
 
@@ -34,6 +36,15 @@ struct DrawSession {
     var tooShortUntil: Int64 = 0
     /// The window's exit status once it must close: 0 after `done`, else 1.
     var finished: Int32? = nil
+    /// With `current`: the throttle's verdict (no drawing until `waitUntil`, none at all when disabled) and
+    /// whether the account password may be chosen instead.
+    var waitUntil: Int64 = 0
+    var disabled = false
+    var passwordOffered = false
+    /// With `new`: the rules the drawing is judged by, and their verdict on the dots taken so far.
+    var rules: DrawWindowProtocol.NewAsk? = nil
+    var preview: StrengthPreview? = nil
+    private var previewedCount = 0
 
     init(settings: PadSettings) { self.settings = settings }
 
@@ -44,14 +55,33 @@ struct DrawSession {
         }
     }
 
+    /// Whole seconds until the current pattern may be drawn (0: it may be now; -1: disabled).
+    func secondsToWait(now: Int64) -> Int64 {
+        guard request == .current else { return 0 }
+        if disabled { return -1 }
+        return waitUntil > now ? (waitUntil - now + 999) / 1000 : 0
+    }
+
+    /// The "Use password instead" button and Tab work now.
+    var offersPassword: Bool { request == .current && passwordOffered && !drawing }
+
     // MARK: patternctl's words
 
-    mutating func handle(_ packet: AuthprotoPacket) {
+    mutating func handle(_ packet: AuthprotoPacket, now: Int64) {
         guard let kind = Request(rawValue: packet.type) else { return }
         switch kind {
         case .current, .password, .new, .again:
             request = kind
             messageOpen = false
+            if kind == .current {
+                let ask = DrawWindowProtocol.CurrentAsk(packet.bytes)
+                passwordOffered = ask?.passwordOffered ?? false
+                disabled = ask?.verdict == .disabled
+                if case .wait(let seconds)? = ask?.verdict { waitUntil = now + seconds * 1000 } else { waitUntil = 0 }
+                // A drawing made while the pattern is locked is not sent when the wait ends.
+                if secondsToWait(now: now) != 0 { queued = false }
+            }
+            if kind == .new { rules = DrawWindowProtocol.NewAsk(packet.bytes) }
             if queued && kind != .password {
                 queued = false
                 answer(PadSecret.traceAsReply(layout: .phone))
@@ -93,25 +123,59 @@ struct DrawSession {
 
     // MARK: the person
 
-    mutating func press(grid: PadGrid, at point: (x: Int32, y: Int32)) {
+    mutating func press(grid: PadGrid, at point: (x: Int32, y: Int32), now: Int64) {
         if over || done {
             close()
             return
         }
         // While patternctl thinks a drawing may begin too (it is sent when the next one is asked for).
-        guard takesDrawing || request == nil else { return }
+        guard takesDrawing || request == nil, secondsToWait(now: now) == 0 else { return }
         queued = false
         message = []
         messageIsError = false
         shakeUntil = 0
         tooShortUntil = 0
         drawing = true
+        preview = nil
+        previewedCount = 0
         PadSecret.trace.pointee.begin(at: point.x, point.y, on: grid)
+        judgeDots()
     }
 
     mutating func drag(grid: PadGrid, to point: (x: Int32, y: Int32)) {
         guard drawing else { return }
         PadSecret.trace.pointee.extend(to: point.x, point.y, on: grid)
+        judgeDots()
+    }
+
+    /// The live verdict on the new pattern, judged again only when a dot was taken (a few microseconds: the
+    /// rules over at most nine dots), never for the current pattern or the confirmation.
+    private mutating func judgeDots() {
+        let count = PadSecret.trace.pointee.count
+        guard request == .new, let rules, count != previewedCount else { return }
+        previewedCount = count
+        guard count > 0 else {
+            preview = nil
+            return
+        }
+        var dots = [UInt8](repeating: 0, count: count)
+        for i in 0..<count { dots[i] = PadSecret.trace.pointee.dot(at: i) }
+        preview = StrengthPreview(dots: dots, minimumLength: rules.minimumLength, rules: rules.rules)
+        // The new pattern is a secret: its copy does not stay in freed memory.
+        pattern_pad_wipe(&dots, dots.count)
+    }
+
+    /// "Use password instead" (the button or Tab) while the current pattern is asked: patternctl goes the way
+    /// of a forgotten pattern (the account password, then the new pattern twice).
+    mutating func usePassword() {
+        guard offersPassword else { return }
+        _ = pattern_pad_write_packet(1, CChar(bitPattern: DrawWindowProtocol.usePassword), nil, 0)
+        PadSecret.trace.pointee.wipe()
+        answered = request
+        request = nil
+        queued = false
+        message = []
+        messageIsError = false
     }
 
     mutating func release(grid: PadGrid, at point: (x: Int32, y: Int32), now: Int64) {

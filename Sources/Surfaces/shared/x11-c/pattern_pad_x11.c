@@ -436,6 +436,7 @@ int pattern_pad_window_input(int32_t *x, int32_t *y, unsigned char *bytes, size_
             if (keysym == XK_Escape) kind = PATTERN_PAD_INPUT_ESCAPE;
             else if (keysym == XK_Return || keysym == XK_KP_Enter) kind = PATTERN_PAD_INPUT_ENTER;
             else if (keysym == XK_BackSpace) kind = PATTERN_PAD_INPUT_BACKSPACE;
+            else if (keysym == XK_Tab || keysym == XK_ISO_Left_Tab) kind = PATTERN_PAD_INPUT_TAB;
             else if (n == 1 && text[0] == 0x15) kind = PATTERN_PAD_INPUT_CLEAR; /* Ctrl-U */
             else if (n > 0) {
                 /* XLookupString gives Latin-1: as UTF-8, two bytes for each one above 0x7F. */

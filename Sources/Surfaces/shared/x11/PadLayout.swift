@@ -6,19 +6,22 @@ struct PadLayout {
     let width: Int32
     let height: Int32
     let grid: PadGrid
+    /// A dot's radius before it is taken.
+    let dotRadius: Int32
 
-    init(width: Int32, height: Int32, spacing configured: Int32) {
+    /// `fitted`: the spacing when none is configured (the pad: a seventh of the monitor's smaller side);
+    /// `minimumDotRadius`: the drawing window's dots are drawn larger than the lock screen's.
+    init(width: Int32, height: Int32, spacing configured: Int32, fitted: Int32? = nil, minimumDotRadius: Int32 = 4) {
         self.width = width
         self.height = height
-        let fitted = min(width, height) / 7
-        let spacing = configured > 0 ? configured : max(48, min(160, fitted))
+        let spacing = configured > 0 ? configured : max(48, min(160, fitted ?? min(width, height) / 7))
         // Android's hit area is about 0.6 of a cell; the radius is half of that.
         grid = PadGrid(
             centerX: width / 2, centerY: height / 2 - spacing / 3, spacing: spacing, hitRadius: spacing * 3 / 10)
+        dotRadius = max(minimumDotRadius, spacing / 14)
     }
 
     var spacing: Int32 { grid.spacing }
-    var dotRadius: Int32 { max(4, spacing / 14) }
     var litRadius: Int32 { max(8, spacing / 7) }
     var ringRadius: Int32 { max(12, spacing * 3 / 10) }
     var trailWidth: Int32 { max(3, spacing / 16) }

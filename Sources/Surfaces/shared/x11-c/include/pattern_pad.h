@@ -134,6 +134,7 @@ enum {
     PATTERN_PAD_INPUT_CLOSE,     /* the window manager's close button */
     PATTERN_PAD_INPUT_RESIZED,   /* the window changed size (the monitor was remade) */
     PATTERN_PAD_INPUT_EXPOSED,   /* the window needs its frame again */
+    PATTERN_PAD_INPUT_TAB,       /* Tab: the other way in (the account password instead of the pattern) */
 };
 /* The drawing window's next event (the kinds above); NONE when none waits.
  * Never blocks. */
