@@ -25,6 +25,16 @@ enum DrawWindow {
 
     static var isOpen: Bool { channel != nil }
 
+    /// What the throttle's verdict means for the window's current-pattern question: drawn now, a wait, or not
+    /// at all.
+    static func lock(_ verdict: ThrottleVerdict) -> DrawWindowProtocol.CurrentAsk.Lock {
+        switch verdict {
+        case .allowed: return .open
+        case .wait(let seconds): return .wait(seconds: seconds)
+        case .disabled: return .disabled
+        }
+    }
+
     /// Starts the window with a pipe each way; false after saying why it could not.
     static func open() -> Bool {
         // A window closed early must not kill patternctl at its next word.

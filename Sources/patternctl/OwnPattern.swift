@@ -171,7 +171,8 @@ enum OwnPattern {
     ) -> WindowCurrent {
         var verdict = start
         while true {
-            let ask = DrawWindowProtocol.CurrentAsk(verdict: verdict, passwordOffered: global.settings.selfEnroll)
+            let ask = DrawWindowProtocol.CurrentAsk(
+                lock: DrawWindow.lock(verdict), passwordOffered: global.settings.selfEnroll)
             guard var typed = command.readEntry(.current, prompt: "", text: ask.encoded) else {
                 if DrawWindow.passwordChosen { return .passwordChosen }
                 Output.error(command.gaveUp(localized("no pattern given; nothing was changed")))

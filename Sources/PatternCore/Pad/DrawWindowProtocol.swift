@@ -39,21 +39,30 @@ public enum DrawWindowProtocol {
     /// The answer to `current` when the person chose their account password instead (a forgotten pattern).
     public static let usePassword: UInt8 = 0x66  // f
 
-    /// What comes with `current`, as "WAIT OFFERED": the throttle's verdict now (0: a drawing may be tried,
-    /// N > 0: the seconds until one may, -1: disabled) and whether the account password is offered instead (1).
+    /// What comes with `current`, as "WAIT OFFERED": whether a drawing may be tried now (0: it may, N > 0: the
+    /// seconds until one may, -1: disabled) and whether the account password is offered instead (1). Its own
+    /// type, not the throttle's verdict: the protocol sits below the throttle (ARCHITECTURE.md, "The core's
+    /// layers"); patternctl says what the throttle's verdict means here.
     public struct CurrentAsk: Equatable, Sendable {
-        public var verdict: ThrottleVerdict
+        /// Whether the current pattern may be drawn now.
+        public enum Lock: Equatable, Sendable {
+            case open
+            case wait(seconds: Int64)
+            case disabled
+        }
+
+        public var lock: Lock
         public var passwordOffered: Bool
 
-        public init(verdict: ThrottleVerdict, passwordOffered: Bool) {
-            self.verdict = verdict
+        public init(lock: Lock, passwordOffered: Bool) {
+            self.lock = lock
             self.passwordOffered = passwordOffered
         }
 
         public var encoded: [UInt8] {
             let wait: Int64
-            switch verdict {
-            case .allowed: wait = 0
+            switch lock {
+            case .open: wait = 0
             case .wait(let seconds): wait = max(1, seconds)
             case .disabled: wait = -1
             }
@@ -69,10 +78,10 @@ public enum DrawWindowProtocol {
             let negative = parts[0].first == 0x2D
             guard let value = TextCodec.parseDecimal(negative ? parts[0].dropFirst() : parts[0]) else { return nil }
             switch (negative, value) {
-            case (true, 1): verdict = .disabled
+            case (true, 1): lock = .disabled
             case (true, _): return nil
-            case (false, 0): verdict = .allowed(freeAttemptsLeft: 0)
-            case (false, _): verdict = .wait(secondsLeft: value)
+            case (false, 0): lock = .open
+            case (false, _): lock = .wait(seconds: value)
             }
             passwordOffered = parts[1][parts[1].startIndex] == 0x31
         }

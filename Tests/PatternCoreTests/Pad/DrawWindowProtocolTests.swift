@@ -12,9 +12,9 @@ import Testing
 
     @Test func theCurrentAskCarriesTheThrottleAndTheOffer() {
         let asks: [DrawWindowProtocol.CurrentAsk] = [
-            .init(verdict: .allowed(freeAttemptsLeft: 0), passwordOffered: true),
-            .init(verdict: .wait(secondsLeft: 299), passwordOffered: false),
-            .init(verdict: .disabled, passwordOffered: true),
+            .init(lock: .open, passwordOffered: true),
+            .init(lock: .wait(seconds: 299), passwordOffered: false),
+            .init(lock: .disabled, passwordOffered: true),
         ]
         for ask in asks { #expect(DrawWindowProtocol.CurrentAsk(ask.encoded) == ask) }
         #expect(String(decoding: asks[1].encoded, as: UTF8.self) == "299 0")

@@ -76,8 +76,8 @@ struct DrawSession {
             if kind == .current {
                 let ask = DrawWindowProtocol.CurrentAsk(packet.bytes)
                 passwordOffered = ask?.passwordOffered ?? false
-                disabled = ask?.verdict == .disabled
-                if case .wait(let seconds)? = ask?.verdict { waitUntil = now + seconds * 1000 } else { waitUntil = 0 }
+                disabled = ask?.lock == .disabled
+                if case .wait(let seconds)? = ask?.lock { waitUntil = now + seconds * 1000 } else { waitUntil = 0 }
                 // A drawing made while the pattern is locked is not sent when the wait ends.
                 if secondsToWait(now: now) != 0 { queued = false }
             }
