@@ -63,8 +63,11 @@ class LockoutTest(pad.PadCase):
             )
         self.assertFalse(self.step(report, "wait", 0)["unlocked"], "the right drawing unlocked while held back")
         self.assertTrue(self.step(report, "wait", 1)["unlocked"], report)
-        self.assertEqual(self.sandbox.failures(self.USER), 5)
+        # The password's success ended the wait (the shipped profiles' reset_on_success line): the helper checked
+        # the password itself and cleared the five failures.
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
         log = "\n".join(report["log"])
+        self.assertIn("pattern failures (5) cleared after the password of user " + self.USER, log)
         self.assertIn("pattern locked for user " + self.USER, log)  # the capture works, so the absences count
         self.assertNotIn("pattern accepted for user", log)
         self.assertNotIn("wrong pattern for user", log)
