@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 
 from support import debs, pad
-from support.paths import BUILD, require_built, require_tools
+from support.paths import BUILD, ROOT, require_built, require_tools
 
 GREETER = "/usr/lib/x86_64-linux-gnu/libexec/kscreenlocker_greet"
 THEME = os.path.join(BUILD, "kde", "plasma5")
@@ -29,14 +29,16 @@ INSTALLED_SHELL = "/usr/share/plasma/shells/" + SHELL_ID
 PLASMA6_COMMAND = "/usr/libexec/pam-pattern/plasma6-lock-screen"
 STOCK_SHELL = "/usr/share/plasma/shells/org.kde.plasma.desktop"
 PLASMA6_COPY = "/usr/local/share/plasma/shells/org.kde.plasma.desktop"
-# The documented commands that turn the lock screen on and off for one person (README, "KDE Plasma").
-ON = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", THEME_ID]
-OFF = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", "--delete"]
-# ... and for everyone, as root (README, "KDE Plasma"): the system-wide defaults, which each person's own
-# kscreenlockerrc overrides (KConfig cascades $XDG_CONFIG_DIRS, /etc/xdg, under ~/.config).
+# Plasma 5.27's on/off command (README, "KDE Plasma"), installed, and the tree's copy the tests run: for one person
+# (their kscreenlockerrc's [Greeter] Theme) and, with --everyone as root, for everyone: the system-wide defaults,
+# /etc/xdg/kscreenlockerrc, which each person's own kscreenlockerrc overrides (KConfig cascades $XDG_CONFIG_DIRS).
+PLASMA5_COMMAND = "/usr/libexec/pam-pattern/plasma5-lock-screen"
+PLASMA5_COMMAND_SOURCE = os.path.join(ROOT, "Sources", "PatternKDE", "plasma5-lock-screen")
+ON = [PLASMA5_COMMAND_SOURCE, "on"]
+OFF = [PLASMA5_COMMAND_SOURCE, "off"]
 SYSTEM_CONFIG = "/etc/xdg/kscreenlockerrc"
-ADMIN_ON = ["kwriteconfig5", "--file", SYSTEM_CONFIG, "--group", "Greeter", "--key", "Theme", THEME_ID]
-ADMIN_OFF = ["kwriteconfig5", "--file", SYSTEM_CONFIG, "--group", "Greeter", "--key", "Theme", "--delete"]
+ADMIN_ON = [PLASMA5_COMMAND_SOURCE, "on", "--everyone"]
+ADMIN_OFF = [PLASMA5_COMMAND_SOURCE, "off", "--everyone"]
 
 
 def require_greeter():
