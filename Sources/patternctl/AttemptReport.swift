@@ -15,7 +15,7 @@ enum AttemptReport {
         }
         var lines: [String] = []
         for attempt in record.attempts where attempt.time >= since {
-            var line = "failure: \(Timestamp.format(attempt.time)) \(shown(attempt.service)) \(shown(attempt.tty))"
+            var line = "failure: \(Timestamp.local(attempt.time)) \(shown(attempt.service)) \(shown(attempt.tty))"
             if !attempt.remoteHost.isEmpty { line += " from \(shown(attempt.remoteHost))" }
             lines.append(line)
         }

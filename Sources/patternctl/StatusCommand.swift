@@ -14,7 +14,9 @@ struct StatusCommand: Subcommand {
 
               user: NAME
               enrolled: yes|no
-              set: DATE                 UTC, like 2026-11-30T01:55:05Z ("-" if none)
+              set: DATE                 your local time (TZ), like 2026-12-06
+                                        14:03:05 CET ("-" if none); --json
+                                        says UTC, like 2026-12-06T13:03:05Z
               hash: yescrypt with M MiB of memory per check (cost N)
                                         how slow each guess is, for anyone
                                         ("held by the TPM ...", "-" if none)

@@ -12,7 +12,7 @@ enum StatusLines {
         [
             "user: \(user)",
             "enrolled: \(setAt == nil ? "no" : "yes")",
-            "set: \(setAt.map { Timestamp.format($0) } ?? "-")",
+            "set: \(setAt.map { Timestamp.local($0) } ?? "-")",
             "hash: \(hash(enrolled: setAt != nil, cost: cost))",
             "failures: \(self.failures(failures, enrolled: setAt != nil, throttle: throttle))",
             "locked: \(locked(verdict, now: now))",
@@ -44,7 +44,7 @@ enum StatusLines {
     static func locked(_ verdict: ThrottleVerdict, now: Int64) -> String {
         switch verdict {
         case .allowed: return "no"
-        case .wait(let seconds): return "until \(Timestamp.format(now + seconds)) (\(seconds) s)"
+        case .wait(let seconds): return "until \(Timestamp.local(now + seconds)) (\(seconds) s)"
         case .disabled: return "disabled"
         }
     }

@@ -58,14 +58,14 @@ class SuAttemptTest(clients.SuCase):
         unseen, failures = self.attempts()
         self.assertEqual(unseen, 1)
         self.assertEqual(len(failures), 1, failures)
-        self.assertRegex(failures[0], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ su /dev/pts/\d+$")
+        self.assertRegex(failures[0], r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+ su /dev/pts/\d+$")
         self.assertNotIn(clients.WRONG, failures[0])
 
     def test_wrong_then_right_tells_the_failure_once(self):
         self.su(clients.WRONG)
         right = self.su(clients.PATTERN)
         self.assertIn(b"SWITCHED-" + self.TARGET.encode(), right.output, right)
-        tty = self.attempts()[1][0].split()[2]
+        tty = self.attempts()[1][0].split()[4]
         self.assertRegex(
             right.after(clients.PROMPT).decode(errors="replace"),
             r"1 failed pattern attempt since your last success, the last from su on %s at "

@@ -9,6 +9,7 @@ import textwrap
 import time
 import unittest
 
+from support import cli
 from support.cli import run, USER_A, GOOD
 from support.paths import PATTERNCTL
 from support.sandbox import SandboxCase
@@ -99,7 +100,7 @@ class ConfTests(SandboxCase):
         deny2 = result.stdout.split("--deny2")[1].split("--bad")[0].strip()
         bad = result.stdout.split("--bad")[1].strip()
         self.assertEqual(none, "locked: no")
-        self.assertRegex(deny2, r"^locked: until \S+Z \(1[12]\d s\)$")
+        self.assertRegex(deny2, r"^locked: until %s \(1[12]\d s\)$" % cli.LOCAL_UTC)
         self.assertIn("/etc/security/pam_pattern.conf line 1: deny must be a whole number", bad)
         self.assertIn("exit=1", bad)
         self.assertFalse(
