@@ -29,7 +29,7 @@ class ConfTests(SandboxCase):
     def status(self, *extra):
         result = self.ctl("status", *extra, USER_A)
         self.assertEqual(result.code, 0, result)
-        return dict(line.split(": ", 1) for line in result.out.splitlines())
+        return dict(line.split(": ", 1) for line in result.out.splitlines() if ": " in line and line[:1] != " ")
 
     def test_cost_and_minlen_come_from_the_file(self):
         self.write_conf("cost = 2\nminlen = 8\n")

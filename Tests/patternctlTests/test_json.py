@@ -20,11 +20,11 @@ def expected_from_text(facts):
     until = re.fullmatch(r"until %s \((\d+) s\)" % cli.LOCAL_UTC, locked)
     # status says how slow the hash is, with its cost at the end; a list row has the bare COST column.
     cost = re.search(r"\(cost (\d+)\)$", facts["hash"]).group(1) if facts.get("hash", "-") != "-" else None
-    if "hash" not in facts:
+    if "hash" not in facts and "cost" in facts:  # a list row (status without a pattern has neither)
         cost = None if facts["cost"] == "-" else facts["cost"]
     return {
         "user": facts["user"],
-        "enrolled": {"yes": True, "no": False}[facts["enrolled"]],
+        "enrolled": {"yes": True, "no": False}[facts["enrolled"].split()[0]],
         "set": None if facts.get("set", "-") == "-" else cli.iso_from_local(facts["set"]),
         "cost": None if cost is None else int(cost),
         # status's failures line starts with the count, then says what it means.

@@ -42,7 +42,7 @@ class ModuleAgreesTests(FixtureCase):
     def status(self, *extra):
         result = self.ctl("status", *extra, USER_A)
         self.assertEqual(result.code, 0, result)
-        return dict(line.split(": ", 1) for line in result.out.splitlines())
+        return dict(line.split(": ", 1) for line in result.out.splitlines() if ": " in line and line[:1] != " ")
 
     def test_module_accepts_the_pattern_set_by_patternctl(self):
         made = self.ctl("set", "--cost", "1", USER_A, stdin="%s\n%s\n" % (GOOD, GOOD))

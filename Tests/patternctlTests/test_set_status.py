@@ -195,11 +195,18 @@ class StatusListTests(SandboxCase):
             {
                 "user": USER_B,
                 "enrolled": "no",
-                "set": "-",
-                "hash": "-",
-                "failures": "0 wrong passwords for a first pattern since the last success (a wait begins at 5; disabled at 20)",
+                "pattern": "none yet ('patternctl set' makes one; until then the password is asked)",
+                "failures": "0",
                 "locked": "no",
             },
+        )
+        self.assertEqual(
+            self.ctl("status", USER_B).out,
+            "user: %s\n"
+            "enrolled: no\n"
+            "pattern: none yet ('patternctl set' makes one; until then the password is asked)\n"
+            "failures: 0\n"
+            "locked: no\n" % USER_B,
         )
 
     def test_one_failure_count_and_nothing_from_a_removed_pattern(self):
@@ -212,20 +219,36 @@ class StatusListTests(SandboxCase):
             f.write("unseen 7\n" + "".join("%d su /dev/pts/%d -\n" % (then, i) for i in range(7)))
         os.chmod(record, 0o600)
         before = self.ctl("status", USER_A).out
-        self.assertIn("failures: 7 wrong tries since the last success (a wait begins at 5; disabled at 20)", before)
-        self.assertEqual(before.count("\nfailure: "), 7, before)
+        when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(then))
+        self.assertIn("\nfailures: 7 wrong tries since the last success (a wait begins at 5; disabled at 20)\n", before)
+        listed = before.split("\nlocked: ", 1)[1].split("\n", 1)[1]
+        self.assertEqual(
+            listed,
+            "recent failed attempts:\n"
+            + "".join("  %s  wrong pattern at su on /dev/pts/%d\n" % (when, i) for i in range(7)),
+        )
         self.assertNotIn("unseen", before, "one failure count, not two")
+        # The count cleared (a success, a reset): the records stay for the next success's notice, unlisted.
+        self.box.write_state(USER_A, 0, then)
+        cleared = self.ctl("status", USER_A).out
+        self.assertTrue(
+            cleared.endswith(
+                "failures: 0 wrong tries since the last success (a wait begins at 5; disabled at 20)\nlocked: no\n"
+            ),
+            cleared,
+        )
+        self.box.write_state(USER_A, 7, then)
         self.assertEqual(self.ctl("remove", USER_A).code, 0)
         gone = self.ctl("status", USER_A).out
-        self.assertIn("failures: 0 ", gone)
-        self.assertNotIn("failure: ", gone, "nothing from the removed pattern")
+        self.assertIn("failures: 0", gone)
+        self.assertNotIn("attempts", gone, "nothing from the removed pattern")
         # A new pattern lists none of the old one's failures either (status lists those from the second the
         # pattern was set on: the new one is set a second later).
         time.sleep(1.1)
         self.set_pattern(USER_A)
         again = self.ctl("status", USER_A).out
         self.assertIn("failures: 0 wrong tries", again)
-        self.assertNotIn("failure: ", again)
+        self.assertNotIn("attempts", again)
 
     def test_missing_store_directory_means_nobody_enrolled(self):
         missing = ["--store", os.path.join(self.box.directory, "absent", "patterns"), "--state", self.box.state]
