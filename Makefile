@@ -392,7 +392,7 @@ deb: deps build
 	  rm -rf $(DEB_STAGE); \
 	  $(MAKE) -s --no-print-directory install-rows LAYOUT=debian INSTALL_LIST=$$list DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null \
 	  && DIRECTORY_MODES="$$($(MAKE) -s --no-print-directory print-installed-directories LAYOUT=debian INSTALL_LIST=$$list)" \
-	    packaging/build-deb.sh $$package $(DEB_STAGE) $(BUILD) $(DEB_VERSION) || exit 1; \
+	    SHARED_DIRECTORIES="$(PAMDIR)" packaging/build-deb.sh $$package $(DEB_STAGE) $(BUILD) $(DEB_VERSION) || exit 1; \
 	done
 	@rm -rf $(DEB_STAGE)
 	@$(GIVE_BACK)
