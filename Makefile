@@ -356,11 +356,14 @@ KDE_SHELL := /usr/share/plasma/shells/org.pam-pattern.desktop
 # Plasma 6's on/off command, as root: a copy of the stock desktop shell with that lock screen, in /usr/local/share
 # (the package's dpkg trigger refreshes it); the paths it knows are KDE_SHELL's and Plasma's.
 KDE_PLASMA6_COMMAND := /usr/libexec/pam-pattern/plasma6-lock-screen
+# Plasma 5.27's on/off command, for a person or (--everyone, as root) /etc/xdg: kscreenlockerrc's [Greeter] Theme,
+# and off puts the file back exactly as it was.
+KDE_PLASMA5_COMMAND := /usr/libexec/pam-pattern/plasma5-lock-screen
 
 install-kde:
 	@test -f $(BUILD)/kde/plasma5/contents/lockscreen/LockScreen.qml || { echo "run 'make build' first"; exit 1; }
 	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=$(SURFACES)/kde/package.list
-	@echo "installed; turn it on for yourself with: kwriteconfig5 --file kscreenlockerrc --group Greeter --key Theme org.pam-pattern.lockscreen"
+	@echo "installed; turn it on for yourself with: $(KDE_PLASMA5_COMMAND) on (Plasma 5.27)"
 	@echo "(on Plasma 6, for everyone: sudo $(KDE_PLASMA6_COMMAND) on)"
 
 uninstall-kde:
@@ -401,7 +404,7 @@ deb: deps build
 	  rm -rf $(DEB_STAGE); \
 	  $(MAKE) -s --no-print-directory install-rows LAYOUT=debian INSTALL_LIST="$$list" DESTDIR=$(CURDIR)/$(DEB_STAGE) >/dev/null \
 	  && DIRECTORY_MODES="$$($(MAKE) -s --no-print-directory print-installed-directories LAYOUT=debian INSTALL_LIST="$$list")" \
-	    packaging/build-deb.sh $$package $(DEB_STAGE) $(BUILD) $(DEB_VERSION) || exit 1; \
+	    SHARED_DIRECTORIES="$(PAMDIR)" packaging/build-deb.sh $$package $(DEB_STAGE) $(BUILD) $(DEB_VERSION) || exit 1; \
 	done
 	@rm -rf $(DEB_STAGE)
 	@$(GIVE_BACK)

@@ -103,4 +103,8 @@ find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$outdir"
 deb=$outdir/${package}_${version}_${arch}.deb
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
+# Directories other packages make (SHARED_DIRECTORIES, the PAM module directory) are not claimed.
+shared=()
+for dir in ${SHARED_DIRECTORIES:-}; do [ ! -d "$stage$dir" ] || shared+=("$dir"); done
+[ ${#shared[@]} -eq 0 ] || "$here/unclaim-directories.py" "$deb" "${shared[@]}"
 echo "$deb"

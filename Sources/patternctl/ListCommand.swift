@@ -58,12 +58,12 @@ struct ListCommand: Subcommand {
                 objects.append(facts.json)
             } catch {
                 Output.error(localized("cannot read the throttle state of %s: %s", name, error.message))
-                rows.append([name, Timestamp.format(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?"])
+                rows.append([name, Timestamp.local(record.setAt), record.cost.map { "\($0)" } ?? "-", "?", "?"])
                 // The throttle facts are unknown: null, as "?" in the table.
                 objects.append(
                     .object([
                         ("user", .string(name)), ("enrolled", .bool(true)),
-                        ("set", .string(Timestamp.format(record.setAt))),
+                        ("set", .string(Timestamp.iso(record.setAt))),
                         ("cost", .optional(record.cost.map { Int64($0) })),
                         ("failures", .null), ("locked", .null), ("locked_until", .null), ("wait_seconds", .null),
                     ]))

@@ -112,8 +112,7 @@ enum OwnPattern {
                 }
             }
             defer { Terminal.wipe(&current) }
-            guard let new = command.askTwice() else {
-                Output.error(command.gaveUp(localized("no new pattern was set; nothing was changed")))
+            guard let new = command.askTwice(orSay: localized("no new pattern was set; nothing was changed")) else {
                 return .failure
             }
             return finish(
@@ -143,8 +142,7 @@ enum OwnPattern {
             return .failure
         }
         defer { Terminal.wipe(&password) }
-        guard let new = command.askTwice() else {
-            Output.error(command.gaveUp(localized("no pattern was set; nothing was changed")))
+        guard let new = command.askTwice(orSay: localized("no pattern was set; nothing was changed")) else {
             return .failure
         }
         return finish(
@@ -200,20 +198,25 @@ enum OwnPattern {
     }
 
     /// The current pattern as canonical digits, asked again after an entry that is not a pattern (nothing is
-    /// counted for it), as the new pattern is after a mismatch; nil after saying why there is none.
+    /// counted for it) until the person gives up (an empty entry, Ctrl-D, Esc), as the new pattern is; from a
+    /// file or a pipe the first line only. nil after saying why there is none.
     private static func currentPattern(command: SetCommand, global: GlobalOptions) -> [UInt8]? {
-        let rounds = command.interactive ? SetCommand.terminalRounds : 1
-        for round in 1...rounds {
-            guard var typed = command.readEntry(.current, prompt: localized("Current pattern: "))
-            else {
+        while true {
+            guard var typed = command.readEntry(.current, prompt: localized("Current pattern: ")) else {
                 Output.error(command.gaveUp(localized("no pattern given; nothing was changed")))
                 return nil
             }
             defer { Terminal.wipe(&typed) }
-            if let digits = canonical(typed, global: global, retrying: round < rounds) { return digits }
+            if command.interactive && typed.isEmpty {
+                Output.error(SetCommand.cancelled)
+                return nil
+            }
+            if let digits = canonical(typed, global: global, retrying: command.interactive) { return digits }
+            if !command.interactive {
+                Output.error(localized("nothing was changed"))
+                return nil
+            }
         }
-        Output.error(localized("nothing was changed"))
-        return nil
     }
 
     /// `patternctl remove` for oneself, after the current pattern (counted).
@@ -261,7 +264,7 @@ enum OwnPattern {
             return try Pattern.parse(typed, layout: global.layout, minimumLength: Pattern.minimumLengthRange.lowerBound)
                 .digits
         } catch {
-            Output.error(error.message(layout: global.layout) + (retrying ? " " + localized("Try again.") : ""))
+            Output.error(error.message(layout: global.layout) + (retrying ? " " + SetCommand.tryAgain : ""))
             return nil
         }
     }

@@ -14,12 +14,13 @@ struct SetCommand: Subcommand {
             password when you have none yet or with --forgot.
 
             The pattern is asked twice with echo off; after a mismatch, a malformed or
-            a weak pattern it is asked again, three rounds at most. When standard input
-            is not a terminal, the first two lines are the pattern and its repetition
-            and nothing is asked again. Patterns that are easy to guess (common shapes,
-            their rotations and mirror images, too few dots) are refused with the
-            reason. On success the pattern is drawn and the failure count of USER is
-            cleared.
+            a weak pattern it is asked again, with the reason, until you give up with
+            an empty entry or Ctrl-D (then nothing is changed, exit status 1). When
+            standard input is not a terminal, the first two lines are the pattern and
+            its repetition and nothing is asked again. Patterns that are easy to guess
+            (common shapes, their rotations and mirror images, too few dots) are
+            refused with the reason. On success the pattern is drawn and the failure
+            count of USER is cleared.
 
             With --draw the entries are drawn in a window (pattern-draw, on the
             desktop of this session) instead of typed: the current pattern or the
@@ -50,8 +51,6 @@ struct SetCommand: Subcommand {
     static let selfService = true
     /// yescrypt costs libxcrypt accepts (crypt_gensalt "$y$" count 1..11; 2^(cost-1) MiB each).
     static let costRange = PatternOption.countRange(.cost)
-    /// Rounds of "enter twice" on a terminal before giving up.
-    static let terminalRounds = 3
 
     let user: String?
     /// --cost, else the configuration's cost=.
@@ -136,8 +135,7 @@ struct SetCommand: Subcommand {
         }
 
         Output.line(localized("Setting the unlock pattern for %s.", name))
-        guard let pattern = askTwice() else {
-            Output.error(gaveUp(localized("no pattern was set for %s; nothing was changed", name)))
+        guard let pattern = askTwice(orSay: localized("no pattern was set for %s; nothing was changed", name)) else {
             return .failure
         }
         if inTPM {
@@ -177,35 +175,61 @@ struct SetCommand: Subcommand {
         return .success
     }
 
-    /// Asks for the pattern and its confirmation: up to three rounds on a
-    /// terminal, one round (two lines) when stdin is a file or a pipe.
-    func askTwice() -> Pattern? {
-        let rounds = interactive ? Self.terminalRounds : 1
-        for round in 1...rounds {
-            let last = round == rounds
-            // The window shows live, by the same rules, whether the drawing would be taken.
-            let rules = DrawWindowProtocol.NewAsk(minimumLength: global.minimumLength, rules: global.settings.strength)
+    /// The new pattern and its confirmation. On a terminal or in the drawing window a refused entry (a
+    /// mismatch, a malformed or a weak pattern) is asked again, with its reason, until the person gives up:
+    /// an empty entry or Ctrl-D on the terminal, Esc in the window. From a file or a pipe: the first two lines
+    /// only (a script's wrong line is not followed by more guesses). nil after saying why: cancelled, or
+    /// `refusal`.
+    func askTwice(orSay refusal: String) -> Pattern? {
+        // The window shows live, by the same rules, whether the drawing would be taken.
+        let rules = DrawWindowProtocol.NewAsk(minimumLength: global.minimumLength, rules: global.settings.strength)
+        while true {
             guard var first = readEntry(.new, prompt: localized("New pattern: "), text: rules.encoded) else {
+                Output.error(gaveUp(refusal))
                 return nil
             }
             defer { Terminal.wipe(&first) }
-            guard let pattern = judge(first, retrying: !last) else { continue }
-            guard var second = readEntry(.again, prompt: localized("Again: ")) else { return nil }
+            if interactive && first.isEmpty {
+                Output.error(Self.cancelled)
+                return nil
+            }
+            guard let pattern = judge(first, retrying: interactive) else {
+                if interactive { continue }
+                Output.error(refusal)
+                return nil
+            }
+            guard var second = readEntry(.again, prompt: localized("Again: ")) else {
+                Output.error(gaveUp(refusal))
+                return nil
+            }
             defer { Terminal.wipe(&second) }
+            if interactive && second.isEmpty {
+                Output.error(Self.cancelled)
+                return nil
+            }
             let confirmation = try? Pattern.parse(second, layout: global.layout, minimumLength: global.minimumLength)
             // The same pattern typed differently ("1379" and "1235789") is the same pattern.
             if confirmation == pattern { return pattern }
-            Output.error(
-                last
-                    ? localized("the two entries are not the same pattern")
-                    : localized("the two entries are not the same pattern; try again"))
+            guard interactive else {
+                Output.error(localized("the two entries are not the same pattern"))
+                Output.error(refusal)
+                return nil
+            }
+            Output.error(localized("the two entries are not the same pattern; try again"))
         }
-        return nil
+    }
+
+    /// What giving up (an empty entry, Ctrl-D, Esc) says.
+    static var cancelled: String { localized("cancelled; nothing was changed") }
+
+    /// Appended to a refusal that is asked again: how to give up instead, where it is not obvious.
+    static var tryAgain: String {
+        DrawWindow.isOpen ? localized("Try again.") : localized("Try again, or press Enter alone to cancel.")
     }
 
     /// Parses an entry and applies the strength rules; nil after saying what is wrong.
     func judge(_ entry: [UInt8], retrying: Bool) -> Pattern? {
-        let again = retrying ? " " + localized("Try again.") : ""
+        let again = retrying ? " " + Self.tryAgain : ""
         let pattern: Pattern
         do {
             pattern = try Pattern.parse(entry, layout: global.layout, minimumLength: global.minimumLength)
@@ -231,9 +255,10 @@ struct SetCommand: Subcommand {
         return pattern
     }
 
-    /// Why there is no entry: Esc or the window's close button says so, else `usual` (end of input).
+    /// Why there is no entry: Esc or the window's close button says so, else `usual` (end of input, or a
+    /// window that went away by itself).
     func gaveUp(_ usual: String) -> String {
-        DrawWindow.cancelled ? localized("cancelled; nothing was changed") : usual
+        DrawWindow.cancelled ? Self.cancelled : usual
     }
 
     /// One entry without a SetCommand (remove): echo off on a terminal, a line otherwise.

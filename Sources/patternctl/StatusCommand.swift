@@ -13,18 +13,22 @@ struct StatusCommand: Subcommand {
             for your own status. Prints:
 
               user: NAME
-              enrolled: yes|no
-              set: DATE                 UTC, like 2026-11-30T01:55:05Z ("-" if none)
+              enrolled: yes|no          no: then a line "pattern: none yet ..."
+              set: DATE                 your local time (TZ), like 2026-12-06
+                                        14:03:05 CET; --json says UTC, like
+                                        2026-12-06T13:03:05Z
               hash: yescrypt with M MiB of memory per check (cost N)
                                         how slow each guess is, for anyone
-                                        ("held by the TPM ...", "-" if none)
+                                        ("held by the TPM ...")
               failures: N wrong tries since the last success (and the limits)
                                         the one count the throttle keeps
               locked: no|until DATE (N s)|disabled
-              failure: DATE PROGRAM TTY [from HOST]
-                                        one per recent failed attempt on this
-                                        pattern, oldest first (at most 16;
-                                        "-" for an unset field)
+              recent failed attempts:   only while failures is not 0
+                DATE  wrong pattern at PROGRAM on TTY [from HOST]
+                                        the attempts counted now, oldest
+                                        first (at most 16)
+
+            Without a pattern only user, enrolled, pattern, failures and locked.
 
             deny, unlock_time and lock_after come from the configuration file, as
             the module reads them; --deny, --unlock-time and --lock-after override
@@ -91,9 +95,11 @@ struct StatusCommand: Subcommand {
         for line in lines { Output.line(line) }
         // Only said when the record is not simply bound to this account (unbound, or a MISMATCH).
         if facts.accountFlagged { Output.line("account: \(facts.account)") }
-        // The failures of this pattern only: none listed from before it was set, none without one.
+        // The failures counted now, of this pattern only: none from before it was set, none without one.
         let since = facts.record?.setAt
-        for line in AttemptReport.lines(for: name, since: since, throttle: global.throttleStore) { Output.line(line) }
+        let attempts = AttemptReport.lines(
+            for: name, since: since, failures: facts.state.failures, throttle: global.throttleStore)
+        for line in attempts { Output.line(line) }
         return .success
     }
 }

@@ -9,12 +9,22 @@ enum StatusLines {
         user: String, setAt: Int64?, cost: Int?, failures: Int, verdict: ThrottleVerdict, now: Int64,
         throttle: ThrottleSettings
     ) -> [String] {
-        [
+        // No pattern: said plainly, without the lines that only mean something for one.
+        guard let setAt else {
+            return [
+                "user: \(user)",
+                "enrolled: no",
+                "pattern: none yet ('patternctl set' makes one; until then the password is asked)",
+                "failures: \(self.failures(failures, enrolled: false, throttle: throttle))",
+                "locked: \(locked(verdict, now: now))",
+            ]
+        }
+        return [
             "user: \(user)",
-            "enrolled: \(setAt == nil ? "no" : "yes")",
-            "set: \(setAt.map { Timestamp.format($0) } ?? "-")",
-            "hash: \(hash(enrolled: setAt != nil, cost: cost))",
-            "failures: \(self.failures(failures, enrolled: setAt != nil, throttle: throttle))",
+            "enrolled: yes",
+            "set: \(Timestamp.local(setAt))",
+            "hash: \(hash(enrolled: true, cost: cost))",
+            "failures: \(self.failures(failures, enrolled: true, throttle: throttle))",
             "locked: \(locked(verdict, now: now))",
         ]
     }
@@ -27,16 +37,18 @@ enum StatusLines {
         return "yescrypt with \(1 << (max(cost, 1) - 1)) MiB of memory per check (cost \(cost))"
     }
 
-    /// "3 wrong tries since the last success (a wait begins at 5; disabled at 20)".
+    /// "3 wrong tries since the last success (a wait begins at 5; disabled at 20)"; "0" alone when nothing
+    /// counts against a person without a pattern.
     static func failures(_ count: Int, enrolled: Bool, throttle: ThrottleSettings) -> String {
+        if !enrolled && count == 0 { return "0" }
         var rules = "a wait begins at \(max(throttle.deny, 1))"
         if throttle.lockAfter > 0 { rules += "; disabled at \(throttle.lockAfter)" }
-        // Without a pattern the count is of wrong account passwords given for a first one.
+        // Without a pattern the count is of wrong account passwords given to set a first one.
         let one = count == 1
         let what =
             enrolled
             ? (one ? "wrong try" : "wrong tries")
-            : (one ? "wrong password for a first pattern" : "wrong passwords for a first pattern")
+            : (one ? "wrong password given to set a first pattern" : "wrong passwords given to set a first pattern")
         return "\(count) \(what) since the last success (\(rules))"
     }
 
@@ -44,7 +56,7 @@ enum StatusLines {
     static func locked(_ verdict: ThrottleVerdict, now: Int64) -> String {
         switch verdict {
         case .allowed: return "no"
-        case .wait(let seconds): return "until \(Timestamp.format(now + seconds)) (\(seconds) s)"
+        case .wait(let seconds): return "until \(Timestamp.local(now + seconds)) (\(seconds) s)"
         case .disabled: return "disabled"
         }
     }

@@ -46,8 +46,8 @@ struct UserFacts {
 
     /// "yes" or "no".
     var enrolled: String { record == nil ? "no" : "yes" }
-    /// When the pattern was set (UTC ISO-8601), or "-".
-    var setAt: String { record.map { Timestamp.format($0.setAt) } ?? "-" }
+    /// When the pattern was set (local time, for a person), or "-".
+    var setAt: String { record.map { Timestamp.local($0.setAt) } ?? "-" }
     /// The yescrypt cost of the stored hash, or "-".
     var cost: String { record?.cost.map { "\($0)" } ?? "-" }
     /// "-", "uid N", "unbound (...)" or "MISMATCH: ...": whether the pattern belongs to the account that has
@@ -112,11 +112,11 @@ struct UserFacts {
         return .object([
             ("user", .string(user)),
             ("enrolled", .bool(setAt != nil)),
-            ("set", .optional(setAt.map { Timestamp.format($0) })),
+            ("set", .optional(setAt.map { Timestamp.iso($0) })),
             ("cost", .optional(cost.map { Int64($0) })),
             ("failures", .integer(Int64(failures))),
             ("locked", .string(lockState)),
-            ("locked_until", .optional(waitSeconds.map { Timestamp.format(now + $0) })),
+            ("locked_until", .optional(waitSeconds.map { Timestamp.iso(now + $0) })),
             ("wait_seconds", .optional(waitSeconds)),
         ])
     }

@@ -27,6 +27,7 @@ about 40 s, mostly the clients' own delay after a failure (~2 s each).
 """
 
 import os
+import pwd
 import shlex
 import shutil
 import signal
@@ -134,6 +135,21 @@ class SudoTest(ClientCase):
         self.assertNotIn(b"root", locked.stdout, locked)
         self.assertRegex(locked.stderr, rb"Password \(pattern locked: try again in \d+ minutes?( \d+ seconds?)?\): ")
         self.assertNotIn(b"Pattern", locked.stderr, locked)
+
+    def test_every_file_written_under_sudo_is_root_root(self):
+        """sudo runs PAM as root with the person's own group (their gid, not 0): the throttle state, the attempt
+        records and their locks the module makes there are root:root all the same (FILEFORMAT.md)."""
+        self.assertNotEqual(pwd.getpwnam(self.USER).pw_gid, 0)
+        self.assert_refused(self.sudo(WRONG))
+        self.assertEqual(self.sudo(PATTERN).stdout.strip(), b"root")
+        owners = {}
+        for top in (self.state_dir, self.store_dir):
+            for directory, names, files in os.walk(top):
+                for name in [directory] + [os.path.join(directory, f) for f in files]:
+                    st = os.lstat(name)
+                    owners[name] = (st.st_uid, st.st_gid)
+        self.assertGreater(len([p for p in owners if p.startswith(self.state_dir + "/")]), 1, owners)
+        self.assertEqual({p: o for p, o in owners.items() if o != (0, 0)}, {})
 
     def test_short_form_works_too(self):
         # "1379" is the short form of the Z (1235789): the dots passed over are taken, as on a phone.

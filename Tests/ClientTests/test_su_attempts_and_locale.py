@@ -50,7 +50,7 @@ class SuAttemptTest(clients.SuCase):
         text = done.stdout.decode()
         with open(attempt_record_file(self.state_dir, self.TARGET), "rb") as f:
             unseen = int(re.match(rb"unseen (\d+)\n", f.read()).group(1))
-        return unseen, re.findall(r"^failure: (.*)$", text, re.M)
+        return unseen, re.findall(r"^  (\d{4}-.*)$", text, re.M)
 
     def test_wrong_pattern_is_recorded_with_service_and_tty(self):
         session = self.su(clients.WRONG)
@@ -58,14 +58,14 @@ class SuAttemptTest(clients.SuCase):
         unseen, failures = self.attempts()
         self.assertEqual(unseen, 1)
         self.assertEqual(len(failures), 1, failures)
-        self.assertRegex(failures[0], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ su /dev/pts/\d+$")
+        self.assertRegex(failures[0], r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+  wrong pattern at su on /dev/pts/\d+$")
         self.assertNotIn(clients.WRONG, failures[0])
 
     def test_wrong_then_right_tells_the_failure_once(self):
         self.su(clients.WRONG)
+        tty = self.attempts()[1][0].split()[-1]
         right = self.su(clients.PATTERN)
         self.assertIn(b"SWITCHED-" + self.TARGET.encode(), right.output, right)
-        tty = self.attempts()[1][0].split()[2]
         self.assertRegex(
             right.after(clients.PROMPT).decode(errors="replace"),
             r"1 failed pattern attempt since your last success, the last from su on %s at "
@@ -92,7 +92,7 @@ class SuAttemptTest(clients.SuCase):
         unseen, failures = self.attempts()
         self.assertEqual(unseen, CAPACITY + 2)
         self.assertEqual(len(failures), CAPACITY, failures)
-        self.assertTrue(all(" su /dev/pts/" in line for line in failures), failures)
+        self.assertTrue(all(" wrong pattern at su on /dev/pts/" in line for line in failures), failures)
 
 
 class SuChineseTest(SuAttemptTest):

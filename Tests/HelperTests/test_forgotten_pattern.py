@@ -119,7 +119,7 @@ class ForgottenPatternTest(SelfServiceCase):
             conf="cost = 2\n",
         )
         self.assertEqual(code, 0, out)
-        self.assertIn("at least 4 are needed. Try again.", out)
+        self.assertIn("at least 4 are needed. Try again, or press Enter alone to cancel.", out)
         self.assertNotIn(".;", out)
         self.assertEqual(self.root_status()["failures"].split()[0], "0", "the short entry was not counted")
 

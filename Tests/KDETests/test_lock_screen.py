@@ -20,6 +20,12 @@ class LockScreenTest(kde.KdeCase):
     USER = "pphkde1"
     PASSWORD = "Kde-test-pw-42"
 
+    def test_no_debug_lines_unless_asked(self):
+        """Without QT_LOGGING_RULES asking for them, the greeter's log holds none of the lock screen's lines."""
+        report = self.session([], debug=False)
+        self.assertFalse(report["ready"], report["log"])
+        self.assertEqual([line for line in report["log"].splitlines() if "pam_pattern" in line], [])
+
     def test_the_right_drawing_unlocks(self):
         report = self.session([{"op": "drag", "path": pad.dots(PATTERN)}, {"op": "until", "text": "unlocked"}])
         self.assertTrue(report["steps"][1]["found"], report["log"])

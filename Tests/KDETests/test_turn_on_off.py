@@ -1,8 +1,9 @@
 """Turning the KDE lock screen on and off for one person, and for everyone, with the README's commands
-(kwriteconfig5 on kscreenlockerrc's [Greeter] Theme, the person's or /etc/xdg's): on, the greeter that reads the
-configuration (no --theme, as a real lock) shows the grid and the right drawing unlocks; off, every configuration
-file is as it was before, byte for byte (a file that did not exist may be left empty: no settings either way). The
-theme is installed where the package puts it (an overlay on /usr/share/plasma/look-and-feel)."""
+(plasma5-lock-screen on|off [--everyone], the real one of the tree, which sets kscreenlockerrc's [Greeter] Theme
+with the real kwriteconfig5, the person's or /etc/xdg's): on, the greeter that reads the configuration (no --theme,
+as a real lock) shows the grid and the right drawing unlocks; off, every configuration file is as it was before,
+byte for byte, and a file that did not exist before is gone again. The theme is installed where the package puts
+it (an overlay on /usr/share/plasma/look-and-feel)."""
 
 import json
 import os
@@ -22,15 +23,13 @@ setUpModule = kde.set_up_module
 
 
 def configuration(home):
-    """Every file under ~/.config: {relative path: bytes}; an empty file counts as no file."""
+    """Every file under ~/.config: {relative path: bytes}."""
     found = {}
     for directory, _, files in os.walk(os.path.join(home, ".config")):
         for name in files:
             path = os.path.join(directory, name)
             with open(path, "rb") as f:
-                data = f.read()
-            if data:
-                found[os.path.relpath(path, home)] = data
+                found[os.path.relpath(path, home)] = f.read()
     return found
 
 
@@ -71,6 +70,33 @@ class TurnOnOffTest(kde.KdeCase):
         self.as_person(kde.OFF)
         self.assertEqual(configuration(self.home), before)
 
+    def test_off_removes_the_file_on_made(self):
+        self.home = "/home/" + self.USER
+        os.makedirs(os.path.join(self.home, ".config"), exist_ok=True)
+        os.chown(os.path.join(self.home, ".config"), self.user.uid, self.user.uid)
+        self.assertEqual(configuration(self.home), {})
+        self.as_person(kde.ON)
+        self.assertEqual(list(configuration(self.home)), [".config/kscreenlockerrc"])
+        read = ["kreadconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme"]
+        self.assertEqual(self.as_person(read).strip(), kde.THEME_ID)
+        self.as_person(kde.OFF)
+        self.assertEqual(configuration(self.home), {}, "off left a file where there was none")
+
+    def test_off_puts_back_the_theme_there_was(self):
+        self.home = "/home/" + self.USER
+        os.makedirs(os.path.join(self.home, ".config"), exist_ok=True)
+        existing = os.path.join(self.home, ".config", "kscreenlockerrc")
+        with open(existing, "w") as f:
+            f.write("[Greeter]\nTheme=org.kde.breeze.desktop\n")
+        os.chown(existing, self.user.uid, self.user.uid)
+        os.chown(os.path.join(self.home, ".config"), self.user.uid, self.user.uid)
+        before = configuration(self.home)
+        self.as_person(kde.ON)
+        read = ["kreadconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme"]
+        self.assertEqual(self.as_person(read).strip(), kde.THEME_ID)
+        self.as_person(kde.OFF)
+        self.assertEqual(configuration(self.home), before)
+
 
 class AdministratorOnOffTest(kde.KdeCase):
     """The README's commands for everyone (kwriteconfig5 on /etc/xdg/kscreenlockerrc, as root): on, the greeter of
@@ -82,8 +108,8 @@ class AdministratorOnOffTest(kde.KdeCase):
     PASSWORD = "Kde-test-pw-46"
 
     def system_configuration(self):
-        """{path: sha256} of every non-empty file under /etc/xdg, as the namespace sees it."""
-        done = self.sandbox.run("cd /etc/xdg && find . -type f -size +0c -print0 | sort -z | xargs -0 sha256sum")
+        """{path: sha256} of every file under /etc/xdg, as the namespace sees it."""
+        done = self.sandbox.run("cd /etc/xdg && find . -type f -print0 | sort -z | xargs -0 sha256sum")
         self.assertEqual(done.returncode, 0, done.stderr)
         return {line.split()[1]: line.split()[0] for line in done.stdout.decode().splitlines()}
 
@@ -113,6 +139,14 @@ class AdministratorOnOffTest(kde.KdeCase):
         self.as_administrator(kde.ADMIN_OFF)
         self.assertEqual(self.system_configuration(), before)
         self.assertEqual(configuration(home), person_before, "the administrator's commands changed ~/.config")
+
+    def test_off_for_everyone_removes_the_file_on_made(self):
+        before = self.system_configuration()
+        self.assertNotIn("./kscreenlockerrc", before)
+        self.as_administrator(kde.ADMIN_ON)
+        self.assertIn("./kscreenlockerrc", self.system_configuration())
+        self.as_administrator(kde.ADMIN_OFF)
+        self.assertEqual(self.system_configuration(), before, "off left a file where there was none")
 
 
 class InstallTest(unittest.TestCase):

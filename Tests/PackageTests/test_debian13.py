@@ -389,6 +389,7 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
             "command": command,
             # The greeter's own lookup: the QML files the engine loads, by path, in the log (which lock screen it is).
             "env": {"QML_IMPORT_TRACE": "1"} if shell is None else {},
+            "debug_rules": kde.DEBUG_RULES,
             "steps": steps,
         }
         done = ns.run(["python3", "-c", kde.DRIVER, json.dumps(job)], check=False, timeout=300)

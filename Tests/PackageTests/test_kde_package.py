@@ -78,7 +78,7 @@ class KdePackageTests(SurfacePackage, unittest.TestCase):
                 r = ns.run([kde.PLASMA6_COMMAND, action], check=False)
                 self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
                 self.assertIn("this is for Plasma 6", r.stderr)
-                self.assertIn(" ".join(kde.ADMIN_ON), r.stderr)
+                self.assertIn("sudo %s on --everyone" % kde.PLASMA5_COMMAND, r.stderr)
         self.assertEqual(ns.run(["find", "/usr/local", "/etc/xdg", "-printf", "%p %m %s %T@\\n"]).stdout, before)
 
 

@@ -548,6 +548,23 @@ class PackageTests(unittest.TestCase):
         self.assertNotEqual(ns.run(["dpkg", "-s", PACKAGE], check=False).returncode, 0)
         self.assertEqual(self.leftovers(ns), [])
 
+    def test_remove_and_purge_leave_the_shared_module_directory_without_a_warning(self):
+        """The PAM module directory is libpam-modules' (on Debian 12 dpkg knows it by its /lib spelling):
+        removing the package takes its module out of it, says nothing about it, and leaves the others."""
+        ns = self.NAMESPACE()
+        self.addCleanup(ns.close)
+        ns.share(os.path.dirname(self.deb))
+        ns.run(["apt-get", "install", "-y", "--no-install-recommends", self.deb], timeout=300)
+        module = next(dst for _, dst, _ in self.rows if dst.endswith("/security/pam_pattern.so"))
+        directory = os.path.dirname(module)
+        others = sorted(set(os.listdir(ns.path(directory))) - {"pam_pattern.so"})
+        self.assertIn("pam_unix.so", others)
+        for step in (["dpkg", "-r", PACKAGE], ["dpkg", "-P", PACKAGE]):
+            said = ns.run(step)
+            self.assertNotIn("not empty so not removed", said.stdout + said.stderr, step)
+            self.assertNotIn("warning", (said.stdout + said.stderr).lower(), step)
+        self.assertEqual(sorted(os.listdir(ns.path(directory))), others)
+
     def test_purge_deletes_the_tpm_indexes_of_its_patterns(self):
         """A pattern set in TPM mode (through the installed helper, on swtpm): after `dpkg -P` no NV index of
         pam_pattern's range is left in the TPM, the session key's included."""

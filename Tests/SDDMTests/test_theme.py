@@ -23,6 +23,15 @@ class TestModeTest(unittest.TestCase):
         said = sddm.test_mode_output(sddm.THEME)
         self.assertEqual(sddm.test_mode_problems(said, sddm.THEME), [])
 
+    def test_no_debug_lines_unless_asked(self):
+        """Without QT_LOGGING_RULES asking for them (or debug=true in theme.conf), the theme loads and logs nothing."""
+        said = sddm.test_mode_output(sddm.THEME, debug=False)
+        lines = [
+            line[5:] if line.startswith("qml: ") else line for line in said["journal"] + said["output"].splitlines()
+        ]
+        self.assertIn("Loading file://%s/Main.qml..." % sddm.THEME, lines)
+        self.assertEqual([line for line in lines if "pam_pattern" in line], [])
+
     def test_a_broken_theme_is_caught(self):
         """The check above can fail: a theme whose QML names something that is not there is reported."""
         with tempfile.TemporaryDirectory(prefix="pam_pattern-sddm-broken.") as work:

@@ -6,6 +6,7 @@ import re
 import time
 import unittest
 
+from support import cli
 from support.cli import USER_A, USER_B
 from support.sandbox import SandboxCase
 
@@ -16,20 +17,20 @@ FIELDS = ["user", "enrolled", "set", "cost", "failures", "locked", "locked_until
 def expected_from_text(facts):
     """The JSON object the text facts (status lines or a list row) stand for."""
     locked = facts["locked"]
-    until = re.fullmatch(r"until (\S+) \((\d+) s\)", locked)
+    until = re.fullmatch(r"until %s \((\d+) s\)" % cli.LOCAL_UTC, locked)
     # status says how slow the hash is, with its cost at the end; a list row has the bare COST column.
     cost = re.search(r"\(cost (\d+)\)$", facts["hash"]).group(1) if facts.get("hash", "-") != "-" else None
-    if "hash" not in facts:
+    if "hash" not in facts and "cost" in facts:  # a list row (status without a pattern has neither)
         cost = None if facts["cost"] == "-" else facts["cost"]
     return {
         "user": facts["user"],
-        "enrolled": {"yes": True, "no": False}[facts["enrolled"]],
-        "set": None if facts["set"] == "-" else facts["set"],
+        "enrolled": {"yes": True, "no": False}[facts["enrolled"].split()[0]],
+        "set": None if facts.get("set", "-") == "-" else cli.iso_from_local(facts["set"]),
         "cost": None if cost is None else int(cost),
         # status's failures line starts with the count, then says what it means.
         "failures": None if facts["failures"] == "?" else int(facts["failures"].split()[0]),
         "locked": None if locked == "?" else ("wait" if until else locked),
-        "locked_until": until.group(1) if until else None,
+        "locked_until": cli.iso_from_local(until.group(1)) if until else None,
         "wait_seconds": int(until.group(2)) if until else None,
     }
 
@@ -94,7 +95,7 @@ class JsonTests(SandboxCase):
         self.assertEqual(result.code, 0, result)
         users = json.loads(result.out, object_pairs_hook=self.ordered)["users"]
         header = [name.lower() for name in table.out.splitlines()[0].split()]
-        rows = [dict(zip(header, line.split(None, 4))) for line in table.out.splitlines()[1:]]
+        rows = [dict(zip(header, row)) for row in cli.table_rows(table.out)]
         self.assertEqual([u["user"] for u in users], [row["user"] for row in rows])  # same order
         for obj, row in zip(users, rows):
             row["enrolled"] = "yes"
@@ -114,7 +115,7 @@ class JsonTests(SandboxCase):
         users = {u["user"]: u for u in json.loads(result.out)["users"]}
         self.assertEqual((users[USER_B]["failures"], users[USER_B]["locked"]), (None, None))
         self.assertEqual(users[USER_A]["failures"], 0)
-        row = next(line.split(None, 4) for line in table.out.splitlines() if line.startswith(USER_B + " "))
+        row = next(row for row in cli.table_rows(table.out) if row[0] == USER_B)
         self.assertEqual(row[3:], ["?", "?"])
 
     def test_json_is_refused_where_it_does_not_apply(self):

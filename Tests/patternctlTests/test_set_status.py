@@ -1,21 +1,22 @@
 """`patternctl set`, `status`, `list`, `remove` and `reset` on a private store (run as root)."""
 
 import calendar
+import json
 import os
 import re
 import time
 import unittest
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
+from support import cli
 from support.cli import run, USER_A, USER_B, NO_SUCH_USER, GOOD
 from support.formats import attempt_record_file, crypt, parse_store
 from support.sandbox import SandboxCase
 
-ISO_UTC = r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"
-
-
-def _utc_seconds(text):
-    """Seconds since the epoch of a "2026-11-30T01:55:05Z" timestamp."""
-    return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+# A time as status says it (cli.run sets TZ=UTC), and its seconds since the epoch.
+LOCAL_UTC = cli.LOCAL_UTC
+_utc_seconds = cli.utc_seconds
 
 
 class SetTests(SandboxCase):
@@ -37,9 +38,9 @@ class SetTests(SandboxCase):
             result.out,
             r"^user: %s\nenrolled: yes\nset: %s\nhash: yescrypt with 4 MiB of memory per check \(cost 3\)\n"
             r"failures: 0 wrong tries since the last success \(a wait begins at 5; disabled at 20\)\nlocked: no\n$"
-            % (USER_A, ISO_UTC),
+            % (USER_A, LOCAL_UTC),
         )
-        set_at = _utc_seconds(re.search(r"set: " + ISO_UTC, result.out).group(1))
+        set_at = _utc_seconds(re.search(r"set: " + LOCAL_UTC, result.out).group(1))
         self.assertTrue(before <= set_at <= after, (before, set_at, after))
 
     def test_default_cost_is_reported(self):
@@ -206,11 +207,18 @@ class StatusListTests(SandboxCase):
             {
                 "user": USER_B,
                 "enrolled": "no",
-                "set": "-",
-                "hash": "-",
-                "failures": "0 wrong passwords for a first pattern since the last success (a wait begins at 5; disabled at 20)",
+                "pattern": "none yet ('patternctl set' makes one; until then the password is asked)",
+                "failures": "0",
                 "locked": "no",
             },
+        )
+        self.assertEqual(
+            self.ctl("status", USER_B).out,
+            "user: %s\n"
+            "enrolled: no\n"
+            "pattern: none yet ('patternctl set' makes one; until then the password is asked)\n"
+            "failures: 0\n"
+            "locked: no\n" % USER_B,
         )
 
     def test_one_failure_count_and_nothing_from_a_removed_pattern(self):
@@ -223,20 +231,36 @@ class StatusListTests(SandboxCase):
             f.write("unseen 7\n" + "".join("%d su /dev/pts/%d -\n" % (then, i) for i in range(7)))
         os.chmod(record, 0o600)
         before = self.ctl("status", USER_A).out
-        self.assertIn("failures: 7 wrong tries since the last success (a wait begins at 5; disabled at 20)", before)
-        self.assertEqual(before.count("\nfailure: "), 7, before)
+        when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(then))
+        self.assertIn("\nfailures: 7 wrong tries since the last success (a wait begins at 5; disabled at 20)\n", before)
+        listed = before.split("\nlocked: ", 1)[1].split("\n", 1)[1]
+        self.assertEqual(
+            listed,
+            "recent failed attempts:\n"
+            + "".join("  %s  wrong pattern at su on /dev/pts/%d\n" % (when, i) for i in range(7)),
+        )
         self.assertNotIn("unseen", before, "one failure count, not two")
+        # The count cleared (a success, a reset): the records stay for the next success's notice, unlisted.
+        self.box.write_state(USER_A, 0, then)
+        cleared = self.ctl("status", USER_A).out
+        self.assertTrue(
+            cleared.endswith(
+                "failures: 0 wrong tries since the last success (a wait begins at 5; disabled at 20)\nlocked: no\n"
+            ),
+            cleared,
+        )
+        self.box.write_state(USER_A, 7, then)
         self.assertEqual(self.ctl("remove", USER_A).code, 0)
         gone = self.ctl("status", USER_A).out
-        self.assertIn("failures: 0 ", gone)
-        self.assertNotIn("failure: ", gone, "nothing from the removed pattern")
+        self.assertIn("failures: 0", gone)
+        self.assertNotIn("attempts", gone, "nothing from the removed pattern")
         # A new pattern lists none of the old one's failures either (status lists those from the second the
         # pattern was set on: the new one is set a second later).
         time.sleep(1.1)
         self.set_pattern(USER_A)
         again = self.ctl("status", USER_A).out
         self.assertIn("failures: 0 wrong tries", again)
-        self.assertNotIn("failure: ", again)
+        self.assertNotIn("attempts", again)
 
     def test_missing_store_directory_means_nobody_enrolled(self):
         missing = ["--store", os.path.join(self.box.directory, "absent", "patterns"), "--state", self.box.state]
@@ -261,7 +285,7 @@ class StatusListTests(SandboxCase):
         self.box.write_state(USER_A, 5, now)
         facts = self.status(USER_A)
         self.assertEqual(facts["failures"].split()[0], "5")
-        match = re.fullmatch(r"until %s \((\d+) s\)" % ISO_UTC, facts["locked"])
+        match = re.fullmatch(r"until %s \((\d+) s\)" % LOCAL_UTC, facts["locked"])
         self.assertIsNotNone(match, facts)
         seconds = int(match.group(2))
         self.assertTrue(55 <= seconds <= 60, facts)  # deny=5, unlock_time=60: one minute
@@ -276,6 +300,26 @@ class StatusListTests(SandboxCase):
         # An old failure: the wait is over.
         self.box.write_state(USER_A, 5, now - 3600)
         self.assertEqual(self.status(USER_A)["locked"], "no")
+
+    def test_times_are_local_for_a_person_and_utc_iso_in_json(self):
+        self.set_pattern(USER_A)
+        self.box.write_state(USER_A, 5, int(time.time()))
+        facts = json.loads(self.ctl("status", "--json", USER_A, env={"TZ": "Asia/Kolkata"}).out)
+        set_at = calendar.timegm(time.strptime(facts["set"], "%Y-%m-%dT%H:%M:%SZ"))
+        until = calendar.timegm(time.strptime(facts["locked_until"], "%Y-%m-%dT%H:%M:%SZ"))
+        for zone in ("America/New_York", "Asia/Kolkata"):
+            with self.subTest(zone=zone):
+
+                def local(seconds):
+                    return datetime.fromtimestamp(seconds, ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M:%S %Z")
+
+                status = self.ctl("status", USER_A, env={"TZ": zone}).out
+                self.assertIn("\nset: %s\n" % local(set_at), status)
+                self.assertRegex(status, r"\nlocked: until %s \(\d+ s\)\n" % re.escape(local(until)))
+                listed = self.ctl("list", env={"TZ": zone}).out
+                self.assertEqual(cli.table_rows(listed)[0][:2], [USER_A, local(set_at)])
+                # Scripts get UTC whatever the zone.
+                self.assertEqual(json.loads(self.ctl("status", "--json", USER_A, env={"TZ": zone}).out), facts)
 
     def test_lock_after_zero_never_disables(self):
         self.set_pattern(USER_A)
@@ -293,9 +337,9 @@ class StatusListTests(SandboxCase):
         self.assertEqual(result.code, 0, result)
         lines = result.out.splitlines()
         self.assertEqual(lines[0].split(), ["USER", "SET", "COST", "FAILURES", "LOCKED"])
-        rows = {line.split()[0]: line.split(None, 4) for line in lines[1:]}
+        rows = {row[0]: row for row in cli.table_rows(result.out)}
         self.assertEqual(sorted(rows), sorted([USER_A, USER_B]))
-        self.assertRegex(rows[USER_A][1], ISO_UTC)
+        self.assertRegex(rows[USER_A][1], LOCAL_UTC)
         self.assertEqual(rows[USER_A][2:], ["2", "0", "no"])
         self.assertEqual(rows[USER_B][2:], ["1", "20", "disabled"])
 

@@ -1,4 +1,4 @@
-"""`patternctl set` on a terminal: asks twice with echo off, asks again after a mismatch (three rounds at most).
+"""`patternctl set` on a terminal: asks twice with echo off, asks again after each refusal until given up.
 
 ShellJobControlTests drive a real interactive bash in tmux, as a person would:
 Ctrl-Z and `fg` at the prompt must not bring the echo back, and Ctrl-C,
@@ -97,7 +97,19 @@ class DrawingStyleTests(unittest.TestCase):
 
 class TerminalSetTests(SandboxCase):
     def session(self, *argv):
-        return TerminalSession(["set"] + self.box.args() + ["--cost", "1"] + list(argv) + [USER_A])
+        tty = TerminalSession(["set"] + self.box.args() + ["--cost", "1"] + list(argv) + [USER_A])
+        self.addCleanup(self.end, tty)
+        return tty
+
+    @staticmethod
+    def end(tty):
+        """Kills a session a failed test left waiting at a prompt (a finished one was reaped already)."""
+        try:
+            if os.waitpid(tty.pid, os.WNOHANG) == (0, 0):
+                os.kill(tty.pid, signal.SIGKILL)
+                os.waitpid(tty.pid, 0)
+        except ChildProcessError:
+            pass
 
     def test_asks_twice_with_echo_off_and_draws(self):
         tty = self.session()
@@ -127,13 +139,51 @@ class TerminalSetTests(SandboxCase):
         self.assertEqual(tty.finish(), 0, tty.output)
         self.assertIsNotNone(self.box.store_bytes())
 
-    def test_gives_up_after_three_rounds_and_changes_nothing(self):
+    def test_asks_again_after_five_refusals_then_sets(self):
         tty = self.session()
-        for _ in range(3):
-            tty.read_until(b"New pattern: ")
-            tty.type("123")
+        tty.read_until(b"New pattern: ")
+        refusals = (
+            ("123", b"at least 4 are needed"),
+            ("1235789", b"too easy to guess"),
+            ("12a4", b"is not a dot"),
+            ("1478963", b"too easy to guess"),
+        )
+        for entry, reason in refusals:
+            tty.type(entry)
+            said = tty.read_until(b"New pattern: ")
+            self.assertIn(reason, said)
+        # Each refusal says how to give up instead.
+        self.assertEqual(tty.output.count(b"Try again, or press Enter alone to cancel."), len(refusals), tty.output)
+        tty.type(GOOD)
+        tty.read_until(b"Again: ")
+        tty.type("1236987")
+        self.assertIn(b"not the same pattern; try again", tty.read_until(b"New pattern: "))
+        tty.type(GOOD)
+        tty.read_until(b"Again: ")
+        tty.type(GOOD)
+        self.assertEqual(tty.finish(), 0, tty.output)
+        self.assertIsNotNone(self.box.store_bytes())
+
+    def test_ctrl_d_cancels_and_changes_nothing(self):
+        tty = self.session()
+        tty.read_until(b"New pattern: ")
+        tty.type("123")
+        tty.read_until(b"New pattern: ")
+        os.write(tty.fd, b"\x04")
+        tty.read_until(b"cancelled", timeout=10)
         self.assertEqual(tty.finish(), 1, tty.output)
-        self.assertIn(b"nothing was changed", tty.output)
+        self.assertIn(b"patternctl: cancelled; nothing was changed", tty.output)
+        self.assertIsNone(self.box.store_bytes())
+
+    def test_empty_entry_cancels_and_changes_nothing(self):
+        tty = self.session()
+        tty.read_until(b"New pattern: ")
+        tty.type(GOOD)
+        tty.read_until(b"Again: ")
+        tty.type("")
+        tty.read_until(b"cancelled", timeout=10)
+        self.assertEqual(tty.finish(), 1, tty.output)
+        self.assertIn(b"patternctl: cancelled; nothing was changed", tty.output)
         self.assertIsNone(self.box.store_bytes())
 
     def test_echo_is_restored_after_an_interrupt(self):

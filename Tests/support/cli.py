@@ -8,7 +8,9 @@ Golden files (Tests/patternctlTests/golden/*.txt) are compared exactly. After an
 a text, regenerate them with PAM_PATTERN_UPDATE_GOLDEN=1 and review the diff.
 """
 
+import calendar
 import os
+import re
 import subprocess
 import time
 import unittest
@@ -25,6 +27,26 @@ NO_SUCH_USER = "pp-no-such-user"
 
 # A pattern the core accepts as not weak, and its canonical digits.
 GOOD = "1562943"
+
+# status and list say times in the local time of whoever runs patternctl; run() sets TZ=UTC unless told, so a
+# time reads "2026-12-06 14:03:05 UTC" (group 1 of this pattern); --json says ISO 8601 UTC.
+LOCAL_UTC = r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)"
+
+
+def utc_seconds(text):
+    """Seconds since the epoch of a time as status says it with TZ=UTC ("2026-12-06 14:03:05 UTC")."""
+    return calendar.timegm(time.strptime(text, "%Y-%m-%d %H:%M:%S UTC"))
+
+
+def iso_from_local(text):
+    """The --json form (ISO 8601 UTC) of a time as status and list say it with TZ=UTC."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(utc_seconds(text)))
+
+
+def table_rows(text):
+    """`list`'s rows under its header: [USER, SET, COST, FAILURES, LOCKED] each (SET a local time, "-" or "?")."""
+    row = re.compile(r"^(\S+)\s+(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+|\S+)\s+(\S+)\s+(\S+)\s+(.*)$")
+    return [list(row.match(line).groups()) for line in text.splitlines()[1:]]
 
 
 class Result:
@@ -45,7 +67,7 @@ def run(*argv, stdin="", env=None, as_nobody=False):
     command = [PATTERNCTL] + list(argv)
     if as_nobody and os.geteuid() == 0:  # already not root: run as we are
         command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command
-    environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
+    environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"}
     if env:
         environment.update(env)
     completed = subprocess.run(command, input=stdin, capture_output=True, text=True, env=environment, timeout=120)

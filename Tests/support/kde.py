@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 
 from support import debs, pad, surfaces
-from support.paths import BUILD, require_built, require_tools
+from support.paths import BUILD, ROOT, require_built, require_tools
 
 GREETER = "/usr/lib/x86_64-linux-gnu/libexec/kscreenlocker_greet"
 THEME = os.path.join(BUILD, "kde", "plasma5")
@@ -29,14 +29,18 @@ INSTALLED_SHELL = "/usr/share/plasma/shells/" + SHELL_ID
 PLASMA6_COMMAND = "/usr/libexec/pam-pattern/plasma6-lock-screen"
 STOCK_SHELL = "/usr/share/plasma/shells/org.kde.plasma.desktop"
 PLASMA6_COPY = "/usr/local/share/plasma/shells/org.kde.plasma.desktop"
-# The documented commands that turn the lock screen on and off for one person (README, "KDE Plasma").
-ON = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", THEME_ID]
-OFF = ["kwriteconfig5", "--file", "kscreenlockerrc", "--group", "Greeter", "--key", "Theme", "--delete"]
-# ... and for everyone, as root (README, "KDE Plasma"): the system-wide defaults, which each person's own
-# kscreenlockerrc overrides (KConfig cascades $XDG_CONFIG_DIRS, /etc/xdg, under ~/.config).
+# The lock screen's debug lines, which the tests read (the grid's place, what it sent): off unless asked for so.
+DEBUG_RULES = "pam_pattern.greeter.debug=true"
+# Plasma 5.27's on/off command (README, "KDE Plasma"), installed, and the tree's copy the tests run: for one person
+# (their kscreenlockerrc's [Greeter] Theme) and, with --everyone as root, for everyone: the system-wide defaults,
+# /etc/xdg/kscreenlockerrc, which each person's own kscreenlockerrc overrides (KConfig cascades $XDG_CONFIG_DIRS).
+PLASMA5_COMMAND = "/usr/libexec/pam-pattern/plasma5-lock-screen"
+PLASMA5_COMMAND_SOURCE = os.path.join(ROOT, "Sources", "PatternKDE", "plasma5-lock-screen")
+ON = [PLASMA5_COMMAND_SOURCE, "on"]
+OFF = [PLASMA5_COMMAND_SOURCE, "off"]
 SYSTEM_CONFIG = "/etc/xdg/kscreenlockerrc"
-ADMIN_ON = ["kwriteconfig5", "--file", SYSTEM_CONFIG, "--group", "Greeter", "--key", "Theme", THEME_ID]
-ADMIN_OFF = ["kwriteconfig5", "--file", SYSTEM_CONFIG, "--group", "Greeter", "--key", "Theme", "--delete"]
+ADMIN_ON = [PLASMA5_COMMAND_SOURCE, "on", "--everyone"]
+ADMIN_OFF = [PLASMA5_COMMAND_SOURCE, "off", "--everyone"]
 
 
 def require_greeter():
@@ -80,9 +84,10 @@ class KdeCase(pad.PadCase):
     def namespace(self):
         return KdeNamespace(self)
 
-    def session(self, steps, env=None, timeout=240, configured=False):
+    def session(self, steps, env=None, timeout=240, configured=False, debug=True):
         """The greeter with the theme named on its command line, or (configured=True) the one the user's
-        kscreenlockerrc names, as a real lock does."""
+        kscreenlockerrc names, as a real lock does. debug=False: without its debug lines, which the steps are
+        driven by: the report after `ready_timeout` s (in env's place: job fields), not ready."""
         job = {
             "root": self.sandbox.root,
             "screen": [1024, 768],
@@ -93,10 +98,14 @@ class KdeCase(pad.PadCase):
             "greeter": GREETER,
             "theme": None if configured else self.sandbox.theme,
             "env": dict(env or {}),
+            "debug_rules": DEBUG_RULES if debug else "",
             "steps": steps,
         }
+        if not debug:
+            job["ready_timeout"] = 20
         report = self.run_driver("kde", DRIVER, job, timeout)
-        self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
+        if debug:
+            self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
         return report
 
     def logged(self, report, text):

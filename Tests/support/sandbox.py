@@ -195,7 +195,8 @@ class SandboxCase(unittest.TestCase):
     def status(self, user, *extra):
         result = self.ctl("status", *extra, user)
         self.assertEqual(result.code, 0, result)
-        return dict(line.split(": ", 1) for line in result.out.splitlines())
+        # "key: value" lines; the list under "recent failed attempts:" is not one.
+        return dict(line.split(": ", 1) for line in result.out.splitlines() if ": " in line and line[:1] != " ")
 
 
 class Tree(PrivateTree):

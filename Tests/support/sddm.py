@@ -33,6 +33,9 @@ from support.paths import BUILD, ROOT, require_built, require_tools, run
 THEME_ID = "pam-pattern"
 THEME = os.path.join(BUILD, "sddm", THEME_ID)
 THEMES = "/usr/share/sddm/themes"
+# The theme's debug lines (the grid's place, what it sent), which the tests read: off unless asked for, by this
+# logging rule where the greeter is started by hand (test mode), or debug=true in theme.conf.user under SDDM.
+DEBUG_RULES = "pam_pattern.greeter.debug=true"
 # The README's commands (README, "SDDM"): a drop-in naming the theme, and its removal.
 DROP_IN = "/etc/sddm.conf.d/pam-pattern.conf"
 ON = "install -D -m 644 %s/%s/pam-pattern.conf %s" % (THEMES, THEME_ID, DROP_IN)
@@ -88,25 +91,28 @@ print(json.dumps({"greeter": greeter, "journal": messages, "output": output}))
 """
 
 
-def test_mode_script(work, theme, seconds, inside=None):
+def test_mode_script(work, theme, seconds, inside=None, debug=True):
     """Shell text that runs TEST_MODE (kept in `work`, a private directory, which the script sees at `inside` when
-    it runs in another root) under its own Xvfb, in a private /run (run it in a mount namespace of its own)."""
+    it runs in another root) under its own Xvfb, in a private /run (run it in a mount namespace of its own); with
+    `debug`, the theme's debug lines on (DEBUG_RULES)."""
     with open(os.path.join(work, "test_mode.py"), "w") as f:
         f.write(TEST_MODE)
     work = inside or work
     catcher = os.path.join(work, "test_mode.py")
     script = "W=%s\nexport XDG_RUNTIME_DIR=$W QT_QPA_PLATFORM=xcb\n" % shlex.quote(work)
+    if debug:
+        script += "export %s\n" % shlex.quote("QT_LOGGING_RULES=" + DEBUG_RULES)
     script += "mount -t tmpfs -o mode=0755 tmpfs /run\n"
     script += xvfb.start("-screen 0 1024x768x24")
     script += "python3 %s %s %d; status=$?\nkill $xpid\nexit $status\n" % (catcher, shlex.quote(theme), seconds)
     return script
 
 
-def test_mode_output(theme, seconds=8):
+def test_mode_output(theme, seconds=8, debug=True):
     """What this machine's greeter says in test mode with the theme at `theme` (TEST_MODE's JSON)."""
     with tempfile.TemporaryDirectory(prefix="pam_pattern-sddm-test-mode.") as work:
         os.chmod(work, 0o700)  # also XDG_RUNTIME_DIR, which Qt wants private
-        script = test_mode_script(work, theme, seconds)
+        script = test_mode_script(work, theme, seconds, debug=debug)
         done = run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script], timeout=60 + seconds)
     if done.returncode != 0:
         raise AssertionError("the greeter's run failed: %s" % (done.stdout + done.stderr).decode(errors="replace"))
@@ -172,6 +178,10 @@ class SddmNamespace(pad.PadNamespace):
             upper = os.path.join(self.root, "overlay", "usr_share_sddm", "up", "themes")
             os.makedirs(upper)
             os.rename(unpacked + THEMES + "/" + THEME_ID, os.path.join(upper, THEME_ID))
+        # The theme's debug lines on, which the driver reads (SDDM reads theme.conf.user over theme.conf).
+        with open(os.path.join(upper, THEME_ID, "theme.conf.user"), "w") as f:
+            f.write("[General]\ndebug=true\n")
+        os.chmod(os.path.join(upper, THEME_ID, "theme.conf.user"), 0o644)
         # The marker the session writes, in a directory the user owns.
         self.marker_dir = os.path.join(self.root, "marker")
         os.makedirs(self.marker_dir)

@@ -62,9 +62,9 @@ enum SafeFile {
                 } catch {
                     throw directoryOpenError(error, path)
                 }
-                // Exactly 0700 whatever umask the caller left us (0777 would make it 0000).
+                // root:root and exactly 0700 whatever group and umask the caller left us.
                 if made {
-                    do { try SystemCall.fchmod(fd, 0o700) } catch {
+                    do { try makeRootOwned(fd, mode: 0o700) } catch {
                         SystemCall.close(fd)
                         throw .system(operation: .chmod, errno: error.code)
                     }
@@ -129,6 +129,14 @@ enum SafeFile {
         return size
     }
 
+    /// Gives a file or directory this process just made the owner root:root and exactly `mode`, whatever the
+    /// caller's group and umask: the setuid helper and the module under sudo run with the person's gid, which
+    /// a new file would otherwise get (FILEFORMAT.md: root:root). Not root: nothing to give (and no right to).
+    static func makeRootOwned(_ fd: Int32, mode: mode_t) throws(Errno) {
+        if geteuid() == 0 { try SystemCall.fchown(fd, 0, 0) }
+        try SystemCall.fchmod(fd, mode)
+    }
+
     /// Opens (creating 0600) the lock file ".<name><suffix>" beside `location` in `directory`, checks it like
     /// any file here, and flocks it with `operation` (bounded wait). Returns the descriptor; closing it releases
     /// the lock.
@@ -146,6 +154,12 @@ enum SafeFile {
         }
         do throws(StoreError) {
             _ = try checkFile(fd, limit: 0)
+            // Root's and 0600 (checked), made now or by an earlier run: its group root's too, as every file here.
+            if geteuid() == 0 {
+                do throws(Errno) { try SystemCall.fchown(fd, 0, 0) } catch {
+                    throw .system(operation: .chown, errno: error.code)
+                }
+            }
             // Bounded like every lock here: a stopped process must not hang the next one for ever.
             try takeLock(fd, operation, waitingAtMost: milliseconds)
         } catch {

@@ -14,7 +14,7 @@ extension SafeFile {
         }
     }
 
-    /// Writes `bytes` to `<tempPrefix><pid>.<n>` (0600 whatever the umask), fsyncs it, renames it over `name`
+    /// Writes `bytes` to `<tempPrefix><pid>.<n>` (root:root 0600 whatever the group and umask), fsyncs it, renames it over `name`
     /// and fsyncs the directory. On any failure the temp file is removed and the old file is untouched.
     /// `durable: false` skips both fsyncs, for files whose loss in a crash costs only history: still never
     /// torn for a reader (rename), but a crash may leave the old file, or an empty or partial one.
@@ -42,7 +42,7 @@ extension SafeFile {
         // One cleanup path: whatever step fails, the temp file is closed and removed, the old file untouched.
         var step = SystemOperation.chmod
         do throws(Errno) {
-            try SystemCall.fchmod(fd, 0o600)  // exactly 0600 whatever the umask
+            try makeRootOwned(fd, mode: 0o600)  // root:root and exactly 0600 whatever the group and umask
             step = .write
             try SystemCall.writeAll(fd, bytes)
             step = .fsync

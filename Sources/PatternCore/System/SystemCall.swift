@@ -159,6 +159,11 @@ public enum SystemCall {
         _ = try valueOrErrno { CPatternSystem.fchmod(fd, mode) }
     }
 
+    /// The corresponding C function is `fchown`.
+    static func fchown(_ fd: Int32, _ owner: uid_t, _ group: gid_t) throws(Errno) {
+        _ = try valueOrErrno { CPatternSystem.fchown(fd, owner, group) }
+    }
+
     /// flock(2) that waits at most `milliseconds` (LOCK_NB polled in C, no signals): EWOULDBLOCK when
     /// another process held the lock the whole time.
     static func flock(_ fd: Int32, _ operation: Int32, waitingAtMost milliseconds: Int32) throws(Errno) {

@@ -1,7 +1,7 @@
 /// Which system call failed, carried by `StoreError.system`.
 public enum SystemOperation: Equatable, Sendable {
     case open, openDirectory, makeDirectory, stat, read, write, fsync, rename, unlink, lock, truncate, chmod,
-        listDirectory, crypt, accountLookup
+        chown, listDirectory, crypt, accountLookup
 
     /// The C name, for messages.
     public var name: String {
@@ -18,6 +18,7 @@ public enum SystemOperation: Equatable, Sendable {
         case .lock: return "flock"
         case .truncate: return "ftruncate"
         case .chmod: return "fchmod"
+        case .chown: return "fchown"
         case .listDirectory: return "readdir"
         case .crypt: return "crypt"
         case .accountLookup: return "getpwnam_r"

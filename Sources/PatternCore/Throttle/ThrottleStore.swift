@@ -127,8 +127,8 @@ public struct ThrottleStore: Sendable {
                     if error.code != EEXIST { throw SafeFile.fileOpenError(error) }
                     continue
                 }
-                // Exactly 0600 whatever umask the caller left us (0777 would make it 0000).
-                do { try SystemCall.fchmod(fd, 0o600) } catch {
+                // root:root and exactly 0600 whatever group and umask the caller left us.
+                do { try SafeFile.makeRootOwned(fd, mode: 0o600) } catch {
                     SystemCall.close(fd)
                     throw .system(operation: .chmod, errno: error.code)
                 }

@@ -14,7 +14,8 @@ os.makedirs(runtime, exist_ok=True)
 os.chown(runtime, job["uid"], -1)
 os.chmod(runtime, 0o700)
 user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
-            "DISPLAY": display, "XDG_RUNTIME_DIR": runtime, "QT_QPA_PLATFORM": "xcb", "LANG": "C.UTF-8"}
+            "DISPLAY": display, "XDG_RUNTIME_DIR": runtime, "QT_QPA_PLATFORM": "xcb", "LANG": "C.UTF-8",
+            "QT_LOGGING_RULES": job["debug_rules"]}
 user_env.update(job["env"])
 log_path = os.path.join(W, "greeter.log")
 # Plasma 5.27 takes a look-and-feel package (--theme), Plasma 6 a shell package (--shell).
