@@ -35,7 +35,7 @@ DEBUG_RULES = "pam_pattern.greeter.debug=true"
 # (their kscreenlockerrc's [Greeter] Theme) and, with --everyone as root, for everyone: the system-wide defaults,
 # /etc/xdg/kscreenlockerrc, which each person's own kscreenlockerrc overrides (KConfig cascades $XDG_CONFIG_DIRS).
 PLASMA5_COMMAND = "/usr/libexec/pam-pattern/plasma5-lock-screen"
-PLASMA5_COMMAND_SOURCE = os.path.join(ROOT, "Sources", "PatternKDE", "plasma5-lock-screen")
+PLASMA5_COMMAND_SOURCE = os.path.join(ROOT, "Sources", "Surfaces", "kde", "ui", "plasma5-lock-screen")
 ON = [PLASMA5_COMMAND_SOURCE, "on"]
 OFF = [PLASMA5_COMMAND_SOURCE, "off"]
 SYSTEM_CONFIG = "/etc/xdg/kscreenlockerrc"

@@ -1,7 +1,7 @@
 // The pattern grid of the QML surfaces (KDE lock screen, SDDM theme): press, drag, release, as on a phone.
 // It only draws and relays: a release with at least 4 dots emits `drawn(digits)`; PAM decides. Which dots a
 // drag takes is PatternTrace.js (the core's rules, held to them by Tests/QMLTests); the look follows the pad
-// (Sources/PatternPad/PadLayout.swift: hit radius 3/10 of the spacing, dots 1/14 of it).
+// (Sources/Surfaces/shared/x11/PadLayout.swift: hit radius 3/10 of the spacing, dots 1/14 of it).
 import QtQuick 2.15
 import "PatternTrace.js" as Trace
 

@@ -4,7 +4,7 @@
  * Why C: Xlib, XRandR and Xft are macro- and struct-heavy, and fork/exec,
  * poll, mlock and gettext are easier to get right here. Every symbol carries
  * the pattern_pad_ prefix. No policy lives here: what to draw, when to send
- * and what a packet means is decided in Swift (Sources/PatternPad).
+ * and what a packet means is decided in Swift (target PatternPad, Sources/Surfaces).
  */
 #ifndef PATTERN_PAD_H
 #define PATTERN_PAD_H
