@@ -44,6 +44,8 @@ QUIET_ON_DOC = "echo 'quiet_services = sddm' | sudo tee -a %s" % CONF
 QUIET_OFF_DOC = "sudo sed -i '/^quiet_services = sddm$/d' %s" % CONF
 QUIET_ON, QUIET_OFF = (command.replace("sudo ", "") for command in (QUIET_ON_DOC, QUIET_OFF_DOC))
 SESSION = "/usr/share/xsessions/pp-marker.desktop"
+# The machine's name in the namespace (a UTS namespace of its own): what the login screen shows.
+HOSTNAME = "pp-sddm-host"
 
 
 def require_sddm():
@@ -88,25 +90,29 @@ print(json.dumps({"greeter": greeter, "journal": messages, "output": output}))
 """
 
 
-def test_mode_script(work, theme, seconds, inside=None):
+def test_mode_script(work, theme, seconds, inside=None, input_method=""):
     """Shell text that runs TEST_MODE (kept in `work`, a private directory, which the script sees at `inside` when
-    it runs in another root) under its own Xvfb, in a private /run (run it in a mount namespace of its own)."""
+    it runs in another root) under its own Xvfb, in a private /run (run it in a mount namespace of its own), with
+    QT_IM_MODULE=`input_method` (as the daemon sets it from [General] InputMethod: qtvirtualkeyboard by default)."""
     with open(os.path.join(work, "test_mode.py"), "w") as f:
         f.write(TEST_MODE)
     work = inside or work
     catcher = os.path.join(work, "test_mode.py")
-    script = "W=%s\nexport XDG_RUNTIME_DIR=$W QT_QPA_PLATFORM=xcb\n" % shlex.quote(work)
+    script = "W=%s\nexport XDG_RUNTIME_DIR=$W QT_QPA_PLATFORM=xcb QT_IM_MODULE=%s\n" % (
+        shlex.quote(work),
+        shlex.quote(input_method),
+    )
     script += "mount -t tmpfs -o mode=0755 tmpfs /run\n"
     script += xvfb.start("-screen 0 1024x768x24")
     script += "python3 %s %s %d; status=$?\nkill $xpid\nexit $status\n" % (catcher, shlex.quote(theme), seconds)
     return script
 
 
-def test_mode_output(theme, seconds=8):
+def test_mode_output(theme, seconds=8, input_method=""):
     """What this machine's greeter says in test mode with the theme at `theme` (TEST_MODE's JSON)."""
     with tempfile.TemporaryDirectory(prefix="pam_pattern-sddm-test-mode.") as work:
         os.chmod(work, 0o700)  # also XDG_RUNTIME_DIR, which Qt wants private
-        script = test_mode_script(work, theme, seconds)
+        script = test_mode_script(work, theme, seconds, input_method=input_method)
         done = run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script], timeout=60 + seconds)
     if done.returncode != 0:
         raise AssertionError("the greeter's run failed: %s" % (done.stdout + done.stderr).decode(errors="replace"))
@@ -142,6 +148,20 @@ shift
 exec Xvfb "$@" -screen 0 1024x768x24
 """
 
+# What the daemon runs for power off and reboot ([General] HaltCommand, RebootCommand): the call's name to the log.
+POWER_COMMAND = """#!/bin/sh
+echo %(call)s >> %(log)s
+"""
+UPOWER_STUB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "upower_stub.py")
+# The system bus lets root own the stand-in's name and anyone call it (as upower's own policy file does).
+UPOWER_POLICY = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <policy user="root"><allow own="org.freedesktop.UPower"/></policy>
+  <policy context="default"><allow send_destination="org.freedesktop.UPower"/></policy>
+</busconfig>
+"""
+
 # The throwaway session: writes who and where to the marker, and exits (SDDM then shows its greeter again).
 SESSION_SCRIPT = """#!/bin/sh
 echo "$(id -un) $DISPLAY" >> %(marker)s
@@ -160,6 +180,8 @@ class SddmNamespace(pad.PadNamespace):
             "/usr/share/xsessions": "xsessions",
             "/usr/lib": "usr_lib",
             "/var/log": "var_log",
+            # the bus's policy for the UPower stand-in (upower_stub.py)
+            "/usr/share/dbus-1": "dbus_share",
         }
         self.overlays = dict([("/etc", "etc")] + list(self.overlays.items()) + list(extra.items()))
         for name in ("etc",) + tuple(extra.values()):
@@ -184,10 +206,19 @@ class SddmNamespace(pad.PadNamespace):
             "[Desktop Entry]\nName=Desktop\nExec=%s\nType=Application\n" % script,
         )
         xserver = self.write_file("xserver.sh", XSERVER, 0o755)
+        # The daemon's power calls: what it runs to power off and reboot, and the UPower stand-in it asks for
+        # suspend, write their name to one log.
+        self.power_log = os.path.join(self.root, "power.log")
+        halt = self.write_file("halt.sh", POWER_COMMAND % {"call": "PowerOff", "log": self.power_log}, 0o755)
+        reboot = self.write_file("reboot.sh", POWER_COMMAND % {"call": "Reboot", "log": self.power_log}, 0o755)
+        with open(UPOWER_STUB) as f:
+            self.upower_stub = self.write_file("upower_stub.py", f.read(), 0o644)
+        self.write_overlay("dbus_share", "system.d/pp-upower.conf", UPOWER_POLICY)
         self.write_overlay(
             "usr_lib",
             "sddm/sddm.conf.d/pp-test.conf",
-            "[General]\nDisplayServer=x11\n[X11]\nServerPath=%s\n[Users]\nRememberLastUser=true\n" % xserver,
+            "[General]\nDisplayServer=x11\nHaltCommand=%s\nRebootCommand=%s\n[X11]\nServerPath=%s\n"
+            "[Users]\nRememberLastUser=true\n" % (halt, reboot, xserver),
         )
         # SDDM's state (owned by sddm, as the package makes it): the last user and session, as after a login.
         state = os.path.join(self.root, "overlay", "var_lib", "up", "sddm")
@@ -227,6 +258,7 @@ class SddmNamespace(pad.PadNamespace):
             "unshare",
             "--mount",
             "--pid",
+            "--uts",
             "--fork",
             "--kill-child",
             "--mount-proc",
@@ -260,6 +292,8 @@ class SddmCase(pad.PadCase):
             "on": "%s && %s" % (ON, QUIET_ON),
             "off": "%s && %s" % (OFF, QUIET_OFF),
             "steps": steps,
+            "upower": [self.sandbox.upower_stub, self.sandbox.power_log],
+            "hostname": HOSTNAME,
         }
         report = self.run_driver("sddm", DRIVER, job, timeout)
         report["log"] = "\n".join("%s: %s" % tuple(entry) for entry in report["journal"])
@@ -278,6 +312,14 @@ class SddmCase(pad.PadCase):
             and message.startswith(("Authentication error: ", "Authentication information: "))
             and message.split(": ", 1)[1] != '"Authentication failure"'
         ]
+
+    def power_calls(self):
+        """The power calls the daemon made (the halt and reboot commands', the UPower stand-in's), in order."""
+        try:
+            with open(self.sandbox.power_log) as f:
+                return f.read().split()
+        except FileNotFoundError:
+            return []
 
     def logged(self, report, text):
         """The theme's log lines that start with `text`."""
