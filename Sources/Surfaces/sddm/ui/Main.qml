@@ -333,6 +333,8 @@ Rectangle {
             anchors.horizontalCenter: parent.horizontalCenter
             color: "#bdc3c7"
             font.pixelSize: 14
+            // A line of its own even before the daemon has said the name: nothing below moves when it comes.
+            height: Math.ceil(font.pixelSize * 1.4)
             text: sddm.hostName
         }
     }
