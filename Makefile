@@ -68,12 +68,14 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
 DEB_KDE_PACKAGES := libkscreenlocker5 plasma-workspace qml-module-qtquick-controls2
 # The SDDM login screen's tests: the daemon and its greeter (Tests/SDDMTests), without the desktop it recommends,
 # and what pam-pattern-sddm depends on (the QML its theme imports, for SDDM 0.19's Qt 5 greeter and 0.21's Qt 6
-# one), so PackageTests install it without a download; Qt's on-screen keyboard (the greeter's QT_IM_MODULE, the
-# theme's InputPanel) and SDDM's stock Breeze theme, beside which `make screenshots-sddm` shows ours.
+# one), so PackageTests install it without a download; the QML module of Qt's on-screen keyboard (the theme's
+# InputPanel) and SDDM's stock Breeze theme, beside which `make screenshots-sddm` shows ours. Not the keyboard's
+# input method plugin, qtvirtualkeyboard-plugin: installed, it changes every SDDM greeter of the machine; the test
+# that needs it unpacks its .deb into its own namespace (Tests/support/sddm.py).
 DEB_SDDM_PACKAGES := sddm dbus qml-module-qtquick2 qml-module-qtquick-window2 qml-module-qtquick-controls2 \
                      qml-module-qtqml-models2 qml6-module-qtquick qml6-module-qtquick-window \
                      qml6-module-qtquick-controls qml6-module-qtqml-models \
-                     qml-module-qtquick-virtualkeyboard qtvirtualkeyboard-plugin sddm-theme-breeze
+                     qml-module-qtquick-virtualkeyboard sddm-theme-breeze
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the

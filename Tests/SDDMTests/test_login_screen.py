@@ -130,6 +130,42 @@ class LoginScreenTest(sddm.SddmCase):
         self.assertEqual(self.sandbox.failures(self.USER), 0)
         self.assertEqual(self.logins(report), 0, report["log"])
 
+    def test_a_drawing_made_while_the_last_attempt_ends_is_sent_when_it_has(self):
+        """SDDM ignores a login while one runs (after a wrong pattern pam_unix still takes its 2 s, without a word
+        under quiet_services): the theme keeps a drawing made then and sends it once the attempt is over, not into
+        the void, and does not paint the end of the wrong one red over it."""
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
+                # Drawn quickly, and let go once the daemon has answered pam_unix's prompt: the wrong drawing's
+                # attempt is then in pam_unix's delay (at least 1 s: libpam varies the 2 s by up to half).
+                {"op": "drag", "path": pad.dots(PATTERN), "steps": 2, "pause": 0.02, "dwell": 0.05, "release": False},
+                {"op": "until", "who": "sddm-helper", "text": "[PAM] Conversation with 1 messages", "count": 2},
+                {"op": "release"},
+                {"op": "until", "text": "logged in", "timeout": 30},
+                {"op": "marker"},
+            ]
+        )
+        self.assertTrue(report["steps"][2]["found"], report["log"])
+        self.assertTrue(report["steps"][4]["found"], report["log"])
+        self.assertEqual(self.logged(report, "pattern queued"), ["pattern queued"], report["log"])
+        self.assertEqual(
+            self.logged(report, "wrong pattern"), ["wrong pattern, not shown over a newer drawing"], report["log"]
+        )
+        self.assertEqual(self.logged(report, "no answer"), [])
+        self.assertEqual(self.logged(report, "sent again"), [], report["log"])
+        self.assertEqual(self.logins(report), 2, report["log"])
+        self.assertEqual(len(report["steps"][5]["lines"]), 1, report["log"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)  # a success ends the run of failures
+
+
+class FeedbackTest(sddm.SddmCase):
+    """What the person sees after each answer, at the same screen."""
+
+    USER = "sddmfeed1"
+    PASSWORD = "Sddm-feed-pw-42"
+    FULL_NAME = "Alex Doe"
+
     def test_a_three_dot_drag_shakes_the_grid_and_clears(self):
         report = self.session(
             [
@@ -185,34 +221,6 @@ class LoginScreenTest(sddm.SddmCase):
         self.assertEqual(len(set(self.logged(report, "grid"))), 1, self.logged(report, "grid"))
         self.assertEqual(report["marker"], [])
         self.assertEqual(self.sandbox.failures(self.USER), 1)
-
-    def test_a_drawing_made_while_the_last_attempt_ends_is_sent_when_it_has(self):
-        """SDDM ignores a login while one runs (after a wrong pattern pam_unix still takes its 2 s, without a word
-        under quiet_services): the theme keeps a drawing made then and sends it once the attempt is over, not into
-        the void, and does not paint the end of the wrong one red over it."""
-        report = self.session(
-            [
-                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
-                # Drawn quickly, and let go once the daemon has answered pam_unix's prompt: the wrong drawing's
-                # attempt is then in pam_unix's delay (at least 1 s: libpam varies the 2 s by up to half).
-                {"op": "drag", "path": pad.dots(PATTERN), "steps": 2, "pause": 0.02, "dwell": 0.05, "release": False},
-                {"op": "until", "who": "sddm-helper", "text": "[PAM] Conversation with 1 messages", "count": 2},
-                {"op": "release"},
-                {"op": "until", "text": "logged in", "timeout": 30},
-                {"op": "marker"},
-            ]
-        )
-        self.assertTrue(report["steps"][2]["found"], report["log"])
-        self.assertTrue(report["steps"][4]["found"], report["log"])
-        self.assertEqual(self.logged(report, "pattern queued"), ["pattern queued"], report["log"])
-        self.assertEqual(
-            self.logged(report, "wrong pattern"), ["wrong pattern, not shown over a newer drawing"], report["log"]
-        )
-        self.assertEqual(self.logged(report, "no answer"), [])
-        self.assertEqual(self.logged(report, "sent again"), [], report["log"])
-        self.assertEqual(self.logins(report), 2, report["log"])
-        self.assertEqual(len(report["steps"][5]["lines"]), 1, report["log"])
-        self.assertEqual(self.sandbox.failures(self.USER), 0)  # a success ends the run of failures
 
 
 class CommandsTest(unittest.TestCase):

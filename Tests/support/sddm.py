@@ -171,7 +171,7 @@ echo "$(id -un) $DISPLAY" >> %(marker)s
 class SddmNamespace(pad.PadNamespace):
     """pad.PadNamespace (profile, helper, private /dev) plus what the daemon needs; see the module docstring."""
 
-    def __init__(self, test, user):
+    def __init__(self, test, user, virtual_keyboard=False):
         pad.PadNamespace.__init__(self, test)
         # /etc first: the overlays on /etc/security and /etc/pam.d go on top of it.
         extra = {
@@ -214,6 +214,14 @@ class SddmNamespace(pad.PadNamespace):
         with open(UPOWER_STUB) as f:
             self.upower_stub = self.write_file("upower_stub.py", f.read(), 0o644)
         self.write_overlay("dbus_share", "system.d/pp-upower.conf", UPOWER_POLICY)
+        if virtual_keyboard:
+            # Qt's virtual keyboard input method in this namespace only (its QML module is installed by make deps):
+            # the greeter then runs with it, as SDDM's default InputMethod=qtvirtualkeyboard asks.
+            with tempfile.TemporaryDirectory(prefix="vk-deb.", dir=self.root) as unpacked:
+                subprocess.run(["dpkg-deb", "-x", virtual_keyboard_deb(), unpacked], check=True)
+                lib = os.path.join(unpacked, "usr", "lib")
+                upper = os.path.join(self.root, "overlay", "usr_lib", "up")
+                subprocess.run(["cp", "-a", "--no-preserve=ownership", lib + "/.", upper], check=True)
         self.write_overlay(
             "usr_lib",
             "sddm/sddm.conf.d/pp-test.conf",
@@ -275,10 +283,13 @@ DRIVER = surfaces.driver("sddm")
 
 
 class SddmCase(pad.PadCase):
-    """A throwaway USER with PASSWORD and helper.PATTERN, the profile enabled, SDDM with the theme (see above)."""
+    """A throwaway USER with PASSWORD and helper.PATTERN, the profile enabled, SDDM with the theme (see above);
+    with VIRTUAL_KEYBOARD, Qt's virtual keyboard input method installed in the namespace."""
+
+    VIRTUAL_KEYBOARD = False
 
     def namespace(self):
-        return SddmNamespace(self, self.user)
+        return SddmNamespace(self, self.user, self.VIRTUAL_KEYBOARD)
 
     def session(self, steps, timeout=240):
         """Runs the steps at the login screen, the theme and quiet_services turned on (and off at the end) with the
@@ -328,6 +339,23 @@ class SddmCase(pad.PadCase):
             if message.startswith("pam_pattern: ") and message[13:].startswith(text):
                 found.append(message[13:])
         return found
+
+
+VIRTUAL_KEYBOARD_PACKAGE = "qtvirtualkeyboard-plugin"
+
+
+def virtual_keyboard_deb():
+    """The .deb of Qt 5's virtual keyboard input method, fetched once with `apt-get download` into the build
+    directory (never installed on the machine)."""
+    cache = os.path.join(BUILD, "apt")
+    os.makedirs(cache, exist_ok=True)
+    found = [name for name in os.listdir(cache) if name.startswith(VIRTUAL_KEYBOARD_PACKAGE + "_")]
+    if not found:
+        done = run(["apt-get", "download", VIRTUAL_KEYBOARD_PACKAGE], cwd=cache, timeout=120)
+        found = [name for name in os.listdir(cache) if name.startswith(VIRTUAL_KEYBOARD_PACKAGE + "_")]
+        if not found:
+            raise AssertionError("apt-get download %s failed: %r" % (VIRTUAL_KEYBOARD_PACKAGE, done))
+    return os.path.join(cache, sorted(found)[-1])
 
 
 def stuck(report):

@@ -352,8 +352,11 @@ Rectangle {
         anchors.horizontalCenter: parent.horizontalCenter
         // Just above the on-screen keyboard while it is shown (the clock gives way), so the password field stays in
         // sight.
+        // Otherwise from sizes that are fixed once the screen's is known (not from what the daemon sends later,
+        // fonts or the field's style): the grid stays where the first frame put it.
         y: keyboardShown ? root.height - keyboardPanel.height - height - 8
-                         : header.y + header.height + Math.max(8, (footer.y - header.y - header.height - height) / 2)
+                         : Math.round(Math.max(140, (root.height - users.height - messageText.height - grid.height
+                                                     - 2 * spacing - 60) / 2))
         spacing: 10
         width: Math.min(parent.width * 0.8, 480)
 
