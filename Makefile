@@ -98,7 +98,7 @@ SWIFT_RELEASE := $(SWIFT_BUILD) -c release --disable-local-rpath
 CLI_SCRATCH   := $(SCRATCH)/cli
 SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(CLI_SCRATCH) -c release --disable-local-rpath
 
-.PHONY: all build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
+.PHONY: all screenshots screenshots-sddm build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list print-deb-lists deb bench fuzz lint format clean \
         strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm
 
@@ -411,6 +411,15 @@ deb: deps build
 	@$(GIVE_BACK)
 
 # Benchmarks against pam_unix in the same run (docs/reference.md, "Benchmarks").
+# The screenshots in docs/, made anew from the real programs (each surface adds its part).
+screenshots: screenshots-sddm
+
+# The SDDM login screen and SDDM's own Breeze beside it, from the real daemon and greeter (Tests/SDDMTests/
+# test_look.py's ScreenshotsTest): docs/sddm-login-screen.png and docs/sddm-breeze.png.
+screenshots-sddm: build
+	PAM_PATTERN_UPDATE_SCREENSHOT=1 PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) \
+	  PYTHONPATH=$(CURDIR)/Tests $(PYTHON) -m unittest -v Tests/SDDMTests/test_look.py -k ScreenshotsTest
+
 bench: deps build strength-figures
 	@bench/run-bench.sh $(CURDIR)/$(BUILD)
 

@@ -98,7 +98,7 @@ class LoginScreenTest(sddm.SddmCase):
             centres[0][0] - 2 * spacing,
             centres[0][1] - 2 * spacing,
             centres[2][0] + 2 * spacing,
-            centres[8][1] + 3 * spacing // 2 + 60,
+            centres[8][1] + spacing + 24,
         )
         self.assertIsNone(pad.committed_shot_differs(README_SHOT, red_shot.crop(*box)))
         self.assertOnAndOff(report)
@@ -221,6 +221,31 @@ class FeedbackTest(sddm.SddmCase):
         self.assertEqual(len(set(self.logged(report, "grid"))), 1, self.logged(report, "grid"))
         self.assertEqual(report["marker"], [])
         self.assertEqual(self.sandbox.failures(self.USER), 1)
+
+
+class NoPatternTest(sddm.SddmCase):
+    """A user without a pattern: SDDM gives a theme no account state, so the grid is shown; a drawing is then not
+    dropped without a word: it goes to pam_unix as a password and the screen says it failed."""
+
+    USER = "sddmfeed2"
+    PASSWORD = "Sddm-feed-pw-43"
+    FULL_NAME = "Alex Doe"
+    ENROL = False
+
+    def test_a_drawing_says_it_failed(self):
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "until", "text": "attempt over", "timeout": 15},
+                {"op": "sleep", "seconds": 0.5},
+                {"op": "shot", "name": "after.xwd"},
+            ]
+        )
+        self.assertTrue(self.step(report, "until")["found"], report["log"])
+        centres = pad.grid_centres(self.logged(report, "grid")[-1])
+        self.assertGreater(red_words(self.shot("after.xwd"), centres), 20, "nothing said")
+        self.assertEqual(self.logged(report, "logged in"), [])
+        self.assertEqual(report["marker"], [])
 
 
 class CommandsTest(unittest.TestCase):

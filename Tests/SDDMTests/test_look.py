@@ -11,7 +11,8 @@ import datetime
 import os
 import unittest
 
-from support import sddm
+from support import pad, sddm
+from support.paths import ROOT
 
 setUpModule = sddm.set_up_module
 
@@ -126,6 +127,35 @@ class VirtualKeyboardTest(sddm.SddmCase):
         self.assertEqual(len(self.step(report, "marker")["lines"]), 1, report["log"])
         self.assertEqual(self.logged(report, "password sent"), ["password sent"])
         self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+
+SHOT = os.path.join(ROOT, "docs", "sddm-login-screen.png")
+BREEZE_SHOT = os.path.join(ROOT, "docs", "sddm-breeze.png")
+BREEZE = "/usr/share/sddm/themes/breeze"
+
+
+class ScreenshotsTest(sddm.SddmCase):
+    """The reference's two screenshots, from the real daemon and greeter with the same user: the theme, and SDDM's
+    Breeze beside it. `make screenshots-sddm` remakes them (PAM_PATTERN_UPDATE_SCREENSHOT=1); otherwise the committed
+    ones must still show what is drawn (the clock's digits aside)."""
+
+    USER = "sddmshot1"
+    PASSWORD = "Sddm-shot-pw-42"
+    FULL_NAME = "Alex Doe"
+
+    def test_the_theme(self):
+        self.session([{"op": "sleep", "seconds": 1}, {"op": "shot", "name": "theme.xwd"}])
+        self.assertIsNone(pad.committed_shot_differs(SHOT, self.shot("theme.xwd")))
+
+    def test_breeze_beside_it(self):
+        if not os.path.isdir(BREEZE):
+            raise AssertionError("SDDM's Breeze theme is missing (make deps: sddm-theme-breeze)")
+        report = self.session([{"op": "shot", "name": "breeze.xwd"}], theme="breeze")
+        self.assertTrue(report["ready"], report["log"])
+        image = self.shot("breeze.xwd")
+        # Breeze drew its screen (not SDDM's black fallback after a theme error).
+        self.assertLess(background_share(image, (0, 0, 1024, 768)), 0.9)
+        self.assertIsNone(pad.committed_shot_differs(BREEZE_SHOT, image))
 
 
 def sddm_grid_top(test, report):

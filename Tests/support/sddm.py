@@ -48,6 +48,11 @@ SESSION = "/usr/share/xsessions/pp-marker.desktop"
 HOSTNAME = "pp-sddm-host"
 
 
+def other_theme_on(theme):
+    """A command that turns on an installed theme as the README's command turns on ours (the same drop-in)."""
+    return "mkdir -p /etc/sddm.conf.d && printf '[Theme]\\nCurrent=%s\\n' > %s" % (theme, DROP_IN)
+
+
 def require_sddm():
     require_built(os.path.join(THEME, "Main.qml"))
     require_tools("Xvfb", "xdotool", "xwd", "pam-auth-update", "dbus-daemon")
@@ -226,7 +231,9 @@ class SddmNamespace(pad.PadNamespace):
             "usr_lib",
             "sddm/sddm.conf.d/pp-test.conf",
             "[General]\nDisplayServer=x11\nHaltCommand=%s\nRebootCommand=%s\n[X11]\nServerPath=%s\n"
-            "[Users]\nRememberLastUser=true\n" % (halt, reboot, xserver),
+            # Only the test's user in the list (not the machine's accounts, which a screenshot would show).
+            "[Users]\nRememberLastUser=true\nMinimumUid=%d\nMaximumUid=%d\n"
+            % (halt, reboot, xserver, user.uid, user.uid),
         )
         # SDDM's state (owned by sddm, as the package makes it): the last user and session, as after a login.
         state = os.path.join(self.root, "overlay", "var_lib", "up", "sddm")
@@ -291,16 +298,18 @@ class SddmCase(pad.PadCase):
     def namespace(self):
         return SddmNamespace(self, self.user, self.VIRTUAL_KEYBOARD)
 
-    def session(self, steps, timeout=240):
+    def session(self, steps, timeout=240, theme=None):
         """Runs the steps at the login screen, the theme and quiet_services turned on (and off at the end) with the
         reference's commands; returns the driver's report. Made once: a run in which SDDM 0.19 lost its helper's
-        prompt (see stuck()) fails, which quiet_services is there to prevent."""
+        prompt (see stuck()) fails, which quiet_services is there to prevent. With `theme`, another installed theme
+        is turned on instead (SDDM's own Breeze, for a screenshot beside ours)."""
         job = {
             "root": self.sandbox.root,
             "etc_upper": self.sandbox.etc_upper,
             "marker": self.sandbox.marker,
             "conf": CONF,
-            "on": "%s && %s" % (ON, QUIET_ON),
+            "on": "%s && %s" % (ON if theme is None else other_theme_on(theme), QUIET_ON),
+            "other_theme": theme is not None,
             "off": "%s && %s" % (OFF, QUIET_OFF),
             "steps": steps,
             "upower": [self.sandbox.upower_stub, self.sandbox.power_log],
@@ -310,6 +319,8 @@ class SddmCase(pad.PadCase):
         report["log"] = "\n".join("%s: %s" % tuple(entry) for entry in report["journal"])
         self.assertTrue(report["ready"], "the login screen did not come up:\n%s" % report["log"])
         self.assertEqual(report["conf_on"], (report["conf_before"] or "") + "quiet_services = sddm\n", report["on"])
+        if theme is not None:
+            return report
         self.assertFalse(stuck(report), "SDDM 0.19 lost its helper's prompt after a message:\n%s" % report["log"])
         return report
 

@@ -119,7 +119,11 @@ def marker():
     except FileNotFoundError:
         return []
 
-grid = wait_for(lambda: lines("grid "), 90) and connect()
+# Another theme (SDDM's own, for a screenshot beside ours) logs no grid: its greeter's display, and time to draw.
+if job.get("other_theme"):
+    grid = connect() and wait_for(lambda: False, 8) is False
+else:
+    grid = wait_for(lambda: lines("grid "), 90) and connect()
 out["ready"] = bool(grid)
 if grid:
     time.sleep(0.3)
