@@ -52,6 +52,7 @@ class InstallTest(unittest.TestCase):
                 "metadata.desktop",
                 "theme.conf",
                 "Main.qml",
+                "VirtualKeyboard.qml",
                 "PatternGrid.qml",
                 "PatternTrace.js",
                 "ModuleWords.js",
