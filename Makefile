@@ -68,10 +68,14 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
 DEB_KDE_PACKAGES := libkscreenlocker5 plasma-workspace qml-module-qtquick-controls2
 # The SDDM login screen's tests: the daemon and its greeter (Tests/SDDMTests), without the desktop it recommends,
 # and what pam-pattern-sddm depends on (the QML its theme imports, for SDDM 0.19's Qt 5 greeter and 0.21's Qt 6
-# one), so PackageTests install it without a download.
+# one), so PackageTests install it without a download; the QML module of Qt's on-screen keyboard (the theme's
+# InputPanel) and SDDM's stock Breeze theme, beside which `make screenshots-sddm` shows ours. Not the keyboard's
+# input method plugin, qtvirtualkeyboard-plugin: installed, it changes every SDDM greeter of the machine; the test
+# that needs it unpacks its .deb into its own namespace (Tests/support/sddm.py).
 DEB_SDDM_PACKAGES := sddm dbus qml-module-qtquick2 qml-module-qtquick-window2 qml-module-qtquick-controls2 \
                      qml-module-qtqml-models2 qml6-module-qtquick qml6-module-qtquick-window \
-                     qml6-module-qtquick-controls qml6-module-qtqml-models
+                     qml6-module-qtquick-controls qml6-module-qtqml-models \
+                     qml-module-qtquick-virtualkeyboard sddm-theme-breeze
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
@@ -94,7 +98,7 @@ SWIFT_RELEASE := $(SWIFT_BUILD) -c release --disable-local-rpath
 CLI_SCRATCH   := $(SCRATCH)/cli
 SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(CLI_SCRATCH) -c release --disable-local-rpath
 
-.PHONY: all build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
+.PHONY: all screenshots screenshots-sddm build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list print-deb-lists deb bench fuzz lint format clean \
         strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm
 
@@ -410,6 +414,15 @@ deb: deps build
 	@$(GIVE_BACK)
 
 # Benchmarks against pam_unix in the same run (docs/reference.md, "Benchmarks").
+# The screenshots in docs/, made anew from the real programs (each surface adds its part).
+screenshots: screenshots-sddm
+
+# The SDDM login screen and SDDM's own Breeze beside it, from the real daemon and greeter (Tests/SDDMTests/
+# test_look.py's ScreenshotsTest): docs/sddm-login-screen.png and docs/sddm-breeze.png.
+screenshots-sddm: build
+	PAM_PATTERN_UPDATE_SCREENSHOT=1 PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) \
+	  PYTHONPATH=$(CURDIR)/Tests $(PYTHON) -m unittest -v Tests/SDDMTests/test_look.py -k ScreenshotsTest
+
 bench: deps build strength-figures
 	@bench/run-bench.sh $(CURDIR)/$(BUILD)
 

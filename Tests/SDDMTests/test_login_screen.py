@@ -22,6 +22,22 @@ setUpModule = sddm.set_up_module
 LOGIN = "Message received from greeter: Login"
 
 
+def light(pixel):
+    return min(pixel) > 120
+
+
+def red_words(image, centres):
+    """How many pixels of the message's red words (#ff8080) are in the three lines above the grid."""
+    spacing = centres[1][0] - centres[0][0]
+    top = centres[0][1] - spacing // 2
+    return sum(
+        1
+        for y in range(top - 75, top - 4)
+        for x in range(centres[0][0] - 2 * spacing, centres[2][0] + 2 * spacing)
+        if image.pixel(x, y)[0] > 170 and image.pixel(x, y)[0] - image.pixel(x, y)[1] > 50
+    )
+
+
 class LoginScreenTest(sddm.SddmCase):
     USER = "pphsddm1"
     PASSWORD = "Sddm-test-pw-42"
@@ -82,7 +98,7 @@ class LoginScreenTest(sddm.SddmCase):
             centres[0][0] - 2 * spacing,
             centres[0][1] - 2 * spacing,
             centres[2][0] + 2 * spacing,
-            centres[8][1] + 3 * spacing // 2 + 60,
+            centres[8][1] + spacing + 24,
         )
         self.assertIsNone(pad.committed_shot_differs(README_SHOT, red_shot.crop(*box)))
         self.assertOnAndOff(report)
@@ -141,6 +157,95 @@ class LoginScreenTest(sddm.SddmCase):
         self.assertEqual(self.logins(report), 2, report["log"])
         self.assertEqual(len(report["steps"][5]["lines"]), 1, report["log"])
         self.assertEqual(self.sandbox.failures(self.USER), 0)  # a success ends the run of failures
+
+
+class FeedbackTest(sddm.SddmCase):
+    """What the person sees after each answer, at the same screen."""
+
+    USER = "sddmfeed1"
+    PASSWORD = "Sddm-feed-pw-42"
+    FULL_NAME = "Alex Doe"
+
+    def test_a_three_dot_drag_shakes_the_grid_and_clears(self):
+        report = self.session(
+            [
+                {"op": "drag", "path": [1, 2, 3]},
+                {"op": "shots", "name": "shake", "count": 8, "every": 0.02},
+                {"op": "sleep", "seconds": 1},
+                {"op": "shot", "name": "after.xwd"},
+            ]
+        )
+        centres = pad.grid_centres(self.logged(report, "grid")[-1])
+        after = self.shot("after.xwd")
+        # Every dot back at its place and plain (a lit dot is wider: read 1/10 of the spacing above its centre).
+        spacing = centres[1][0] - centres[0][0]
+        for x, y in centres:
+            self.assertTrue(light(after.pixel(x, y)), "dot at %d,%d not drawn" % (x, y))
+            self.assertFalse(light(after.pixel(x, y - spacing // 10)), "dot at %d,%d still lit" % (x, y))
+        # Meanwhile the grid moved sideways: a dot outside the drag, dot 7, off its centre in some screenshot.
+        x, y = centres[6]
+        moved = [i for i in range(8) if not light(self.shot("shake-%d.xwd" % i).pixel(x, y))]
+        self.assertTrue(moved, "the grid never shook")
+        self.assertEqual(self.logged(report, "shaken off"), ["shaken off 3"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+    def test_a_wrong_password_after_a_wrong_drawing_says_so(self):
+        """The wrong drawing's answer is shown; the typed password clears it, and its own answer is shown again in
+        the same place (no old words standing for a new answer). PAM counted the drawing, not the password."""
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
+                {"op": "until", "text": "attempt over", "timeout": 15},
+                {"op": "sleep", "seconds": 0.5},
+                {"op": "shot", "name": "drawing.xwd"},
+                {"op": "type", "text": "not-" + self.PASSWORD},
+                {"op": "key", "name": "Return"},
+                {"op": "until", "text": "password sent"},
+                # A frame later (pam_unix takes 2 s to answer).
+                {"op": "sleep", "seconds": 0.3},
+                {"op": "shot", "name": "sent.xwd"},
+                {"op": "until", "text": "wrong password", "timeout": 15},
+                {"op": "sleep", "seconds": 0.5},
+                {"op": "shot", "name": "password.xwd"},
+            ]
+        )
+        self.assertTrue(self.step(report, "until", 2)["found"], report["log"])
+        centres = pad.grid_centres(self.logged(report, "grid")[-1])
+        said = [red_words(self.shot(name + ".xwd"), centres) for name in ("drawing", "sent", "password")]
+        self.assertGreater(said[0], 20, "the wrong drawing's answer is not shown")
+        self.assertEqual(said[1], 0, "the old answer stays while the password is checked")
+        self.assertGreater(said[2], 20, "the wrong password's answer is not shown")
+        self.assertEqual(self.logged(report, "wrong password"), ["wrong password"])
+        # The grid stayed where it was from the first frame on, answers coming and going (the theme logs its place
+        # again whenever it moves).
+        self.assertEqual(len(set(self.logged(report, "grid"))), 1, self.logged(report, "grid"))
+        self.assertEqual(report["marker"], [])
+        self.assertEqual(self.sandbox.failures(self.USER), 1)
+
+
+class NoPatternTest(sddm.SddmCase):
+    """A user without a pattern: SDDM gives a theme no account state, so the grid is shown; a drawing is then not
+    dropped without a word: it goes to pam_unix as a password and the screen says it failed."""
+
+    USER = "sddmfeed2"
+    PASSWORD = "Sddm-feed-pw-43"
+    FULL_NAME = "Alex Doe"
+    ENROL = False
+
+    def test_a_drawing_says_it_failed(self):
+        report = self.session(
+            [
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "until", "text": "attempt over", "timeout": 15},
+                {"op": "sleep", "seconds": 0.5},
+                {"op": "shot", "name": "after.xwd"},
+            ]
+        )
+        self.assertTrue(self.step(report, "until")["found"], report["log"])
+        centres = pad.grid_centres(self.logged(report, "grid")[-1])
+        self.assertGreater(red_words(self.shot("after.xwd"), centres), 20, "nothing said")
+        self.assertEqual(self.logged(report, "logged in"), [])
+        self.assertEqual(report["marker"], [])
 
 
 class CommandsTest(unittest.TestCase):

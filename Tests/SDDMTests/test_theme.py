@@ -61,6 +61,7 @@ class InstallTest(unittest.TestCase):
                 "metadata.desktop",
                 "theme.conf",
                 "Main.qml",
+                "VirtualKeyboard.qml",
                 "PatternGrid.qml",
                 "PatternTrace.js",
                 "ModuleWords.js",

@@ -16,6 +16,13 @@ Item {
         signal informationMessage(string message)
         property var secrets: []
         property int count: 0
+        property string hostName: "pp-host"
+        property bool canPowerOff: true
+        property bool canReboot: true
+        property bool canSuspend: true
+        function powerOff() {}
+        function reboot() {}
+        function suspend() {}
         function login(user, secret, session) {
             secrets.push(user + " " + secret + " " + session)
             count += 1
@@ -24,12 +31,17 @@ Item {
     ListModel {
         id: userModel
         property int lastIndex: 0
-        ListElement { name: "alex"; realName: "Alex Doe" }
+        ListElement { name: "alex"; realName: "Alex Doe"; icon: "" }
     }
     ListModel {
         id: sessionModel
         property int lastIndex: 0
         ListElement { name: "Desktop" }
+    }
+    QtObject {
+        id: keyboard
+        property var layouts: []
+        property int currentLayout: 0
     }
     QtObject {
         id: config
@@ -78,6 +90,30 @@ Item {
             tryCompare(loader.item, "attempt", "", 1000)
         }
 
+        // A login screen gives the way out that works there (the password), never the module's command, in the
+        // module's language; and the grid does not move when three lines of it appear.
+        function test_the_forgotten_pattern_route_is_the_password_and_nothing_moves() {
+            var g = grid()
+            var before = g.mapToItem(scene, 0, 0)
+            loader.item.submitPattern("24678")
+            sddm.informationMessage("Wrong pattern. 4 tries left before a wait. Forgot your pattern? Set a new one with your password: patternctl set --forgot")
+            sddm.loginFailed()
+            compare(loader.item.message, "Wrong pattern. 4 tries left before a wait. Forgot your pattern? Use your password.")
+            var after = g.mapToItem(scene, 0, 0)
+            compare(after.y, before.y)
+            sddm.loginFailed()
+            sddm.loginFailed()
+            tryCompare(loader.item, "attempt", "", 1000)
+            loader.item.submitPattern("2946138")
+            sddm.informationMessage("图案错误。错误尝试次数过多，图案现已被停用；管理员可以重新启用。密码仍然可用。 忘记图案了？可用密码设置新图案：patternctl set --forgot")
+            sddm.loginFailed()
+            compare(loader.item.message, "图案错误。错误尝试次数过多，图案现已被停用；管理员可以重新启用。密码仍然可用。 忘记图案了？请使用密码。")
+            compare(g.mapToItem(scene, 0, 0).y, before.y)
+            sddm.loginFailed()
+            sddm.loginFailed()
+            tryCompare(loader.item, "attempt", "", 1000)
+        }
+
         function test_a_wait_dims_the_grid_counts_down_and_shows_no_red() {
             loader.item.submitPattern("2946138")
             sddm.informationMessage("Too many wrong patterns: try again in 5 minutes. Your password still works.")
@@ -123,7 +159,7 @@ Item {
             sddm.loginFailed()
             sddm.loginFailed()
             compare(grid().phase, "wrong")
-            compare(loader.item.message, "Login failed")
+            compare(loader.item.message, "Login Failed")
             tryCompare(loader.item, "attempt", "", 1000)
             compare(sddm.count, 1)
         }

@@ -30,14 +30,15 @@ STAMP = os.path.join(CACHE, "ready")
 SUITE = "trixie"
 # What the tests run there (sudo, su, the lockers, Xvfb and xdotool, swtpm's tools for purge, lintian, Plasma 6's
 # greeter and shell package structure, its stock desktop shell (plasma-desktop-data: what plasma6-lock-screen
-# copies), SDDM 0.21 and the QML its theme imports) and what the packages depend on
+# copies), SDDM 0.21 and the QML its theme imports, and Qt's SVG images, which the on-screen keyboard's style draws
+# with: plasma-workspace brings its QML module) and what the packages depend on
 # and recommend, so installing them needs no download.
 PACKAGES = (
     "sudo passwd login util-linux python3 xvfb xsecurelock i3lock xdotool x11-utils x11-apps tpm2-tools lintian "
     "libpam-runtime libx11-6 libxrandr2 libxft2 libtss2-esys-3.0.2-0t64 libtss2-sys1t64 libtss2-rc0t64 "
     "libtss2-tcti-swtpm0t64 plasma-workspace plasma-desktop-data sddm qml-module-qtquick2 qml-module-qtquick-window2 "
     "qml-module-qtquick-controls2 qml-module-qtqml-models2 qml6-module-qtquick qml6-module-qtquick-window "
-    "qml6-module-qtquick-controls qml6-module-qtqml-models"
+    "qml6-module-qtquick-controls qml6-module-qtqml-models qt6-svg-plugins"
 ).split()
 
 

@@ -47,6 +47,13 @@ QUIET_ON_DOC = "echo 'quiet_services = sddm' | sudo tee -a %s" % CONF
 QUIET_OFF_DOC = "sudo sed -i '/^quiet_services = sddm$/d' %s" % CONF
 QUIET_ON, QUIET_OFF = (command.replace("sudo ", "") for command in (QUIET_ON_DOC, QUIET_OFF_DOC))
 SESSION = "/usr/share/xsessions/pp-marker.desktop"
+# The machine's name in the namespace (a UTS namespace of its own): what the login screen shows.
+HOSTNAME = "pp-sddm-host"
+
+
+def other_theme_on(theme):
+    """A command that turns on an installed theme as the README's command turns on ours (the same drop-in)."""
+    return "mkdir -p /etc/sddm.conf.d && printf '[Theme]\\nCurrent=%s\\n' > %s" % (theme, DROP_IN)
 
 
 def require_sddm():
@@ -91,15 +98,19 @@ print(json.dumps({"greeter": greeter, "journal": messages, "output": output}))
 """
 
 
-def test_mode_script(work, theme, seconds, inside=None, debug=True):
+def test_mode_script(work, theme, seconds, inside=None, debug=True, input_method=""):
     """Shell text that runs TEST_MODE (kept in `work`, a private directory, which the script sees at `inside` when
-    it runs in another root) under its own Xvfb, in a private /run (run it in a mount namespace of its own); with
-    `debug`, the theme's debug lines on (DEBUG_RULES)."""
+    it runs in another root) under its own Xvfb, in a private /run (run it in a mount namespace of its own), with
+    QT_IM_MODULE=`input_method` (as the daemon sets it from [General] InputMethod: qtvirtualkeyboard by default);
+    with `debug`, the theme's debug lines on (DEBUG_RULES)."""
     with open(os.path.join(work, "test_mode.py"), "w") as f:
         f.write(TEST_MODE)
     work = inside or work
     catcher = os.path.join(work, "test_mode.py")
-    script = "W=%s\nexport XDG_RUNTIME_DIR=$W QT_QPA_PLATFORM=xcb\n" % shlex.quote(work)
+    script = "W=%s\nexport XDG_RUNTIME_DIR=$W QT_QPA_PLATFORM=xcb QT_IM_MODULE=%s\n" % (
+        shlex.quote(work),
+        shlex.quote(input_method),
+    )
     if debug:
         script += "export %s\n" % shlex.quote("QT_LOGGING_RULES=" + DEBUG_RULES)
     script += "mount -t tmpfs -o mode=0755 tmpfs /run\n"
@@ -108,11 +119,11 @@ def test_mode_script(work, theme, seconds, inside=None, debug=True):
     return script
 
 
-def test_mode_output(theme, seconds=8, debug=True):
+def test_mode_output(theme, seconds=8, debug=True, input_method=""):
     """What this machine's greeter says in test mode with the theme at `theme` (TEST_MODE's JSON)."""
     with tempfile.TemporaryDirectory(prefix="pam_pattern-sddm-test-mode.") as work:
         os.chmod(work, 0o700)  # also XDG_RUNTIME_DIR, which Qt wants private
-        script = test_mode_script(work, theme, seconds, debug=debug)
+        script = test_mode_script(work, theme, seconds, debug=debug, input_method=input_method)
         done = run(["unshare", "--mount", "--propagation", "private", "sh", "-c", script], timeout=60 + seconds)
     if done.returncode != 0:
         raise AssertionError("the greeter's run failed: %s" % (done.stdout + done.stderr).decode(errors="replace"))
@@ -148,6 +159,20 @@ shift
 exec Xvfb "$@" -screen 0 1024x768x24
 """
 
+# What the daemon runs for power off and reboot ([General] HaltCommand, RebootCommand): the call's name to the log.
+POWER_COMMAND = """#!/bin/sh
+echo %(call)s >> %(log)s
+"""
+UPOWER_STUB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "upower_stub.py")
+# The system bus lets root own the stand-in's name and anyone call it (as upower's own policy file does).
+UPOWER_POLICY = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <policy user="root"><allow own="org.freedesktop.UPower"/></policy>
+  <policy context="default"><allow send_destination="org.freedesktop.UPower"/></policy>
+</busconfig>
+"""
+
 # The throwaway session: writes who and where to the marker, and exits (SDDM then shows its greeter again).
 SESSION_SCRIPT = """#!/bin/sh
 echo "$(id -un) $DISPLAY" >> %(marker)s
@@ -157,7 +182,7 @@ echo "$(id -un) $DISPLAY" >> %(marker)s
 class SddmNamespace(pad.PadNamespace):
     """pad.PadNamespace (profile, helper, private /dev) plus what the daemon needs; see the module docstring."""
 
-    def __init__(self, test, user):
+    def __init__(self, test, user, virtual_keyboard=False):
         pad.PadNamespace.__init__(self, test)
         # /etc first: the overlays on /etc/security and /etc/pam.d go on top of it.
         extra = {
@@ -166,6 +191,8 @@ class SddmNamespace(pad.PadNamespace):
             "/usr/share/xsessions": "xsessions",
             "/usr/lib": "usr_lib",
             "/var/log": "var_log",
+            # the bus's policy for the UPower stand-in (upower_stub.py)
+            "/usr/share/dbus-1": "dbus_share",
         }
         self.overlays = dict([("/etc", "etc")] + list(self.overlays.items()) + list(extra.items()))
         for name in ("etc",) + tuple(extra.values()):
@@ -194,10 +221,29 @@ class SddmNamespace(pad.PadNamespace):
             "[Desktop Entry]\nName=Desktop\nExec=%s\nType=Application\n" % script,
         )
         xserver = self.write_file("xserver.sh", XSERVER, 0o755)
+        # The daemon's power calls: what it runs to power off and reboot, and the UPower stand-in it asks for
+        # suspend, write their name to one log.
+        self.power_log = os.path.join(self.root, "power.log")
+        halt = self.write_file("halt.sh", POWER_COMMAND % {"call": "PowerOff", "log": self.power_log}, 0o755)
+        reboot = self.write_file("reboot.sh", POWER_COMMAND % {"call": "Reboot", "log": self.power_log}, 0o755)
+        with open(UPOWER_STUB) as f:
+            self.upower_stub = self.write_file("upower_stub.py", f.read(), 0o644)
+        self.write_overlay("dbus_share", "system.d/pp-upower.conf", UPOWER_POLICY)
+        if virtual_keyboard:
+            # Qt's virtual keyboard input method in this namespace only (its QML module is installed by make deps):
+            # the greeter then runs with it, as SDDM's default InputMethod=qtvirtualkeyboard asks.
+            with tempfile.TemporaryDirectory(prefix="vk-deb.", dir=self.root) as unpacked:
+                subprocess.run(["dpkg-deb", "-x", virtual_keyboard_deb(), unpacked], check=True)
+                lib = os.path.join(unpacked, "usr", "lib")
+                upper = os.path.join(self.root, "overlay", "usr_lib", "up")
+                subprocess.run(["cp", "-a", "--no-preserve=ownership", lib + "/.", upper], check=True)
         self.write_overlay(
             "usr_lib",
             "sddm/sddm.conf.d/pp-test.conf",
-            "[General]\nDisplayServer=x11\n[X11]\nServerPath=%s\n[Users]\nRememberLastUser=true\n" % xserver,
+            "[General]\nDisplayServer=x11\nHaltCommand=%s\nRebootCommand=%s\n[X11]\nServerPath=%s\n"
+            # Only the test's user in the list (not the machine's accounts, which a screenshot would show).
+            "[Users]\nRememberLastUser=true\nMinimumUid=%d\nMaximumUid=%d\n"
+            % (halt, reboot, xserver, user.uid, user.uid),
         )
         # SDDM's state (owned by sddm, as the package makes it): the last user and session, as after a login.
         state = os.path.join(self.root, "overlay", "var_lib", "up", "sddm")
@@ -237,6 +283,7 @@ class SddmNamespace(pad.PadNamespace):
             "unshare",
             "--mount",
             "--pid",
+            "--uts",
             "--fork",
             "--kill-child",
             "--mount-proc",
@@ -253,28 +300,37 @@ DRIVER = surfaces.driver("sddm")
 
 
 class SddmCase(pad.PadCase):
-    """A throwaway USER with PASSWORD and helper.PATTERN, the profile enabled, SDDM with the theme (see above)."""
+    """A throwaway USER with PASSWORD and helper.PATTERN, the profile enabled, SDDM with the theme (see above);
+    with VIRTUAL_KEYBOARD, Qt's virtual keyboard input method installed in the namespace."""
+
+    VIRTUAL_KEYBOARD = False
 
     def namespace(self):
-        return SddmNamespace(self, self.user)
+        return SddmNamespace(self, self.user, self.VIRTUAL_KEYBOARD)
 
-    def session(self, steps, timeout=240):
+    def session(self, steps, timeout=240, theme=None):
         """Runs the steps at the login screen, the theme and quiet_services turned on (and off at the end) with the
         reference's commands; returns the driver's report. Made once: a run in which SDDM 0.19 lost its helper's
-        prompt (see stuck()) fails, which quiet_services is there to prevent."""
+        prompt (see stuck()) fails, which quiet_services is there to prevent. With `theme`, another installed theme
+        is turned on instead (SDDM's own Breeze, for a screenshot beside ours)."""
         job = {
             "root": self.sandbox.root,
             "etc_upper": self.sandbox.etc_upper,
             "marker": self.sandbox.marker,
             "conf": CONF,
-            "on": "%s && %s" % (ON, QUIET_ON),
+            "on": "%s && %s" % (ON if theme is None else other_theme_on(theme), QUIET_ON),
+            "other_theme": theme is not None,
             "off": "%s && %s" % (OFF, QUIET_OFF),
             "steps": steps,
+            "upower": [self.sandbox.upower_stub, self.sandbox.power_log],
+            "hostname": HOSTNAME,
         }
         report = self.run_driver("sddm", DRIVER, job, timeout)
         report["log"] = "\n".join("%s: %s" % tuple(entry) for entry in report["journal"])
         self.assertTrue(report["ready"], "the login screen did not come up:\n%s" % report["log"])
         self.assertEqual(report["conf_on"], (report["conf_before"] or "") + "quiet_services = sddm\n", report["on"])
+        if theme is not None:
+            return report
         self.assertFalse(stuck(report), "SDDM 0.19 lost its helper's prompt after a message:\n%s" % report["log"])
         return report
 
@@ -289,6 +345,14 @@ class SddmCase(pad.PadCase):
             and message.split(": ", 1)[1] != '"Authentication failure"'
         ]
 
+    def power_calls(self):
+        """The power calls the daemon made (the halt and reboot commands', the UPower stand-in's), in order."""
+        try:
+            with open(self.sandbox.power_log) as f:
+                return f.read().split()
+        except FileNotFoundError:
+            return []
+
     def logged(self, report, text):
         """The theme's log lines that start with `text`."""
         found = []
@@ -296,6 +360,23 @@ class SddmCase(pad.PadCase):
             if message.startswith("pam_pattern: ") and message[13:].startswith(text):
                 found.append(message[13:])
         return found
+
+
+VIRTUAL_KEYBOARD_PACKAGE = "qtvirtualkeyboard-plugin"
+
+
+def virtual_keyboard_deb():
+    """The .deb of Qt 5's virtual keyboard input method, fetched once with `apt-get download` into the build
+    directory (never installed on the machine)."""
+    cache = os.path.join(BUILD, "apt")
+    os.makedirs(cache, exist_ok=True)
+    found = [name for name in os.listdir(cache) if name.startswith(VIRTUAL_KEYBOARD_PACKAGE + "_")]
+    if not found:
+        done = run(["apt-get", "download", VIRTUAL_KEYBOARD_PACKAGE], cwd=cache, timeout=120)
+        found = [name for name in os.listdir(cache) if name.startswith(VIRTUAL_KEYBOARD_PACKAGE + "_")]
+        if not found:
+            raise AssertionError("apt-get download %s failed: %r" % (VIRTUAL_KEYBOARD_PACKAGE, done))
+    return os.path.join(cache, sorted(found)[-1])
 
 
 def stuck(report):

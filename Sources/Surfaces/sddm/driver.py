@@ -75,6 +75,10 @@ out["etc_on"] = etc_files()
 out["conf_on"] = conf()
 bus = subprocess.run(["dbus-daemon", "--system", "--fork"], capture_output=True)
 out["bus"] = [bus.returncode, (bus.stdout + bus.stderr).decode(errors="replace")]
+subprocess.run(["hostname", job["hostname"]], check=True)
+# The UPower stand-in, on the bus before the daemon looks for it (it does once, at its start).
+upower = subprocess.Popen(["python3"] + job["upower"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+out["upower"] = upower.stdout.readline().decode().strip()
 daemon = subprocess.Popen(["sddm"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 def comm(pid):
@@ -115,7 +119,11 @@ def marker():
     except FileNotFoundError:
         return []
 
-grid = wait_for(lambda: lines("grid "), 90) and connect()
+# Another theme (SDDM's own, for a screenshot beside ours) logs no grid: its greeter's display, and time to draw.
+if job.get("other_theme"):
+    grid = connect() and wait_for(lambda: False, 8) is False
+else:
+    grid = wait_for(lambda: lines("grid "), 90) and connect()
 out["ready"] = bool(grid)
 if grid:
     time.sleep(0.3)
@@ -124,6 +132,19 @@ for step in job["steps"] if grid else []:
     result = {"op": op}
     if op == "drag":
         drag_on_logged_grid(step)
+    elif op == "click":
+        # A button the theme placed ("controls NAME=X,Y ..." in its log).
+        places = dict(p.split("=") for p in lines("controls ")[-1].split()[1:]) if lines("controls ") else {}
+        result["found"] = step["control"] in places
+        if result["found"]:
+            move(tuple(int(v) for v in places[step["control"]].split(",")))
+            time.sleep(0.1)
+            x("xdotool", "click", "1")
+    elif op == "click_at":
+        move(tuple(step["point"]))
+        time.sleep(0.1)
+        x("xdotool", "click", "1")
+        time.sleep(0.1)
     elif op == "release":
         x("xdotool", "mouseup", "1")
     elif op == "until":
