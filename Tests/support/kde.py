@@ -80,9 +80,10 @@ class KdeCase(pad.PadCase):
     def namespace(self):
         return KdeNamespace(self)
 
-    def session(self, steps, env=None, timeout=240, configured=False):
+    def session(self, steps, env=None, timeout=240, configured=False, ready_after=None):
         """The greeter with the theme named on its command line, or (configured=True) the one the user's
-        kscreenlockerrc names, as a real lock does."""
+        kscreenlockerrc names, as a real lock does; ready_after: taken as up that many seconds after it started
+        (a lock screen that does not log the grid, the stock one)."""
         job = {
             "root": self.sandbox.root,
             "screen": [1024, 768],
@@ -94,6 +95,7 @@ class KdeCase(pad.PadCase):
             "theme": None if configured else self.sandbox.theme,
             "env": dict(env or {}),
             "steps": steps,
+            "ready_after": ready_after,
         }
         report = self.run_driver("kde", DRIVER, job, timeout)
         self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
@@ -107,3 +109,24 @@ def logged(log, text):
     """The lock screen's lines in the greeter's log (what follows "pam_pattern: ") that start with `text`."""
     said = [line.split("pam_pattern: ", 1)[1] for line in log.splitlines() if "pam_pattern: " in line]
     return [line for line in said if line.startswith(text)]
+
+
+def box(log, name):
+    """The last place the lock screen logged for its part `name` ("box NAME X,Y,W,H TEXTS"): ((x0, y0, x1, y1),
+    its texts joined by " | "), or None."""
+    found = [line.split(" ", 3) for line in logged(log, "box %s " % name)]
+    if not found:
+        return None
+    x, y, w, h = (int(v) for v in found[-1][2].split(","))
+    return (x, y, x + w, y + h), found[-1][3] if len(found[-1]) > 3 else ""
+
+
+def brightness(pixel):
+    return sum(pixel) // 3
+
+
+def dot_stands_out(image, centre, spacing):
+    """How much brighter a dot's centre is than the wallpaper a third of the spacing to its left and right."""
+    x, y = centre
+    around = [image.pixel(x - spacing // 3, y), image.pixel(x + spacing // 3, y)]
+    return brightness(image.pixel(x, y)) - max(brightness(p) for p in around)
