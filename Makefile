@@ -96,7 +96,8 @@ SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scr
 
 .PHONY: all build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list print-deb-lists deb bench fuzz lint format clean \
-        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm
+        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm \
+        screenshots
 
 all: build
 
@@ -405,6 +406,16 @@ deb: deps build
 	done
 	@rm -rf $(DEB_STAGE)
 	@$(GIVE_BACK)
+
+# The screenshots in docs/ made anew from the real programs (root; Xvfb and the greeters, make deps): the KDE
+# lock screen beside the stock Breeze one (docs/kde-lock-screen-5.27.png, docs/kde-breeze-5.27.png) and the
+# README's drawing in progress (docs/kde-lock-screen.png).
+SCREENSHOT_TESTS := Tests/KDETests/test_lock_screen_look.py:ScreenshotsTest Tests/KDETests/test_lock_screen.py:ScreenshotTest
+screenshots: build
+	@for t in $(SCREENSHOT_TESTS); do \
+	  PAM_PATTERN_UPDATE_SCREENSHOT=1 PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) PYTHONPATH=$(CURDIR)/Tests \
+	    $(PYTHON) -m unittest $${t%%:*} -k $${t#*:} || exit 1; \
+	done
 
 # Benchmarks against pam_unix in the same run (docs/reference.md, "Benchmarks").
 bench: deps build strength-figures

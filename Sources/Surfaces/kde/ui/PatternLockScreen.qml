@@ -26,7 +26,21 @@ Item {
     property real blockTop: clock.y + clock.height + height * 0.03
     property alias userArea: userSlot.data
     property alias actionArea: actionSlot.data
-    readonly property alias passwordField: password
+    readonly property Item password: passwordLoader.item
+    property Component passwordFieldComponent: plainPasswordField
+
+    Component {
+        id: plainPasswordField
+        TextField {
+            // A steady cursor: the default one blinks, and each blink redraws the whole locked screen (make bench:
+            // the idle lock screen's CPU).
+            cursorDelegate: Rectangle {
+                width: 2
+                color: "black"
+                visible: parent.activeFocus
+            }
+        }
+    }
     readonly property alias blockItem: column
 
     // What PAM waits for now: "" (nothing: a run starts or ends), "pattern" (pam_pattern's prompt),
@@ -330,22 +344,21 @@ Item {
             onYChanged: geometryTimer.restart()
         }
 
-        TextField {
-            id: password
-            objectName: "password"
+        // The password field: the greeter's own kind where LockScreen.qml gives one (passwordFieldComponent), a
+        // plain one otherwise.
+        Loader {
+            id: passwordLoader
             anchors.horizontalCenter: parent.horizontalCenter
             width: Math.min(parent.width, 320)
-            echoMode: TextInput.Password
-            placeholderText: root.plasmaSaid("Password")
-            focus: true
-            Accessible.name: placeholderText
-            onAccepted: root.submitPassword()
-            // A steady cursor: the default one blinks, and each blink redraws the whole locked screen (make bench:
-            // the idle lock screen's CPU).
-            cursorDelegate: Rectangle {
-                width: 2
-                color: password.color
-                visible: password.activeFocus
+            sourceComponent: root.passwordFieldComponent
+            onLoaded: {
+                item.objectName = "password"
+                item.width = Qt.binding(function () { return passwordLoader.width })
+                item.echoMode = TextInput.Password
+                item.placeholderText = root.plasmaSaid("Password")
+                item.Accessible.name = item.placeholderText
+                item.focus = true
+                item.accepted.connect(root.submitPassword)
             }
         }
 
@@ -363,7 +376,7 @@ Item {
     }
 
     Component.onCompleted: {
-        password.forceActiveFocus()
+        if (password) password.forceActiveFocus()
         beginRun()
     }
 

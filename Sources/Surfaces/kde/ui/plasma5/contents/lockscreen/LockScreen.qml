@@ -12,6 +12,7 @@ import QtQuick 2.15
 import QtQuick.Layouts 1.15
 import org.kde.plasma.core 2.0 as PlasmaCore
 import org.kde.plasma.components 3.0 as PlasmaComponents3
+import org.kde.plasma.extras 2.0 as PlasmaExtras
 import org.kde.plasma.workspace.components 2.0 as PW
 import org.kde.plasma.private.sessions 2.0
 import "file:///usr/share/plasma/look-and-feel/org.kde.breeze.desktop/contents/components" as Breeze
@@ -24,6 +25,14 @@ PatternLockScreen {
     PlasmaCore.ColorScope.inherit: false
     blockTop: clock.y + clock.height + PlasmaCore.Units.largeSpacing
     shownParts: [clock, avatar]
+    // Breeze's password field (with its button that shows what is typed); its cursor does not blink while the
+    // screen is idle, as in Breeze.
+    passwordFieldComponent: Component {
+        PlasmaExtras.PasswordField {
+            font.pointSize: PlasmaCore.Theme.defaultFont.pointSize + 1
+            cursorVisible: visible
+        }
+    }
 
     // The names Breeze's components look up in the lock screen that holds them.
     property bool viewVisible: false
@@ -124,7 +133,7 @@ PatternLockScreen {
             text: i18ndc("plasma_lookandfeel_org.kde.lookandfeel", "Button to show/hide virtual keyboard", "Virtual Keyboard")
             icon.name: inputPanel.keyboardActive ? "input-keyboard-virtual-on" : "input-keyboard-virtual-off"
             onClicked: {
-                screen.passwordField.forceActiveFocus()
+                screen.password.forceActiveFocus()
                 inputPanel.showHide()
             }
             visible: inputPanel.status === Loader.Ready
