@@ -133,7 +133,7 @@ class ScreenshotTest(kde.KdeCase):
         spacing = centres[1][0] - centres[0][0]
         box = (
             centres[0][0] - 2 * spacing,
-            centres[0][1] - 3 * spacing // 2,  # below the clock, which changes
+            centres[0][1] - spacing,  # below the clock, which changes, and the name
             centres[2][0] + 2 * spacing,
             centres[8][1] + 2 * spacing,
         )

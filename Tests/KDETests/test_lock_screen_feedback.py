@@ -95,7 +95,9 @@ class LockedAtStartTest(kde.KdeCase):
         )
         self.assertTrue(report["steps"][-1]["found"], report["log"])
         said = [line for line in kde.logged(report["log"], "") if line.startswith(("grid", "locked for"))]
-        self.assertTrue(said and said[0].startswith("locked for"), "the grid was shown before the wait was known: %r" % said)
+        self.assertTrue(
+            said and said[0].startswith("locked for"), "the grid was shown before the wait was known: %r" % said
+        )
         self.assertEqual(self.logged(report, "pattern sent"), [])
         self.assertEqual(self.logged(report, "wrong pattern"), [])
         message = kde.box(report["log"], "message")[1]
@@ -157,11 +159,21 @@ class TooShortTest(kde.KdeCase):
         self.assertEqual(self.logged(report, "pattern sent"), [])
         centres = pad.grid_centres(self.logged(report, "grid")[-1])
         spacing = centres[1][0] - centres[0][0]
-        row = (centres[0][0] - spacing, centres[0][1] - spacing // 4, centres[2][0] + spacing, centres[0][1] + spacing // 4)
+        row = (
+            centres[0][0] - spacing,
+            centres[0][1] - spacing // 4,
+            centres[2][0] + spacing,
+            centres[0][1] + spacing // 4,
+        )
         frames = [self.shot("short-%d.xwd" % i) for i in range(8)]
 
         def red_middle(image):
-            xs = [x for y in range(row[1], row[3]) for x in range(row[0], row[2]) if screen.is_wrong_colour(image.pixel(x, y))]
+            xs = [
+                x
+                for y in range(row[1], row[3])
+                for x in range(row[0], row[2])
+                if screen.is_wrong_colour(image.pixel(x, y))
+            ]
             return sum(xs) / len(xs) if len(xs) > 20 else None
 
         reds = [m for m in (red_middle(f) for f in frames) if m is not None]

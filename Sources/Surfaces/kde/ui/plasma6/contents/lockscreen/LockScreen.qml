@@ -10,10 +10,19 @@ PatternLockScreen {
 
     Connections {
         target: authenticator
-        function onPromptForSecretChanged() { screen.secretPrompted(authenticator.promptForSecret) }
+        // Emptied when the greeter (re)makes its authenticator: no question then.
+        function onPromptForSecretChanged() {
+            if (authenticator.promptForSecret !== "") screen.secretPrompted(authenticator.promptForSecret)
+        }
         function onErrorMessageChanged() { screen.heard(authenticator.errorMessage, true) }
         function onInfoMessageChanged() { screen.heard(authenticator.infoMessage, false) }
         function onSucceeded() { screen.unlocked() }
         function onFailed(what, which) { if (what === 0) screen.runEnded() }
     }
+
+    // The greeter may have started the run itself before this screen was made: a question already waiting is
+    // taken as if it had just come.
+    Component.onCompleted: Qt.callLater(function () {
+        if (authenticator.promptForSecret !== "" && screen.awaiting === "") screen.secretPrompted(authenticator.promptForSecret)
+    })
 }
