@@ -31,14 +31,17 @@ Item {
 
     Component {
         id: plainPasswordField
-        TextField {
-            // A steady cursor: the default one blinks, and each blink redraws the whole locked screen (make bench:
-            // the idle lock screen's CPU).
-            cursorDelegate: Rectangle {
-                width: 2
-                color: "black"
-                visible: parent.activeFocus
-            }
+        TextField {}
+    }
+
+    // A steady cursor in whichever password field: the default one blinks, and each blink redraws the whole
+    // locked screen (make bench: the idle lock screen's CPU).
+    Component {
+        id: steadyCursor
+        Rectangle {
+            width: 2
+            color: parent ? parent.color : "black"
+            visible: parent ? parent.activeFocus : false
         }
     }
     readonly property alias blockItem: column
@@ -72,9 +75,11 @@ Item {
         console.log("pam_pattern: " + text)
     }
 
-    // Plasma's own words where it has them (its lock screen's catalogue), else ours.
+    // Plasma's own words where it has them (its lock screen's catalogue: 5.27's look-and-feel, 6's shell), else ours.
+    property string plasmaDomain: "plasma_lookandfeel_org.kde.lookandfeel"
+
     function plasmaSaid(text) {
-        var said = typeof i18nd === "function" ? i18nd("plasma_lookandfeel_org.kde.lookandfeel", text) : text
+        var said = typeof i18nd === "function" ? i18nd(plasmaDomain, text) : text
         return said !== text ? said : Words.tr(text)
     }
 
@@ -358,6 +363,7 @@ Item {
                 item.placeholderText = root.plasmaSaid("Password")
                 item.Accessible.name = item.placeholderText
                 item.focus = true
+                item.cursorDelegate = steadyCursor
                 item.accepted.connect(root.submitPassword)
             }
         }

@@ -25,12 +25,10 @@ PatternLockScreen {
     PlasmaCore.ColorScope.inherit: false
     blockTop: clock.y + clock.height + PlasmaCore.Units.largeSpacing
     shownParts: [clock, avatar]
-    // Breeze's password field (with its button that shows what is typed); its cursor does not blink while the
-    // screen is idle, as in Breeze.
+    // Breeze's password field (with its button that shows what is typed).
     passwordFieldComponent: Component {
         PlasmaExtras.PasswordField {
             font.pointSize: PlasmaCore.Theme.defaultFont.pointSize + 1
-            cursorVisible: visible
         }
     }
 
