@@ -408,12 +408,14 @@ deb: deps build
 	@$(GIVE_BACK)
 
 # The screenshots in docs/ made anew from the real programs (root; Xvfb and the greeters, make deps): the KDE
-# lock screen beside the stock Breeze one (docs/kde-lock-screen-5.27.png, docs/kde-breeze-5.27.png) and the
-# README's drawing in progress (docs/kde-lock-screen.png).
-SCREENSHOT_TESTS := Tests/KDETests/test_lock_screen_look.py:ScreenshotsTest Tests/KDETests/test_lock_screen.py:ScreenshotTest
+# lock screen beside the stock Breeze one on Plasma 5.27 (docs/kde-lock-screen-5.27.png, docs/kde-breeze-5.27.png)
+# and on Plasma 6 in the Debian 13 chroot (-6.png), and the README's drawing in progress (docs/kde-lock-screen.png).
+SCREENSHOT_TESTS := Tests/KDETests/test_lock_screen_look.py:ScreenshotsTest Tests/KDETests/test_lock_screen.py:ScreenshotTest \
+	Tests/PackageTests/test_debian13.py:test_plasma_6_screenshots
 screenshots: build
 	@for t in $(SCREENSHOT_TESTS); do \
-	  PAM_PATTERN_UPDATE_SCREENSHOT=1 PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) PYTHONPATH=$(CURDIR)/Tests \
+	  PAM_PATTERN_UPDATE_SCREENSHOT=1 PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) \
+	    PYTHONPATH=$(CURDIR)/Tests:$(CURDIR)/Tests/PackageTests \
 	    $(PYTHON) -m unittest $${t%%:*} -k $${t#*:} || exit 1; \
 	done
 

@@ -13,6 +13,19 @@ from support.helper import PATTERN, WRONG_PATTERN
 setUpModule = kde.set_up_module
 
 
+def drawing_then_password(password):
+    """A screenshot at once (first.xwd), the right drawing (drawing.xwd before its release), then the password
+    typed: it unlocks."""
+    return [
+        {"op": "shot", "name": "first.xwd"},
+        {"op": "drag", "path": pad.dots(PATTERN), "shots_before_release": ["drawing.xwd"]},
+        {"op": "sleep", "seconds": 1},
+        {"op": "type", "text": password},
+        {"op": "key", "name": "Return"},
+        {"op": "until", "text": "unlocked"},
+    ]
+
+
 class WrongPasswordAfterWrongDrawingTest(kde.KdeCase):
     USER = "kdefb1"
     PASSWORD = "Kde-fb-pw-41"
@@ -57,22 +70,13 @@ class NoPatternTest(kde.KdeCase):
     ENROL = False
 
     def test_no_grid_is_shown_and_no_drawing_is_taken(self):
-        report = self.session(
-            [
-                {"op": "shot", "name": "start.xwd"},
-                {"op": "drag", "path": pad.dots(PATTERN), "shots_before_release": ["drawing.xwd"]},
-                {"op": "sleep", "seconds": 1},
-                {"op": "type", "text": self.PASSWORD},
-                {"op": "key", "name": "Return"},
-                {"op": "until", "text": "unlocked"},
-            ]
-        )
+        report = self.session(drawing_then_password(self.PASSWORD))
         self.assertTrue(report["steps"][-1]["found"], report["log"])
         self.assertEqual(self.logged(report, "pattern sent"), [])
         self.assertEqual(self.logged(report, "wrong pattern"), [])
         centres = pad.grid_centres(self.logged(report, "grid")[-1])
         spacing = centres[1][0] - centres[0][0]
-        for name in ("start.xwd", "drawing.xwd"):
+        for name in ("first.xwd", "drawing.xwd"):
             image = self.shot(name)
             shown = [kde.dot_stands_out(image, c, spacing) for c in centres]
             self.assertLess(max(shown), 40, "%s shows dots: %r" % (name, shown))
@@ -88,16 +92,7 @@ class LockedAtStartTest(kde.KdeCase):
 
     def test_the_first_frame_is_dimmed_with_its_countdown(self):
         formats.write_state(self.sandbox.state_dir, self.USER, 5, int(time.time()))
-        report = self.session(
-            [
-                {"op": "shot", "name": "first.xwd"},
-                {"op": "drag", "path": pad.dots(PATTERN), "shots_before_release": ["drawing.xwd"]},
-                {"op": "sleep", "seconds": 1},
-                {"op": "type", "text": self.PASSWORD},
-                {"op": "key", "name": "Return"},
-                {"op": "until", "text": "unlocked"},
-            ]
-        )
+        report = self.session(drawing_then_password(self.PASSWORD))
         self.assertTrue(report["steps"][-1]["found"], report["log"])
         said = [line for line in kde.logged(report["log"], "") if line.startswith(("grid", "locked for"))]
         self.assertTrue(

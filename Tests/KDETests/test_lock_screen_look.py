@@ -16,43 +16,6 @@ from support.paths import ROOT, run
 setUpModule = kde.set_up_module
 
 SIZE = (1024, 768)
-# The test wallpaper: red on the left half, blue on the right.
-LEFT = (200, 40, 40)
-RIGHT = (40, 40, 200)
-
-
-def two_colour_image():
-    half = SIZE[0] // 2
-    row = bytearray(bytes(LEFT) * half + bytes(RIGHT) * (SIZE[0] - half))
-    return screen.Image(SIZE[0], SIZE[1], [row] * SIZE[1])
-
-
-def configure_wallpaper(user, home):
-    """kscreenlockerrc's lock-screen wallpaper, as System Settings writes it, on an image in the person's home."""
-    image = os.path.join(home, "lock-wallpaper.png")
-    with open(image, "wb") as f:
-        f.write(two_colour_image().png())
-    config = os.path.join(home, ".config")
-    os.makedirs(config, exist_ok=True)
-    with open(os.path.join(config, "kscreenlockerrc"), "w") as f:
-        f.write("[Greeter]\nWallpaperPlugin=org.kde.image\n\n")
-        f.write("[Greeter][Wallpaper][org.kde.image][General]\nImage=file://%s\n" % image)
-    for path in (image, config, os.path.join(config, "kscreenlockerrc")):
-        os.chown(path, user.uid, -1)
-
-
-def wallpaper_share(image):
-    """Of the screen's points (every 16 px, but for a band down the middle), the share showing the test
-    wallpaper's colour of their half (darkened and blurred as Breeze does: which of red and blue leads)."""
-    shown = total = 0
-    for y in range(0, image.height, 16):
-        for x in range(0, image.width, 16):
-            if abs(x - image.width // 2) < 96:
-                continue
-            r, g, b = image.pixel(x, y)
-            total += 1
-            shown += (r > b + 20) if x < image.width // 2 else (b > r + 20)
-    return shown / total
 
 
 class WallpaperClockDateTest(kde.KdeCase):
@@ -60,7 +23,8 @@ class WallpaperClockDateTest(kde.KdeCase):
     PASSWORD = "Kde-look-pw-1"
 
     def test_the_configured_wallpaper_the_clock_and_the_date(self):
-        configure_wallpaper(self.user, "/home/" + self.USER)
+        home = "/home/" + self.USER
+        kde.configure_lock_wallpaper(home, home, self.user.uid)
         started = time.time()
         report = self.session(
             [
@@ -70,26 +34,9 @@ class WallpaperClockDateTest(kde.KdeCase):
                 {"op": "shot", "name": "two.xwd"},
             ]
         )
-        one, two = self.shot("one.xwd"), self.shot("two.xwd")
-        share = wallpaper_share(one)
-        self.assertGreater(share, 0.8, "the configured wallpaper is on %d %% of the screen" % (share * 100))
-
-        found = kde.box(report["log"], "clock")
-        self.assertIsNotNone(found, "no clock:\n%s" % report["log"])
-        place, texts = found
-        clock, _, date = texts.partition(" | ")
-        # The C locale's forms, as Qt writes them (hh:mm:ss; dddd, d MMMM yyyy).
-        minutes = {time.strftime("%H:%M", time.localtime(t)) for t in (started - 60, started, started + 60)}
-        self.assertIn(clock[:5], minutes, texts)
-        self.assertEqual(date, time.strftime("%A, %-d %B %Y", time.localtime(started)).strip(), texts)
-        light = lambda r, g, b: min(r, g, b) > 200  # noqa: E731  the clock's white text
-        self.assertGreater(one.crop(*place).count(light), 300, "the clock and date are not drawn where logged")
-        self.assertGreater(place[1], 0)
-        self.assertNotEqual(one.crop(*place).rows, two.crop(*place).rows, "the clock does not move")
-
-        avatar = kde.box(report["log"], "avatar")
-        self.assertIsNotNone(avatar, "no avatar")
-        self.assertIn(self.USER, avatar[1])
+        kde.assert_looks_like_breeze(
+            self, report["log"], self.shot("one.xwd"), self.shot("two.xwd"), started, self.USER
+        )
 
 
 class ScreenshotsTest(kde.KdeCase):
