@@ -2,7 +2,7 @@
 (kscreenlocker_greet --testing) under Xvfb: the lock-screen wallpaper the person configured in kscreenlockerrc
 (a test image of two colours, found in the screenshot's pixels), Breeze's clock and date (the live time and
 today's date in the person's locale, drawn where the lock screen says they are, the seconds moving), the avatar
-with the person's name. `make screenshots` remakes docs/kde-lock-screen-5.27.png beside the stock Breeze lock
+with the person's name; the on-screen keyboard on demand, on which a password can be typed. `make screenshots` remakes docs/kde-lock-screen-5.27.png beside the stock Breeze lock
 screen, docs/kde-breeze-5.27.png, both from the real greeter with the same settings. Root only; needs the greeter
 and Xvfb (make deps)."""
 
@@ -37,6 +37,42 @@ class WallpaperClockDateTest(kde.KdeCase):
         kde.assert_looks_like_breeze(
             self, report["log"], self.shot("one.xwd"), self.shot("two.xwd"), started, self.USER
         )
+
+
+class OnScreenKeyboardTest(kde.KdeCase):
+    """Where Qt's virtual keyboard is installed (as here), the footer's "Virtual Keyboard" button brings it up
+    (Breeze's InputPanel), the password field moves above it, and a password typed on its keys alone unlocks:
+    a touch-only machine can type its password."""
+
+    USER = "kdelook3"
+    PASSWORD = "qwertyasdf"  # letters of the keyboard's first page only
+    # Where the keys are at 1024x768 (Qt 5.15's default keyboard style, English): the button first (the lock
+    # screen logs its place; checked below), then each letter, then Enter.
+    BUTTON = (40, 749)
+    KEYS = {"q": (88, 488), "w": (172, 488), "e": (257, 488), "r": (342, 488), "t": (427, 488), "y": (511, 488)}
+    KEYS.update({"a": (118, 558), "s": (202, 558), "d": (287, 558), "f": (372, 558), "Enter": (906, 558)})
+
+    def test_the_password_typed_on_the_on_screen_keyboard_unlocks(self):
+        tap = lambda point: {"op": "drag", "path": [list(point)], "dwell": 0}  # noqa: E731
+        steps = [{"op": "shot", "name": "before.xwd"}, tap(self.BUTTON), {"op": "sleep", "seconds": 1.5}]
+        steps += [{"op": "shot", "name": "keyboard.xwd"}]
+        steps += [tap(self.KEYS[letter]) for letter in self.PASSWORD] + [tap(self.KEYS["Enter"])]
+        steps += [{"op": "until", "text": "unlocked"}]
+        report = self.session(steps)
+        (x0, y0, x1, y1), _ = kde.box(report["log"], "virtualKeyboard")
+        self.assertTrue(
+            x0 <= self.BUTTON[0] < x1 and y0 <= self.BUTTON[1] < y1, "the button moved: %r" % ((x0, y0, x1, y1),)
+        )
+        before, keyboard = self.shot("before.xwd"), self.shot("keyboard.xwd")
+        black = lambda r, g, b: max(r, g, b) < 16  # noqa: E731  the keyboard's background
+        bottom = (0, SIZE[1] * 2 // 3, SIZE[0], SIZE[1])
+        self.assertLess(before.count(black, bottom), 1000, "black at the bottom before the keyboard")
+        self.assertGreater(keyboard.count(black, bottom), 20000, "no keyboard at the bottom")
+        top_of_keyboard = min(y for y in range(SIZE[1] // 3, SIZE[1]) if black(*keyboard.pixel(2, y)))
+        field = kde.box(report["log"], "password field")[0]
+        self.assertLessEqual(field[3], top_of_keyboard, "the password field is under the keyboard")
+        self.assertTrue(report["steps"][-1]["found"], report["log"])
+        self.assertEqual(self.logged(report, "pattern sent"), [])
 
 
 class ScreenshotsTest(kde.KdeCase):

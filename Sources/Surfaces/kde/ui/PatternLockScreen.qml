@@ -27,6 +27,8 @@ Item {
     property alias userArea: userSlot.data
     property alias actionArea: actionSlot.data
     readonly property Item password: passwordLoader.item
+    // Where the password field ends below blockTop: what an on-screen keyboard must leave uncovered.
+    readonly property real passwordBottom: passwordLoader.y + passwordLoader.height
     property Component passwordFieldComponent: plainPasswordField
 
     Component {
@@ -96,7 +98,7 @@ Item {
             centres.push(Math.round(point.x) + "," + Math.round(point.y))
         }
         log("grid " + centres.join(" "))
-        var parts = [messageText].concat(shownParts)
+        var parts = [messageText, passwordLoader].concat(shownParts)
         for (var p = 0; p < parts.length; ++p) {
             var at = parts[p].mapToGlobal(0, 0)
             log("box " + parts[p].objectName + " " + [at.x, at.y, parts[p].width, parts[p].height].map(Math.round).join(",")
@@ -353,6 +355,7 @@ Item {
         // plain one otherwise.
         Loader {
             id: passwordLoader
+            objectName: "password field"
             anchors.horizontalCenter: parent.horizontalCenter
             width: Math.min(parent.width, 320)
             sourceComponent: root.passwordFieldComponent

@@ -23,8 +23,14 @@ PatternLockScreen {
     // Light text on the darkened wallpaper, as Breeze's lock screen has it.
     PlasmaCore.ColorScope.colorGroup: PlasmaCore.Theme.ComplementaryColorGroup
     PlasmaCore.ColorScope.inherit: false
-    blockTop: clock.y + clock.height + PlasmaCore.Units.largeSpacing
-    shownParts: [clock, avatar]
+    // Below the clock; while the on-screen keyboard is up, as high as it takes for the password field to show
+    // above it, as Breeze moves its own.
+    blockTop: {
+        var below = clock.y + clock.height + PlasmaCore.Units.largeSpacing
+        if (!inputPanel.keyboardActive) return below
+        return Math.min(below, inputPanel.y + inputPanel.item.y - screen.passwordBottom - PlasmaCore.Units.largeSpacing)
+    }
+    shownParts: [clock, avatar, virtualKeyboardButton]
     // Breeze's password field (with its button that shows what is typed).
     passwordFieldComponent: Component {
         PlasmaExtras.PasswordField {
@@ -72,11 +78,15 @@ PatternLockScreen {
         property Item shadow: Item {}
         anchors.horizontalCenter: parent.horizontalCenter
         y: PlasmaCore.Units.gridUnit * 2
+        // Under the raised block while the on-screen keyboard is up, as Breeze's is.
+        visible: !inputPanel.keyboardActive
     }
 
     userArea: Breeze.UserDelegate {
         id: avatar
         objectName: "avatar"
+        // Shown while the block is on screen (the on-screen keyboard may push it up), as Breeze's user list.
+        opacity: screen.blockTop >= 0 ? 1 : 0
         width: screen.blockItem.width
         height: faceSize + PlasmaCore.Units.gridUnit * 2
         faceSize: PlasmaCore.Units.gridUnit * 4
@@ -126,6 +136,7 @@ PatternLockScreen {
         visible: !inputPanel.keyboardActive
 
         PlasmaComponents3.ToolButton {
+            id: virtualKeyboardButton
             objectName: "virtualKeyboard"
             focusPolicy: Qt.TabFocus
             text: i18ndc("plasma_lookandfeel_org.kde.lookandfeel", "Button to show/hide virtual keyboard", "Virtual Keyboard")

@@ -22,8 +22,14 @@ PatternLockScreen {
     id: screen
     plainChrome: false
     plasmaDomain: "plasma_shell_org.kde.plasma.desktop"
-    blockTop: clock.y + clock.height + Kirigami.Units.largeSpacing
-    shownParts: [clock, avatar]
+    // Below the clock; while the on-screen keyboard is up, as high as it takes for the password field to show
+    // above it, as Breeze moves its own.
+    blockTop: {
+        var below = clock.y + clock.height + Kirigami.Units.largeSpacing
+        if (!inputPanel.keyboardActive) return below
+        return Math.min(below, inputPanel.y + inputPanel.item.y - screen.passwordBottom - Kirigami.Units.largeSpacing)
+    }
+    shownParts: [clock, avatar, virtualKeyboardButton]
     // Light text on the darkened wallpaper, as Breeze's lock screen has it.
     Kirigami.Theme.inherit: false
     Kirigami.Theme.colorSet: Kirigami.Theme.Complementary
@@ -82,11 +88,15 @@ PatternLockScreen {
         property Item shadow: Item {}
         anchors.horizontalCenter: parent.horizontalCenter
         y: Kirigami.Units.gridUnit * 2
+        // Under the raised block while the on-screen keyboard is up, as Breeze's is.
+        visible: !inputPanel.keyboardActive
     }
 
     userArea: Breeze.UserDelegate {
         id: avatar
         objectName: "avatar"
+        // Shown while the block is on screen (the on-screen keyboard may push it up), as Breeze's user list.
+        opacity: screen.blockTop >= 0 ? 1 : 0
         width: screen.blockItem.width
         height: faceSize + Kirigami.Units.gridUnit * 2
         faceSize: Kirigami.Units.gridUnit * 4
@@ -135,6 +145,7 @@ PatternLockScreen {
         visible: !inputPanel.keyboardActive
 
         PlasmaComponents3.ToolButton {
+            id: virtualKeyboardButton
             objectName: "virtualKeyboard"
             focusPolicy: Qt.TabFocus
             text: i18ndc("plasma_shell_org.kde.plasma.desktop", "Button to show/hide virtual keyboard", "Virtual Keyboard")
