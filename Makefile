@@ -410,14 +410,12 @@ deb: deps build
 # The screenshots in docs/ made anew from the real programs (root; Xvfb and the greeters, make deps): the KDE
 # lock screen beside the stock Breeze one on Plasma 5.27 (docs/kde-lock-screen-5.27.png, docs/kde-breeze-5.27.png)
 # and on Plasma 6 in the Debian 13 chroot (-6.png), and the README's drawing in progress (docs/kde-lock-screen.png).
-SCREENSHOT_TESTS := Tests/KDETests/test_lock_screen_look.py:ScreenshotsTest Tests/KDETests/test_lock_screen.py:ScreenshotTest \
-	Tests/PackageTests/test_debian13.py:test_plasma_6_screenshots
+SCREENSHOT_TESTS := test_lock_screen_look.ScreenshotsTest test_lock_screen.ScreenshotTest \
+	test_debian13.Debian13KdePackage.test_plasma_6_screenshots_beside_the_stock_lock_screen
 screenshots: build
-	@for t in $(SCREENSHOT_TESTS); do \
-	  PAM_PATTERN_UPDATE_SCREENSHOT=1 PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) \
-	    PYTHONPATH=$(CURDIR)/Tests:$(CURDIR)/Tests/PackageTests \
-	    $(PYTHON) -m unittest $${t%%:*} -k $${t#*:} || exit 1; \
-	done
+	PAM_PATTERN_UPDATE_SCREENSHOT=1 PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) \
+	  PYTHONPATH=$(CURDIR)/Tests:$(CURDIR)/Tests/KDETests:$(CURDIR)/Tests/PackageTests \
+	  $(PYTHON) -m unittest $(SCREENSHOT_TESTS)
 
 # Benchmarks against pam_unix in the same run (docs/reference.md, "Benchmarks").
 bench: deps build strength-figures

@@ -112,14 +112,14 @@ def logged(log, text):
     return [line for line in said if line.startswith(text)]
 
 
-def box(log, name):
-    """The last place the lock screen logged for its part `name` ("box NAME X,Y,W,H TEXTS"): ((x0, y0, x1, y1),
-    its texts joined by " | "), or None."""
-    found = [line.split(" ", 3) for line in logged(log, "box %s " % name)]
+def box(log, name, which=-1):
+    """The last (or `which`) place the lock screen logged for its part `name` ("box NAME X,Y,W,H TEXTS"):
+    ((x0, y0, x1, y1), its texts joined by " | "), or None."""
+    found = [line[len("box %s " % name) :].split(" ", 1) for line in logged(log, "box %s " % name)]
     if not found:
         return None
-    x, y, w, h = (int(v) for v in found[-1][2].split(","))
-    return (x, y, x + w, y + h), found[-1][3] if len(found[-1]) > 3 else ""
+    x, y, w, h = (int(v) for v in found[which][0].split(","))
+    return (x, y, x + w, y + h), found[which][1] if len(found[which]) > 1 else ""
 
 
 def brightness(pixel):

@@ -277,6 +277,7 @@ Item {
         id: column
         anchors.horizontalCenter: parent.horizontalCenter
         y: root.blockTop
+        onYChanged: geometryTimer.restart()
         spacing: 12
         width: Math.min(parent.width * 0.8, 480)
 
@@ -376,6 +377,11 @@ Item {
             anchors.horizontalCenter: parent.horizontalCenter
             spacing: 12
         }
+    }
+
+    // What a LockScreen.qml calls when one of its shownParts moves: all places are logged again.
+    function partsMoved() {
+        geometryTimer.restart()
     }
 
     Timer {

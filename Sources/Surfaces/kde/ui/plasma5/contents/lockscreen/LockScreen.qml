@@ -134,6 +134,7 @@ PatternLockScreen {
         anchors.right: parent.right
         anchors.margins: PlasmaCore.Units.smallSpacing
         visible: !inputPanel.keyboardActive
+        onYChanged: screen.partsMoved()
 
         PlasmaComponents3.ToolButton {
             id: virtualKeyboardButton

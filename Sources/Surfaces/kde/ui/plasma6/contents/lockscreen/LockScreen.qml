@@ -143,6 +143,7 @@ PatternLockScreen {
         anchors.right: parent.right
         anchors.margins: Kirigami.Units.smallSpacing
         visible: !inputPanel.keyboardActive
+        onYChanged: screen.partsMoved()
 
         PlasmaComponents3.ToolButton {
             id: virtualKeyboardButton
