@@ -80,9 +80,10 @@ Item {
     // Plasma's own words where it has them (its lock screen's catalogue: 5.27's look-and-feel, 6's shell), else ours.
     property string plasmaDomain: "plasma_lookandfeel_org.kde.lookandfeel"
 
-    function plasmaSaid(text) {
+    // `ours`: the same words from our catalogue (Words.tr, so that po/extract-messages.py finds them).
+    function plasmaSaid(text, ours) {
         var said = typeof i18nd === "function" ? i18nd(plasmaDomain, text) : text
-        return said !== text ? said : Words.tr(text)
+        return said !== text ? said : ours
     }
 
     // Where the dots are on the screen (global coordinates), logged once the window is on screen and has the input (the first
@@ -364,7 +365,7 @@ Item {
                 item.objectName = "password"
                 item.width = Qt.binding(function () { return passwordLoader.width })
                 item.echoMode = TextInput.Password
-                item.placeholderText = root.plasmaSaid("Password")
+                item.placeholderText = root.plasmaSaid("Password", Words.tr("Password"))
                 item.Accessible.name = item.placeholderText
                 item.focus = true
                 item.cursorDelegate = steadyCursor
@@ -460,7 +461,7 @@ Item {
         } else if (passwordSent) {
             password.text = ""
             // Said every time, in Plasma's words, in place of whatever stood there (a countdown goes on above it).
-            root.failureNote = root.plasmaSaid("Unlocking failed")
+            root.failureNote = root.plasmaSaid("Unlocking failed", Words.tr("Unlocking failed"))
             root.message = root.wait === null ? root.failureNote : root.message + "\n" + root.failureNote
             root.messageIsError = true
             root.log("message " + root.message)
