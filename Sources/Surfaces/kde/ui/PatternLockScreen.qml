@@ -136,7 +136,7 @@ Item {
             wait.route = said.route === "" ? "" : Words.screenRoute(said.language)
             waitEnds = Date.now() + said.seconds * 1000
             grid.locked = true
-            countdown.restart()
+            nextTick()
             log("locked for " + said.seconds + " s")
         } else if (said.kind === "disabled") {
             lockHeard = true
@@ -161,13 +161,19 @@ Item {
         }
         message = Words.waitSaid(wait.language, left, wait.route) + (failureNote ? "\n" + failureNote : "")
         log("countdown " + left)
+        nextTick()
     }
 
+    // Each tick just after the wait's next whole second, so a late tick (a busy machine) never says the same
+    // number twice.
     Timer {
         id: countdown
-        interval: 1000
-        repeat: true
         onTriggered: root.tick()
+    }
+
+    function nextTick() {
+        countdown.interval = (waitEnds - Date.now()) % 1000 + 20
+        countdown.restart()
     }
 
     function beginRun() {
