@@ -100,7 +100,8 @@ SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scr
 
 .PHONY: all screenshots screenshots-sddm build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list print-deb-lists deb bench fuzz lint format clean \
-        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm
+        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm \
+        screenshots
 
 all: build
 
@@ -412,6 +413,16 @@ deb: deps build
 	done
 	@rm -rf $(DEB_STAGE)
 	@$(GIVE_BACK)
+
+# The screenshots in docs/ made anew from the real programs (root; Xvfb and the greeters, make deps): the KDE
+# lock screen beside the stock Breeze one on Plasma 5.27 (docs/kde-lock-screen-5.27.png, docs/kde-breeze-5.27.png)
+# and on Plasma 6 in the Debian 13 chroot (-6.png), and the README's drawing in progress (docs/kde-lock-screen.png).
+SCREENSHOT_TESTS := test_lock_screen_look.ScreenshotsTest test_lock_screen.ScreenshotTest \
+	test_debian13.Debian13KdePackage.test_plasma_6_screenshots_beside_the_stock_lock_screen
+screenshots: build
+	PAM_PATTERN_UPDATE_SCREENSHOT=1 PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) \
+	  PYTHONPATH=$(CURDIR)/Tests:$(CURDIR)/Tests/KDETests:$(CURDIR)/Tests/PackageTests \
+	  $(PYTHON) -m unittest $(SCREENSHOT_TESTS)
 
 # Benchmarks against pam_unix in the same run (docs/reference.md, "Benchmarks").
 # The screenshots in docs/, made anew from the real programs (each surface adds its part).

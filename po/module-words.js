@@ -124,6 +124,21 @@ function durationSaid(name, seconds) {
     return rest === "" ? larger : fill(language.pair, [larger, rest])
 }
 
+// What a screen shows for what the module said: the same, but a sentence for a forgotten pattern (a command, or
+// an administrator) becomes the one that works at a lock or login screen, in the same language ("Forgot your
+// pattern? Use your password.").
+function atScreen(message) {
+    var said = read(message)
+    if (said.route === "") return String(message)
+    var text = String(message)
+    return text.slice(0, text.length - said.route.length) + languageNamed(said.language).routeScreen
+}
+
+// The sentence for a forgotten pattern that a screen says, in a language.
+function screenRoute(name) {
+    return languageNamed(name).routeScreen
+}
+
 // The module's sentence for a wait of `seconds` still to run, in a language, the route sentence after it.
 function waitSaid(name, seconds, route) {
     var text = fill(languageNamed(name).wait, [durationSaid(name, seconds)])

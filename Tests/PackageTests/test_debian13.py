@@ -25,6 +25,7 @@ import test_package
 import test_sddm_package
 
 from support import debian13, debs, formats, i3lock, kde, pad, screen, sddm
+from support.paths import ROOT
 
 PATTERN, WRONG = test_package.PATTERN, test_package.WRONG
 sha256 = test_package.sha256
@@ -240,6 +241,53 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         self.assertTrue(report["steps"][-1]["found"], log)
         self.assertEqual(kde.logged(log, "pattern sent"), ["pattern sent"] * 2, log)
 
+    def test_plasma_6_looks_like_breeze_the_configured_wallpaper_the_clock_and_the_date(self):
+        """Plasma 6's greeter on the installed shell package: Breeze's parts around the grid, as at 5.27
+        (support.kde.assert_looks_like_breeze: the wallpaper configured in kscreenlockerrc found in the
+        screenshot's pixels, the live clock and today's date drawn, the avatar)."""
+        ns = self.plasma_6_installed()
+        uid = int(ns.run(["id", "-u", ENROLLED]).stdout)
+        kde.configure_lock_wallpaper(ns.path("/home/" + ENROLLED), "/home/" + ENROLLED, uid)
+        started = time.time()
+        steps = [
+            {"op": "sleep", "seconds": 2},
+            {"op": "shot", "name": "one.xwd"},
+            {"op": "sleep", "seconds": 2.2},
+            {"op": "shot", "name": "two.xwd"},
+        ]
+        report = self.greeter(ns, steps, kde.INSTALLED_SHELL)
+        self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
+        one, two = greeter_shot(ns, "one.xwd"), greeter_shot(ns, "two.xwd")
+        kde.assert_looks_like_breeze(self, report["log"], one, two, started, ENROLLED)
+
+    def test_plasma_6_screenshots_beside_the_stock_lock_screen(self):
+        """docs/kde-lock-screen-6.png (a drawing in progress) and docs/kde-breeze-6.png (Plasma 6's stock lock
+        screen, woken by a key), same user, same settings; made anew by `make screenshots`
+        (PAM_PATTERN_UPDATE_SCREENSHOT=1) or when missing, else the committed ones must be the greeter's size."""
+        ours, stock = (os.path.join(ROOT, "docs", name) for name in ("kde-lock-screen-6.png", "kde-breeze-6.png"))
+        if os.environ.get("PAM_PATTERN_UPDATE_SCREENSHOT") == "1" or not (
+            os.path.exists(ours) and os.path.exists(stock)
+        ):
+            ns = self.plasma_6_installed()
+            ns.run(["chfn", "-f", "Alex Doe", ENROLLED])
+            steps = [
+                {"op": "sleep", "seconds": 1.5},
+                {"op": "drag", "path": pad.dots(PATTERN)[:5], "shots_before_release": ["ours.xwd"]},
+            ]
+            report = self.greeter(ns, steps, kde.INSTALLED_SHELL)
+            self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
+            pad.keep(ours, greeter_shot(ns, "ours.xwd"))
+            steps = [
+                {"op": "key", "name": "shift"},
+                {"op": "sleep", "seconds": 2.5},
+                {"op": "shot", "name": "stock.xwd"},
+            ]
+            self.greeter(ns, steps, kde.STOCK_SHELL, ready_after=6)
+            pad.keep(stock, greeter_shot(ns, "stock.xwd"))
+        for path in (ours, stock):
+            image = screen.read_png(path)
+            self.assertEqual((image.width, image.height), (1024, 768), path)
+
     def test_plasma_6_on_makes_the_lock_screen_everyones_and_off_gives_the_stock_one_back_changing_nothing_else(self):
         """`plasma6-lock-screen on`, as root: the greeter's own lookup (no --shell: plasmashellrc names no shell,
         so org.kde.plasma.desktop, the first in $XDG_DATA_DIRS) shows the pattern lock screen, a wrong drawing is
@@ -370,9 +418,10 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
     def plasma_6(self, ns, action, check=True):
         return ns.run([kde.PLASMA6_COMMAND, action], check=check, timeout=120)
 
-    def greeter(self, ns, steps, shell, ready_timeout=60, command=None):
+    def greeter(self, ns, steps, shell, ready_timeout=60, command=None, ready_after=None):
         """Plasma 6's greeter, kscreenlocker_greet --testing, as ENROLLED under Xvfb: on `shell` (--shell), or
-        (None) on the one its own lookup finds, as a real lock does; or `command` in its place."""
+        (None) on the one its own lookup finds, as a real lock does; or `command` in its place. ready_after: taken
+        as up that many seconds after it started (a lock screen that does not log the grid, the stock one)."""
         uid = int(ns.run(["id", "-u", ENROLLED]).stdout)
         ns.sh("rm -rf /tmp/kde && mkdir -m 0755 /tmp/kde")
         job = {
@@ -391,6 +440,7 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
             "env": {"QML_IMPORT_TRACE": "1"} if shell is None else {},
             "debug_rules": kde.DEBUG_RULES,
             "steps": steps,
+            "ready_after": ready_after,
         }
         done = ns.run(["python3", "-c", kde.DRIVER, json.dumps(job)], check=False, timeout=300)
         self.assertEqual(done.returncode, 0, done.stderr)

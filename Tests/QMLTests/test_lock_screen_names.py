@@ -3,7 +3,8 @@ tst_lock_screen_names.qml reads them in Qt's test runner, on a private Xvfb, fro
 assembled it (build/kde/plasma5: PatternLockScreen.qml, the grid, ModuleWords.js), with LANG set to the
 language. What each must say comes from the message catalogue (po/*.po, support.module_words), not from the
 generated ModuleWords.js: the grid (drawing, and locked), each dot by its number, the password field, the wait
-as the module says it and its countdown at 42 s, "Unlocking failed"."""
+as the module says it and its countdown at 42 s, "Unlocking failed", and the sentence for a forgotten pattern
+that works at a screen ("Use your password") where the module's says to run a command or ask an administrator."""
 
 import json
 import os
@@ -16,6 +17,11 @@ from support import module_words, paths, qml
 TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tst_lock_screen_names.qml")
 LOCK_SCREEN = os.path.join(paths.BUILD, "kde", "plasma5", "contents", "lockscreen")
 WAIT = "Too many wrong patterns: try again in %s. Your password still works."
+WRONG = "Wrong pattern. %s try left before a wait."
+WRONG_PLURAL = "Wrong pattern. %s tries left before a wait."
+ROUTE_SELF = "Forgot your pattern? Set a new one with your password: patternctl set --forgot"
+ROUTE_ADMIN = "Forgot your pattern? Only an administrator can set a new one."
+ROUTE_SCREEN = "Forgot your pattern? Use your password."
 LOCALES = {"C": "C.UTF-8", "zh_CN": "zh_CN.UTF-8"}
 
 
@@ -29,6 +35,13 @@ def expected(language):
         "wait": language.say(WAIT, None, None, language.duration(60)),
         "countdown": language.say(WAIT, None, None, language.duration(42)),
         "unlockingFailed": language.say("Unlocking failed"),
+        # What the module says after a wrong drawing, and what the screen shows for it: the sentence for a
+        # forgotten pattern that works at a screen in place of the command (or the administrator).
+        "wrongWithCommand": language.say(WRONG, WRONG_PLURAL, 4, 4) + " " + language.say(ROUTE_SELF),
+        "wrongWithAdmin": language.say(WRONG, WRONG_PLURAL, 4, 4) + " " + language.say(ROUTE_ADMIN),
+        "wrongAtScreen": language.say(WRONG, WRONG_PLURAL, 4, 4) + " " + language.say(ROUTE_SCREEN),
+        "waitWithCommand": language.say(WAIT, None, None, language.duration(60)) + " " + language.say(ROUTE_SELF),
+        "countdownAtScreen": language.say(WAIT, None, None, language.duration(42)) + " " + language.say(ROUTE_SCREEN),
     }
 
 

@@ -11,6 +11,14 @@ Item {
     width: 900
     height: 800
 
+    // The greeter's authenticator, as far as the lock screen calls it outside a greeter.
+    QtObject {
+        id: authenticator
+        function tryUnlock() {}
+        function respond(answer) {}
+        function cancel() {}
+    }
+
     PatternLockScreen {
         id: screen
         anchors.fill: parent
@@ -27,6 +35,11 @@ Item {
                 if (found) return found
             }
             return null
+        }
+
+        function init() {
+            screen.message = ""
+            screen.failureNote = ""
         }
 
         function test_the_grid_each_dot_and_the_password_field_are_named() {
@@ -63,10 +76,24 @@ Item {
         }
 
         function test_a_failed_password_says_unlocking_failed() {
-            screen.message = ""
-            screen.mode = "password"
+            screen.message = "Wrong pattern."
+            screen.passwordSent = true
             screen.runEnded()
             compare(find(screen, "message").Accessible.name, Expected.unlockingFailed)
+        }
+
+        function test_a_forgotten_pattern_is_told_what_works_at_a_screen() {
+            var message = find(screen, "message")
+            screen.heard(Expected.wrongWithCommand, true)
+            compare(message.Accessible.name, Expected.wrongAtScreen)
+            screen.heard(Expected.wrongWithAdmin, true)
+            compare(message.Accessible.name, Expected.wrongAtScreen)
+            screen.heard(Expected.waitWithCommand, true)
+            screen.waitEnds = Date.now() + 41500
+            screen.tick()
+            compare(message.Accessible.name, Expected.countdownAtScreen)
+            screen.waitEnds = Date.now() - 1
+            screen.tick()
         }
     }
 }

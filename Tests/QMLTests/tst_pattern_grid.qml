@@ -85,8 +85,13 @@ Item {
             compare(drawnSpy.count, 0)
             compare(shakenSpy.count, 1)
             compare(shakenSpy.signalArguments[0][0], 3)
+            // Shown red and shaken for a moment, then gone by itself.
+            compare(grid.shownDigits, "123")
+            compare(grid.phase, "short")
+            tryVerify(function () { return grid.shakeOffset !== 0 }, 500)
+            tryCompare(grid, "phase", "idle", 2000)
             compare(grid.shownDigits, "")
-            compare(grid.phase, "idle")
+            compare(grid.shakeOffset, 0)
         }
 
         function test_a_locked_grid_takes_no_drawing() {

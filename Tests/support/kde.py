@@ -11,8 +11,9 @@ The lock screen logs what a test needs on the greeter's stderr, never a secret: 
 import os
 import subprocess
 import tempfile
+import time
 
-from support import debs, pad, surfaces
+from support import debs, pad, screen, surfaces
 from support.paths import BUILD, ROOT, require_built, require_tools
 
 GREETER = "/usr/lib/x86_64-linux-gnu/libexec/kscreenlocker_greet"
@@ -84,10 +85,11 @@ class KdeCase(pad.PadCase):
     def namespace(self):
         return KdeNamespace(self)
 
-    def session(self, steps, env=None, timeout=240, configured=False, debug=True):
+    def session(self, steps, env=None, timeout=240, configured=False, debug=True, ready_after=None):
         """The greeter with the theme named on its command line, or (configured=True) the one the user's
         kscreenlockerrc names, as a real lock does. debug=False: without its debug lines, which the steps are
-        driven by: the report after `ready_timeout` s (in env's place: job fields), not ready."""
+        driven by: the report after `ready_timeout` s (in env's place: job fields), not ready. ready_after: taken
+        as up that many seconds after it started (a lock screen that does not log the grid, the stock one)."""
         job = {
             "root": self.sandbox.root,
             "screen": [1024, 768],
@@ -100,6 +102,7 @@ class KdeCase(pad.PadCase):
             "env": dict(env or {}),
             "debug_rules": DEBUG_RULES if debug else "",
             "steps": steps,
+            "ready_after": ready_after,
         }
         if not debug:
             job["ready_timeout"] = 20
@@ -116,3 +119,85 @@ def logged(log, text):
     """The lock screen's lines in the greeter's log (what follows "pam_pattern: ") that start with `text`."""
     said = [line.split("pam_pattern: ", 1)[1] for line in log.splitlines() if "pam_pattern: " in line]
     return [line for line in said if line.startswith(text)]
+
+
+def box(log, name, which=-1):
+    """The last (or `which`) place the lock screen logged for its part `name` ("box NAME X,Y,W,H TEXTS"):
+    ((x0, y0, x1, y1), its texts joined by " | "), or None."""
+    found = [line[len("box %s " % name) :].split(" ", 1) for line in logged(log, "box %s " % name)]
+    if not found:
+        return None
+    x, y, w, h = (int(v) for v in found[which][0].split(","))
+    return (x, y, x + w, y + h), found[which][1] if len(found[which]) > 1 else ""
+
+
+def brightness(pixel):
+    return sum(pixel) // 3
+
+
+def dot_stands_out(image, centre, spacing):
+    """How much brighter a dot's centre is than the wallpaper a third of the spacing to its left and right."""
+    x, y = centre
+    around = [image.pixel(x - spacing // 3, y), image.pixel(x + spacing // 3, y)]
+    return brightness(image.pixel(x, y)) - max(brightness(p) for p in around)
+
+
+# A lock-screen wallpaper a test configures: red on the left half, blue on the right, the greeter's size.
+WALLPAPER_SIZE = (1024, 768)
+WALLPAPER_LEFT = (200, 40, 40)
+WALLPAPER_RIGHT = (40, 40, 200)
+
+
+def configure_lock_wallpaper(home, home_seen_by_greeter, uid):
+    """kscreenlockerrc's lock-screen wallpaper, as System Settings writes it, on the two-colour image in the
+    person's home (`home` here; `home_seen_by_greeter` where the greeter finds it, e.g. inside a chroot)."""
+    width, height = WALLPAPER_SIZE
+    half = width // 2
+    row = bytearray(bytes(WALLPAPER_LEFT) * half + bytes(WALLPAPER_RIGHT) * (width - half))
+    image = os.path.join(home, "lock-wallpaper.png")
+    with open(image, "wb") as f:
+        f.write(screen.Image(width, height, [row] * height).png())
+    config = os.path.join(home, ".config")
+    os.makedirs(config, exist_ok=True)
+    with open(os.path.join(config, "kscreenlockerrc"), "w") as f:
+        f.write("[Greeter]\nWallpaperPlugin=org.kde.image\n\n")
+        f.write("[Greeter][Wallpaper][org.kde.image][General]\n")
+        f.write("Image=file://%s\n" % os.path.join(home_seen_by_greeter, "lock-wallpaper.png"))
+    for path in (image, config, os.path.join(config, "kscreenlockerrc")):
+        os.chown(path, uid, -1)
+
+
+def wallpaper_share(image):
+    """Of the screen's points (every 16 px, but for a band down the middle), the share showing the test
+    wallpaper's colour of their half (darkened and blurred as Breeze does: which of red and blue leads)."""
+    shown = total = 0
+    for y in range(0, image.height, 16):
+        for x in range(0, image.width, 16):
+            if abs(x - image.width // 2) < 96:
+                continue
+            r, g, b = image.pixel(x, y)
+            total += 1
+            shown += (r > b + 20) if x < image.width // 2 else (b > r + 20)
+    return shown / total
+
+
+def assert_looks_like_breeze(test, log, one, two, started, user):
+    """The lock screen's screenshots `one` and `two` (2 s apart) and its log: the test wallpaper
+    (configure_lock_wallpaper) on most of the screen; Breeze's clock and date where the lock screen says they are,
+    in the C locale's forms (hh:mm:ss; dddd, d MMMM yyyy) at the time the greeter started, drawn, the seconds
+    moving; the avatar with the user's name."""
+    share = wallpaper_share(one)
+    test.assertGreater(share, 0.8, "the configured wallpaper is on %d %% of the screen" % (share * 100))
+    found = box(log, "clock")
+    test.assertIsNotNone(found, "no clock:\n%s" % log)
+    place, texts = found
+    clock, _, date = texts.partition(" | ")
+    minutes = {time.strftime("%H:%M", time.localtime(t)) for t in (started - 60, started, started + 60)}
+    test.assertIn(clock[:5], minutes, texts)
+    test.assertEqual(date, time.strftime("%A, %-d %B %Y", time.localtime(started)).strip(), texts)
+    light = lambda r, g, b: min(r, g, b) > 200  # noqa: E731  the clock's white text
+    test.assertGreater(one.crop(*place).count(light), 300, "the clock and date are not drawn where logged")
+    test.assertNotEqual(one.crop(*place).rows, two.crop(*place).rows, "the clock does not move")
+    avatar = box(log, "avatar")
+    test.assertIsNotNone(avatar, "no avatar")
+    test.assertIn(user, avatar[1])

@@ -8,7 +8,8 @@ import "PatternTrace.js" as Trace
 Item {
     id: grid
 
-    // "idle", "checking" (released, PAM judges), "wrong" (red, then idle by itself), "success".
+    // "idle", "checking" (released, PAM judges), "wrong" (red, then idle by itself), "short" (1-3 dots: red and
+    // shaken, then idle by itself), "success".
     property string phase: "idle"
     // Refused visibly (the pattern is locked for a while, or disabled): dimmed, no drawing is taken.
     property bool locked: false
@@ -46,6 +47,9 @@ Item {
     Accessible.role: Accessible.Canvas
     Accessible.name: locked ? lockedAccessibleName : accessibleName
 
+    // How far the drawing is pushed sideways while a too-short one shakes (px).
+    property real shakeOffset: 0
+
     function showWrong() {
         phase = "wrong"
         wrongTimer.restart()
@@ -53,6 +57,8 @@ Item {
 
     function reset() {
         wrongTimer.stop()
+        shake.stop()
+        shakeOffset = 0
         Trace.wipe(trace)
         shown = []
         pointer = null
@@ -69,7 +75,7 @@ Item {
     }
 
     function currentColor() {
-        if (phase === "wrong") return wrongColor
+        if (phase === "wrong" || phase === "short") return wrongColor
         if (phase === "success") return successColor
         return color
     }
@@ -80,9 +86,24 @@ Item {
         onTriggered: grid.reset()
     }
 
+    // A too-short drawing shakes its head, as on a phone, and is gone.
+    SequentialAnimation {
+        id: shake
+        loops: 1
+        NumberAnimation { target: grid; property: "shakeOffset"; to: grid.dotRadius * 2; duration: 50 }
+        NumberAnimation { target: grid; property: "shakeOffset"; to: -grid.dotRadius * 2; duration: 100 }
+        NumberAnimation { target: grid; property: "shakeOffset"; to: grid.dotRadius * 2; duration: 100 }
+        NumberAnimation { target: grid; property: "shakeOffset"; to: -grid.dotRadius * 2; duration: 100 }
+        NumberAnimation { target: grid; property: "shakeOffset"; to: 0; duration: 50 }
+        PauseAnimation { duration: 100 }
+        ScriptAction { script: grid.reset() }
+    }
+
     Canvas {
         id: canvas
-        anchors.fill: parent
+        width: parent.width
+        height: parent.height
+        x: grid.shakeOffset
         opacity: grid.locked ? 0.3 : 1
         onPaint: {
             var context = getContext("2d")
@@ -143,6 +164,8 @@ Item {
         preventStealing: true
         onPressed: function (mouse) {
             wrongTimer.stop()
+            shake.stop()
+            grid.shakeOffset = 0
             grid.phase = "idle"
             grid.trace = Trace.newTrace()
             Trace.begin(grid.trace, grid.geometry(), mouse.x, mouse.y)
@@ -167,9 +190,13 @@ Item {
                 grid.shown = digits.split("").map(Number)
                 grid.phase = "checking"
                 grid.drawn(digits)
+            } else if (digits.length > 0) {
+                grid.shown = digits.split("").map(Number)
+                grid.phase = "short"
+                shake.restart()
+                grid.shakenOff(digits.length)
             } else {
                 grid.shown = []
-                if (digits.length > 0) grid.shakenOff(digits.length)
             }
         }
         onCanceled: grid.reset()
