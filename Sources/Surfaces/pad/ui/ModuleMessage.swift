@@ -14,15 +14,23 @@ enum ModuleMessage: Equatable {
     /// Anything else, shown as it came.
     case other([UInt8])
 
-    /// The module's verdict without the sentence about a forgotten pattern that ends it (ForgottenPattern): the
-    /// pad says the verdict in its own words, and the way out is a command for after the screen is open.
-    static func read(_ message: [UInt8]) -> ModuleMessage {
+    /// The module's verdict, and whether it ended with the sentence about a forgotten pattern (ForgottenPattern):
+    /// the pad says the verdict in its own words and, where the module said its route (a command, for a terminal),
+    /// the one that works at a locked screen (ForgottenPattern.atScreen: the password).
+    static func read(_ message: [UInt8]) -> (said: ModuleMessage, route: Bool) {
         let reading = ModuleWords.read(message)
+        let route = !reading.route.isEmpty
         switch reading.said {
-        case .wrong(let left): return .wrong(triesLeft: left)
-        case .wait(let seconds): return .wait(seconds: seconds, afterWrong: reading.afterWrong)
-        case .disabled: return .disabled(afterWrong: reading.afterWrong)
-        case .other: return .other(message)
+        case .wrong(let left): return (.wrong(triesLeft: left), route)
+        case .wait(let seconds): return (.wait(seconds: seconds, afterWrong: reading.afterWrong), route)
+        case .disabled: return (.disabled(afterWrong: reading.afterWrong), route)
+        case .other: return (.other(message), false)
         }
+    }
+
+    /// A verdict on the person's pattern (what only pam_pattern says): the stack holds a pattern for them.
+    var isAboutThePattern: Bool {
+        if case .other = self { return false }
+        return true
     }
 }

@@ -61,7 +61,7 @@ struct PadLoop {
     mutating func run() -> Int32 {
         var dirty = true
         var lastSecond: Int64 = -1
-        var lastVisible: (error: Bool, shake: Bool, awaiting: Bool) = (false, false, false)
+        var lastVisible: (error: Bool, shake: Bool, awaiting: Bool, dots: Int) = (false, false, false, 0)
         while true {
             let now = pattern_pad_now_ms()
             let beforeMessageAt = session.messageAt
@@ -78,7 +78,7 @@ struct PadLoop {
             if let status = session.finished { return end(status, now: now) }
             let visible = (
                 session.errorUntil > now, session.shakeUntil > now || session.tooShortUntil > now,
-                session.awaiting != .nothing
+                session.awaiting != .nothing, PadSecret.trace.pointee.count
             )
             if visible != lastVisible || session.shakeUntil > now {
                 dirty = true

@@ -42,14 +42,17 @@ struct PadRenderer {
         var words = userName
         let status = statusText(session, now: now)
         if !status.isEmpty { words += [0x0A] + status }
-        words += [0x0A] + hint(session, now: now)
+        let hint = hint(session, now: now)
+        if !hint.isEmpty { words += [0x0A] + hint }
         if let label = fieldLabel(session) { words += [0x0A] + label }
         return words
     }
 
-    /// What the person can do now: while the pattern is held back, only the password.
+    /// What the person can do now: nothing said before PAM's first word (whether there is a pattern to draw is not
+    /// known yet); without a pattern, or while it is held back, only the password.
     func hint(_ session: PadSession, now: Int64) -> [UInt8] {
-        if session.patternLocked(now: now) { return localized("Type your password and press Enter.") }
+        if session.pattern == .unknown { return [] }
+        if !session.takesDrawing(now: now) { return localized("Type your password and press Enter.") }
         return localized("Draw your pattern, or type your password and press Enter.")
     }
 
@@ -82,9 +85,12 @@ struct PadRenderer {
         var plain = Self.dot
         if !session.settings.trailVisible && (red || succeeded) { plain = colour }
         if locked { plain = Self.dimmedDot }
-        PadGridPainter.paint(
-            trace, layout: layout, shift: shift, colour: colour, plain: plain, showTrace: showTrace,
-            looseEnd: session.drawing ? loose(end: pointer, session: session, layouts, origins, index) : nil)
+        // No grid until PAM said there is a pattern: none to draw on for a person who has none.
+        if session.pattern == .present {
+            PadGridPainter.paint(
+                trace, layout: layout, shift: shift, colour: colour, plain: plain, showTrace: showTrace,
+                looseEnd: session.drawing ? loose(end: pointer, session: session, layouts, origins, index) : nil)
+        }
 
         var y = layout.messageY
         let status = statusText(session, now: now)
@@ -134,6 +140,15 @@ struct PadRenderer {
         }
         if session.queued == .pattern || session.awaiting != .nothing { return localized("Checking…") }
         guard let message = session.message else { return [] }
+        let verdict = verdictText(message, session, now: now)
+        // The module's way out of a forgotten pattern is a command for a terminal; here it is the password.
+        guard session.messageRoute && message.isAboutThePattern && (session.waitLeft(now: now) ?? 1) > 0 else {
+            return verdict
+        }
+        return verdict + [0x20] + ForgottenPattern.atScreen()
+    }
+
+    private func verdictText(_ message: ModuleMessage, _ session: PadSession, now: Int64) -> [UInt8] {
         switch message {
         case .wrong(let left):
             return VerdictWords.wrong(.allowed(freeAttemptsLeft: Int(clamping: left ?? 0)))

@@ -8,7 +8,12 @@ import PatternCoreEmbedded
 /// try). A pattern drawn while the pattern prompt is waiting is sent to it; drawn while another prompt waits
 /// (the password), the run is cancelled (`x`, nothing counted) and a new run's pattern prompt gets it. When
 /// that new run does not ask for a pattern either (the pattern is locked), the drawing is dropped and the
-/// module's message says why.
+/// module's message says why (or the pad's own, when the module said nothing). A drawing made while the last
+/// answer is still being judged (with forward_pass a wrong pattern goes on to pam_unix, which sits out its fail
+/// delay) does not wait for that verdict: the busy run is left to end by itself and a new run asks for the pattern.
+///
+/// The grid is offered only once PAM said the person has a pattern (PatternPresence): a run whose first prompt is
+/// another module's, with no word from pam_pattern before it, means pam_pattern asked nothing (nullok, no pattern).
 ///
 /// Nothing here waits: a cancelled run ends in the background (`retiring`, reaped at each tick) while the next run
 /// asks for the pattern, so the loop reads the pointer at every frame and no drawing begun meanwhile is lost.
@@ -16,8 +21,9 @@ struct PadSession {
     let settings: PadSettings
     var run: AuthprotoRun? = nil
     /// Cancelled runs still ending (pam_unix sits out its fail delay after a cancel): reaped, or killed after
-    /// `retireGraceMs`, never read.
-    var retiring: [AuthprotoRun] = []
+    /// `retireGraceMs`, never read. `answered`: the run was judging an answer when it was left; its exit 0 (PAM said
+    /// yes to that answer) still unlocks.
+    var retiring: [(run: AuthprotoRun, answered: Bool)] = []
     var prompt: PadPrompt? = nil
     /// What waits in the secret page for the next prompt.
     var queued: Queued = .nothing
@@ -26,6 +32,10 @@ struct PadSession {
     /// A reply was sent; the next word from PAM says it was not accepted (success ends the run with 0).
     var awaiting: Awaiting = .nothing
     var runPrompted = false
+    /// pam_pattern spoke in this run (its prompt, or a verdict on the pattern).
+    var runSpokeOfPattern = false
+    /// Whether the person has a pattern to draw, as PAM told it.
+    var pattern: PatternPresence = .unknown
     /// The pattern prompt was skipped once to bring the typed text to a password prompt.
     var skippedForTyped = false
     var quietRuns = 0
@@ -42,6 +52,8 @@ struct PadSession {
     /// "Too short" stays under the grid until then (or the next press).
     var tooShortUntil: Int64 = 0
     var message: ModuleMessage? = nil
+    /// The module ended `message` with its way out of a forgotten pattern: the screen says its own (the password).
+    var messageRoute = false
     var messageAt: Int64 = 0
     /// When the last reply was written.
     var sentAt: Int64 = 0
@@ -53,6 +65,9 @@ struct PadSession {
     var succeeded = false
 
     enum Queued { case nothing, pattern, typed }
+    /// What PAM said of the person's pattern: nothing yet (no grid: it may be held back, or not exist), a pattern
+    /// (pam_pattern asked for it or said why not), or none (a run began with another module's prompt).
+    enum PatternPresence { case unknown, present, absent }
     enum Awaiting { case nothing, pattern, typed }
 
     static let errorMs: Int64 = 1000
@@ -71,6 +86,7 @@ struct PadSession {
     mutating func tick(now: Int64) {
         if finished != nil { return }
         settleRetiring(now: now)
+        if finished != nil { return }
         if run == nil && now >= nextStartAt { startRun() }
         if var current = run {
             current.readAvailable()
@@ -110,16 +126,23 @@ struct PadSession {
     }
 
     /// Cancels a run without waiting for it: the next tick may start another at once.
-    private mutating func retire(_ cancelled: AuthprotoRun, now: Int64) {
+    /// `answered`: the run is judging an answer, which may still be right: its output is left open (a message
+    /// written then must not kill it) and its exit 0 unlocks.
+    private mutating func retire(_ cancelled: AuthprotoRun, now: Int64, answered: Bool = false) {
         var ending = cancelled
-        ending.cancel(graceMs: Self.retireGraceMs, now: now)
-        retiring.append(ending)
+        ending.cancel(graceMs: Self.retireGraceMs, now: now, keepingOutput: answered)
+        retiring.append((ending, answered))
     }
 
     private mutating func settleRetiring(now: Int64) {
         var index = 0
         while index < retiring.count {
-            if retiring[index].settled(now: now) {
+            if retiring[index].run.settled(now: now) {
+                if retiring[index].answered && retiring[index].run.exitStatus == 0 {
+                    succeeded = true
+                    finished = 0
+                }
+                retiring[index].run.close()
                 retiring.remove(at: index)
             } else {
                 index += 1
@@ -136,6 +159,7 @@ struct PadSession {
         run = started
         prompt = nil
         runPrompted = false
+        runSpokeOfPattern = false
     }
 
     private mutating func ended(status: Int32, now: Int64) {
@@ -153,15 +177,28 @@ struct PadSession {
 
     private mutating func handle(_ packet: AuthprotoPacket, now: Int64) {
         if packet.isPrompt {
+            let asked = PadPrompt.classify(packet)
+            if asked.isPattern {
+                runSpokeOfPattern = true
+                pattern = .present
+            } else if !runPrompted && !runSpokeOfPattern {
+                // pam_pattern let the stack go on without a word: nothing to draw for this person.
+                pattern = .absent
+            }
             runPrompted = true
             if awaiting != .nothing { notAccepted(now: now) }
-            prompt = PadPrompt.classify(packet)
-            if prompt?.isPattern == true { restartedForQueue = false }
+            prompt = asked
+            if asked.isPattern { restartedForQueue = false }
             deliver(now: now)
             return
         }
-        let read = ModuleMessage.read(packet.bytes)
+        let (read, route) = ModuleMessage.read(packet.bytes)
+        if read.isAboutThePattern {
+            runSpokeOfPattern = true
+            pattern = .present
+        }
         message = read
+        messageRoute = route
         messageAt = now
         if awaiting != .nothing {
             switch read {
@@ -171,13 +208,16 @@ struct PadSession {
         }
     }
 
-    /// The last reply was refused: red for a second (the drawing stays lit in red, then the grid is clean). A typed
-    /// answer that PAM refused without a word (pam_unix says nothing) is told as a wrong password.
+    /// The last reply was refused: red for a second (the drawing stays lit in red, then the grid is clean). An
+    /// answer that PAM refused without a word is told all the same: typed, as a wrong password (pam_unix says
+    /// nothing); drawn, as a wrong pattern (with forward_pass the module leaves it to pam_unix's refusal).
     private mutating func notAccepted(now: Int64) {
         // A verdict on a drawing that a newer one has replaced (being drawn, or waiting to be sent) paints nothing red.
-        if awaiting == .pattern && !drawing && queued != .pattern { errorUntil = now + Self.errorMs }
-        if awaiting == .typed && messageAt < sentAt {
-            message = .other(localized("Wrong password."))
+        let current = !drawing && queued != .pattern
+        if awaiting == .pattern && current { errorUntil = now + Self.errorMs }
+        if messageAt < sentAt && (awaiting == .typed || current) {
+            message = awaiting == .typed ? .other(localized("Wrong password.")) : .wrong(triesLeft: nil)
+            messageRoute = false
             messageAt = now
         }
         awaiting = .nothing
@@ -185,7 +225,12 @@ struct PadSession {
 
     /// Sends what is queued if the waiting prompt takes it.
     mutating func deliver(now: Int64) {
-        guard queued != .nothing, let waiting = prompt else { return }
+        guard queued != .nothing else { return }
+        guard let waiting = prompt else {
+            // The last answer is still being judged: the new drawing goes to a new run at once.
+            if queued == .pattern && awaiting != .nothing { restart(now: now, answered: true) }
+            return
+        }
         switch (waiting, queued) {
         case (.pattern, .pattern):
             let n = PadSecret.traceAsReply(layout: settings.layout)
@@ -212,20 +257,33 @@ struct PadSession {
         case (.text, .typed):
             sendTyped(UInt8(ascii: "u"))
         case (.secret, .pattern), (.text, .pattern):
-            if !restartedForQueue, let current = run {
-                restartedForQueue = true
-                retire(current, now: now)
-                run = nil
-                prompt = nil
-                nextStartAt = now
+            if !restartedForQueue && run != nil {
+                restart(now: now, answered: false)
             } else {
-                // The pattern cannot be used now (locked or disabled): the module's message says so.
+                // The pattern cannot be used now: the module's message says why (locked or disabled), else the pad's.
                 queued = .nothing
                 PadSecret.trace.pointee.wipe()
+                if !runSpokeOfPattern {
+                    message = .other(localized("Your pattern cannot be used right now. Your password still works."))
+                    messageRoute = false
+                    messageAt = now
+                }
             }
         default:
             break
         }
+    }
+
+    /// Leaves the current run to end by itself and starts another at the next tick, for the queued drawing (once per
+    /// drawing).
+    private mutating func restart(now: Int64, answered: Bool) {
+        guard let current = run else { return }
+        restartedForQueue = true
+        retire(current, now: now, answered: answered)
+        run = nil
+        prompt = nil
+        awaiting = .nothing
+        nextStartAt = now
     }
 
     private func typedIsPattern() -> Bool {
@@ -270,7 +328,7 @@ struct PadSession {
 
     /// When the pad ends: the cancelled runs still ending are killed (they can no longer be read or answered).
     mutating func killRetiring() {
-        for ending in retiring where ending.exitStatus == nil { pattern_pad_signal_kill(ending.pid) }
+        for ending in retiring where ending.run.exitStatus == nil { pattern_pad_signal_kill(ending.run.pid) }
         retiring = []
     }
 
@@ -287,6 +345,9 @@ struct PadSession {
         return seconds - (now - messageAt) / 1000
     }
 
+    /// The grid is shown and takes a drawing: the person has a pattern and it is not held back.
+    func takesDrawing(now: Int64) -> Bool { pattern == .present && !patternLocked(now: now) }
+
     /// The pattern is held back (the module said so, and no pattern prompt waits): the grid is dimmed and takes no
     /// drawing; the password field stays.
     func patternLocked(now: Int64) -> Bool {
@@ -302,8 +363,8 @@ struct PadSession {
     mutating func press(
         monitor: Int, grid: PadGrid, from: (x: Int32, y: Int32), to: (x: Int32, y: Int32), now: Int64
     ) {
-        // Refused while the pattern is held back: nothing is drawn, nothing will be sent.
-        if patternLocked(now: now) { return }
+        // Refused while the pattern is held back or not offered: nothing is drawn, nothing will be sent.
+        if !takesDrawing(now: now) { return }
         // The last drawing's words are old news once a new one begins.
         message = nil
         if queued == .pattern {
@@ -332,7 +393,7 @@ struct PadSession {
             PadSecret.trace.pointee.wipe()
             return
         }
-        if patternLocked(now: now) {
+        if !takesDrawing(now: now) {
             // The wait began while this was drawn (the last drawing's verdict): it is not taken.
             PadSecret.trace.pointee.wipe()
             return

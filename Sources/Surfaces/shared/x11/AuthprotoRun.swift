@@ -117,14 +117,21 @@ struct AuthprotoRun {
     /// Cancels (x) without waiting: both pipes are closed at once (the child can neither be asked nor answer any
     /// more) and the child is left to end by itself (pam_unix's fail delay, up to 2 s) until `graceMs` from `now`;
     /// `settled(now:)` reaps it later, or kills it once that time has passed. Nothing it does then is read.
-    mutating func cancel(graceMs: Int64, now: Int64) {
+    /// `keepingOutput`: its output stays open (unread) until `close()`, so a run still judging an answer is not
+    /// killed by a write (SIGPIPE) on its way to exit 0.
+    mutating func cancel(graceMs: Int64, now: Int64, keepingOutput: Bool = false) {
         if exitStatus == nil { _ = reply(UInt8(ascii: "x"), nil, 0) }
-        close()
+        if keepingOutput {
+            pattern_pad_close(toChild)
+            toChild = -1
+        } else {
+            close()
+        }
         killAt = now + graceMs
     }
 
-    /// For a cancelled child: whether it has ended and been reaped (its status is not read: a cancelled run never
-    /// unlocks). Past its grace it is sent SIGKILL, once, and reaped by a later call.
+    /// For a cancelled child: whether it has ended and been reaped (`exitStatus`: only the caller decides whether a
+    /// cancelled run's exit counts). Past its grace it is sent SIGKILL, once, and reaped by a later call.
     mutating func settled(now: Int64) -> Bool {
         if ended() { return true }
         if now >= killAt && !killed {
