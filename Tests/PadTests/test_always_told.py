@@ -162,6 +162,17 @@ class ScreenRouteTest(pad.PadCase):
         self.assertIn("Forgot your pattern? Use your password.", caption)
         self.assertNotIn("patternctl", caption)
 
+    def test_a_disabled_pattern_names_no_command(self):
+        # lock_after=20: twenty failures disable the pattern until an administrator resets it.
+        formats.write_state(self.sandbox.state_dir, self.USER, 20, int(time.time()))
+        report = self.session([{"op": "wake"}, {"op": "caption", "until": "disabled", "timeout": 10}])
+        self.assertWoke(report)
+        caption = self.step(report, "caption")["text"]
+        self.assertIn(
+            "Your pattern is disabled after too many wrong tries; an administrator can re-enable it.", caption
+        )
+        self.assertNotIn("patternctl", caption)
+
 
 if __name__ == "__main__":
     unittest.main()

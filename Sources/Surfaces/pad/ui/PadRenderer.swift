@@ -158,7 +158,10 @@ struct PadRenderer {
             return afterWrong
                 ? VerdictWords.wrong(.wait(secondsLeft: left)) : VerdictWords.locked(.wait(secondsLeft: left))
         case .disabled:
-            return VerdictWords.locked(.disabled)
+            // The module's sentence names the administrator's command; nobody can run one at a locked screen.
+            return localized(
+                "Your pattern is disabled after too many wrong tries; an administrator can re-enable it. Your password still works."
+            )
         case .other(let text):
             return text
         }
