@@ -109,6 +109,8 @@ class SelfServiceTest(SelfServiceCase):
                         ("Again: ", "2946183"),
                         ("New pattern: ", FIRST),
                         ("Again: ", "2946183"),
+                        # Asked again until the person gives up: Enter alone cancels.
+                        ("New pattern: ", ""),
                     ],
                 ),
                 (
@@ -118,6 +120,7 @@ class SelfServiceTest(SelfServiceCase):
                         ("New pattern: ", WEAK),
                         ("New pattern: ", WEAK),
                         ("New pattern: ", WEAK),
+                        ("New pattern: ", ""),
                     ],
                 ),
                 (["status"], []),
