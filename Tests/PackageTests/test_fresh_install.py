@@ -31,8 +31,9 @@ USER, PASSWORD = "ppdeb-newcomer", "Newcomer-pw-2026"
 README_USER = "alice"
 FIRST, SECOND, THIRD = "2946138", "1596274", "6357284"
 SHELL_PROMPT = "ppdeb-ready> "
-# A time in a transcript is an example: any time of that form matches.
-TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+# A time in a transcript is an example: any time of that form matches, in whatever zone the machine keeps (a
+# person reads local time: "2026-12-01 22:11:53 CET"; --json's ISO form in UTC).
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z+-][A-Za-z0-9+-]*|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 
 
 def readme_transcripts():

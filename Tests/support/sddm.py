@@ -133,8 +133,12 @@ def test_mode_output(theme, seconds=8, debug=True, input_method=""):
 def test_mode_problems(said, theme):
     """What is wrong in a test-mode run of the theme at `theme` (TEST_MODE's JSON): the theme not loaded, a word
     about its files (a QML error or warning, a JavaScript exception), an error, or no grid shown."""
-    # Qt 6's greeter (on its standard output) says the theme's console.log lines after "qml: ".
-    lines = [line[5:] if line.startswith("qml: ") else line for line in said["journal"] + said["output"].splitlines()]
+    # Qt 6's greeter (on its standard output) says the theme's console.log lines after "qml: ", or after the
+    # logging category's name for the theme's debug lines ("pam_pattern.greeter: ").
+    lines = [
+        line.split(": ", 1)[1] if line.startswith(("qml: ", "pam_pattern.greeter: ")) else line
+        for line in said["journal"] + said["output"].splitlines()
+    ]
     problems = []
     if "Loading file://%s/Main.qml..." % theme not in lines:
         problems.append("the theme was not loaded: %r" % lines)
