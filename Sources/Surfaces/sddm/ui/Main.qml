@@ -30,7 +30,6 @@
 import QtQuick 2.15
 import QtQuick.Controls 2.15
 import QtQuick.Window 2.15
-import QtQml 2.15
 import QtQml.Models 2.15
 import "ModuleWords.js" as Words
 

@@ -354,6 +354,13 @@ void pattern_pad_x11_close_keeping_frame(void) {
 
 int pattern_pad_x11_open_window(const unsigned char *title, size_t length, int32_t width, int32_t height) {
     display = XOpenDisplay(NULL);
+    /* A busy X server can refuse a connection for a moment (seen under load: the window then never opened and
+     * patternctl said "no password given"): with DISPLAY set, tried again for up to 2 s. */
+    const char *named = getenv("DISPLAY");
+    for (int tries = 0; display == NULL && named != NULL && named[0] != '\0' && tries < 10; tries++) {
+        poll(NULL, 0, 200);
+        display = XOpenDisplay(NULL);
+    }
     if (display == NULL) {
         pattern_pad_log("cannot open the display (is DISPLAY set? run it from a desktop session)");
         return -1;
