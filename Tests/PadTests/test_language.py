@@ -41,7 +41,8 @@ class ChineseTest(pad.PadCase):
         self.assertWoke(report)
         lines = self.step(report, "caption")["text"].splitlines()
         self.assertEqual(lines[0], self.USER)
-        self.assertIn("图案错误。还可再试 4 次，之后需要等待。", lines)
+        # The verdict, then the screen's way out for a forgotten pattern (no command at a locked screen).
+        self.assertIn("图案错误。还可再试 4 次，之后需要等待。 忘记图案了？请使用密码。", lines)
         self.assertIn("请绘制图案，或输入密码后按回车键。", lines)
         self.assertIn("密码：", lines)
         for line in lines[1:]:
