@@ -472,11 +472,23 @@ Rectangle {
             dotAccessibleName: Words.tr("Dot %s")
             onDrawn: function (digits) { root.submitPattern(digits) }
             onStarted: root.message = ""
-            // A too-short drawing: the grid shakes it off by itself (PatternGrid.qml, as at the lock screen).
-            onShakenOff: function (count) { root.log("shaken off " + count) }
+            onShakenOff: function (count) {
+                shake.restart()
+                root.log("shaken off " + count)
+            }
             onWidthChanged: geometryTimer.restart()
             onXChanged: geometryTimer.restart()
             onYChanged: geometryTimer.restart()
+            // A too-short drawing: the grid shakes once (the dots stay where they are for the next press).
+            transform: Translate { id: shaking }
+            SequentialAnimation {
+                id: shake
+                NumberAnimation { target: shaking; property: "x"; to: -14; duration: 50 }
+                NumberAnimation { target: shaking; property: "x"; to: 14; duration: 80 }
+                NumberAnimation { target: shaking; property: "x"; to: -10; duration: 80 }
+                NumberAnimation { target: shaking; property: "x"; to: 6; duration: 70 }
+                NumberAnimation { target: shaking; property: "x"; to: 0; duration: 60 }
+            }
         }
 
         // Typing goes here at once (it has the focus): the password is never more than a keystroke away.
