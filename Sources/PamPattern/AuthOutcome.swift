@@ -52,8 +52,8 @@ enum AuthOutcome {
     var pamCode: Int32 {
         switch self {
         case .accepted: return PAM_SUCCESS
-        // Only "no pattern (with nullok)", "nothing typed" and the helper's password check may be PAM_IGNORE.
-        // and a reset_on_success line.
+        // Only "no pattern (with nullok)", "nothing typed", the helper's password check and a reset_on_success line
+        // may be PAM_IGNORE.
         case .notEnrolledSkipped, .emptyAnswer, .forwarded, .passwordCheckSkipped, .successReset: return PAM_IGNORE
         case .notEnrolled, .unusableUser: return PAM_USER_UNKNOWN
         case .userLookupFailed(let code):

@@ -22,9 +22,10 @@ func pamPatternSwiftAuthenticate(
         let items = PamItems(handle: pamh)
         // A line past the stack's success: it clears, asks nothing, judges nothing, and keeps no verdict.
         if options.resetOnSuccess {
-            let result = SuccessReset(options: options, items: items, log: log).run(handle: pamh)
-            log.debug("result: \(AuthOutcome.successReset(result).name)")
-            return AuthOutcome.successReset(result).pamCode
+            let reset = AuthOutcome.successReset(
+                SuccessReset(options: options, items: items, log: log).run(handle: pamh))
+            log.debug("result: \(reset.name)")
+            return reset.pamCode
         }
         // An earlier pam_pattern line of this call judged the answer already: its verdict, no prompt, no count.
         let line = UInt64(UInt(bitPattern: argv))
