@@ -8,7 +8,10 @@ gets the pattern prompt. Everything runs as an unprivileged user, through pam_pa
 - xscreensaver's shipped file (pattern line, then @include common-auth) through pamtester run by the user
   (xscreensaver cannot run headless here): the same;
 - xsecurelock (Debian's, stock auth_x11 and authproto_pam, service common-auth) under Xvfb: the typed pattern
-  unlocks, a wrong one does not and costs one try.
+  unlocks, a wrong one does not and costs one try, and the password typed once at the pattern's prompt unlocks
+  (the profile's forward_pass hands it to pam_unix: a one-field screen needs one entry);
+- a one-field client (pamtester given one answer, service common-auth as the profile writes it): the password
+  or the pattern, typed once at the one prompt, authenticates; a wrong pattern fails once, counted once.
 
 Root only; needs xvfb, i3lock, xsecurelock, xdotool, pamtester (make deps).
 """
@@ -70,7 +73,14 @@ class LockersWithProfileTest(helper.HelperCase):
 
     def namespace(self):
         return helper.Namespace(
-            self, pam_d={"i3lock": shipped("i3lock"), "xscreensaver": shipped("xscreensaver")}, profile=True
+            self,
+            pam_d={
+                "i3lock": shipped("i3lock"),
+                "xscreensaver": shipped("xscreensaver"),
+                # A stock service file: nothing but the common stack the profile writes.
+                "one-field": ["@include common-auth", "@include common-account"],
+            },
+            profile=True,
         )
 
     def xsecurelock(self, typed, wait=STEP_TIMEOUT):
@@ -90,6 +100,9 @@ class LockersWithProfileTest(helper.HelperCase):
         lines = [line for line in done.stdout.decode().splitlines() if line.strip()]
         self.assertIn(MODULE, lines[0], lines)
         self.assertIn("pam_unix.so", lines[1], lines)
+        # One entry at a one-field screen: the pattern's line hands a non-pattern on, pam_unix's line takes it.
+        self.assertIn("forward_pass", lines[0].split(), lines)
+        self.assertIn("try_first_pass", lines[1].split(), lines)
 
     def recorded(self):
         """(service, tty) of each entry of the user's attempt record."""
@@ -126,8 +139,39 @@ class LockersWithProfileTest(helper.HelperCase):
         self.assertEqual(self.xsecurelock(PATTERN), ["unlocked rc=0"])
         self.assertEqual(self.sandbox.failures(self.USER), 0)
 
+    def test_xsecurelock_unlocks_with_the_password_typed_once(self):
+        # Typed at the pattern's prompt (auth_x11 has one field): handed on to pam_unix, not "Not a pattern".
+        self.assertEqual(self.xsecurelock(self.PASSWORD), ["unlocked rc=0"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+    def one_answer(self, answer):
+        """pamtester at the one-field service given exactly one answer (a second prompt would read end of file):
+        its output (prompts and messages) and whether it authenticated."""
+        command = "printf '%%s\n' %s | pamtester one-field %s authenticate; echo rc=$?"
+        done = self.sandbox.run(as_user(self.user, command % (shlex.quote(answer), self.USER)))
+        output = (done.stdout + done.stderr).decode(errors="replace")
+        return output, "rc=0" in output
+
+    def test_a_one_field_client_unlocks_with_the_password_at_the_patterns_prompt(self):
+        output, authenticated = self.one_answer(self.PASSWORD)
+        self.assertTrue(authenticated, output)
+        self.assertEqual(output.count("Pattern or password: "), 1, output)
+        self.assertNotIn("Password: ", output)
+        self.assertNotIn("Not a pattern", output)
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+    def test_a_one_field_client_unlocks_with_the_pattern_and_a_wrong_one_counts_once(self):
+        output, authenticated = self.one_answer(WRONG_PATTERN)
+        self.assertFalse(authenticated, output)
+        self.assertEqual(output.count("Pattern or password: "), 1, output)
+        self.assertNotIn("Password: ", output)
+        self.assertEqual(self.sandbox.failures(self.USER), 1)
+        output, authenticated = self.one_answer(PATTERN)
+        self.assertTrue(authenticated, output)
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
     def test_xsecurelock_stays_locked_on_a_wrong_pattern(self):
-        # The wrong pattern fails; pam_unix then asks for the password, which nobody types.
+        # The wrong pattern fails, and so does pam_unix, which forward_pass hands it to as a password.
         self.assertEqual(self.xsecurelock(WRONG_PATTERN, wait=6), ["locked"])
         self.assertEqual(self.sandbox.failures(self.USER), 1)
 
