@@ -16,7 +16,11 @@ INCLUDE = re.compile(r"^# include: (shared/driver_[a-z_]+\.py|support\.[a-z_]+\.
 def driver(surface):
     """The test driver of `surface` (a folder of Sources/Surfaces), its shared parts put in."""
     with open(os.path.join(SURFACES, surface, "driver.py")) as f:
-        text = f.read()
+        return whole(f.read())
+
+
+def whole(text):
+    """A driver script's text with its shared parts put in."""
 
     def shared(match):
         part = match.group(1)
