@@ -32,7 +32,7 @@ enum AuthOutcome {
     case wrongPattern(verdictAfter: ThrottleVerdict)
     /// The pattern matched a record the store no longer holds (removed or changed during the attempt). Counted.
     case revoked
-    /// forward_pass: the answer is not a pattern; handed on as PAM_AUTHTOK. Not counted.
+    /// forward_pass or forward_non_pattern: the answer is not a pattern; handed on as PAM_AUTHTOK. Not counted.
     case forwarded
     /// forward_pass: a wrong pattern (counted), also handed on as PAM_AUTHTOK.
     case forwardedAfterWrongPattern(verdictAfter: ThrottleVerdict)

@@ -10,7 +10,7 @@ import PatternCoreEmbedded
 /// password works; 5. grid + echo-off prompt; 6. empty answer skips;
 /// 7. malformed says what is wrong (not counted); 8. GuessGate records the
 /// failure before hashing, verifies, resets on success.
-/// forward_pass changes 7 and 8: see `forward`.
+/// forward_pass changes 7 and 8, forward_non_pattern only 7: see `forward`.
 struct Authenticator {
     let options: PatternSettings
     let flags: Int32
@@ -65,7 +65,9 @@ struct Authenticator {
                 case .wait, .disabled:
                     conversation.error(UserMessages.locked(verdict, selfEnroll: options.selfEnroll))
                     logLocked(user, verdict)
-                    if conversation.silent && options.forwardPass { return passwordWhileLocked(verdict, user: user) }
+                    if conversation.silent && options.asksForPassword {
+                        return passwordWhileLocked(verdict, user: user)
+                    }
                     return .locked(verdict)
                 }
             }
@@ -173,9 +175,10 @@ struct Authenticator {
         }
     }
 
-    /// Step 7's refusal: not a pattern, not counted (with forward_pass: handed on as a password).
+    /// Step 7's refusal: not a pattern, not counted (with forward_pass or forward_non_pattern: handed on as a
+    /// password).
     func malformed(_ error: PatternError, answer: Answer, user: [UInt8]) -> AuthOutcome {
-        if options.forwardPass { return forward(answer, user: user, counted: nil) }
+        if options.asksForPassword { return forward(answer, user: user, counted: nil) }
         conversation.error(UserMessages.malformed)
         log.notice(logLine("malformed pattern from user ", user, " (not counted)"))
         return .malformed(error)
@@ -211,9 +214,9 @@ struct Authenticator {
         if options.prompt == PatternSettings.defaultPrompt {
             let failed = triesLeft < max(options.throttle.deny, 1)
             if conversation.silent && failed && triesLeft > 0 {
-                return UserMessages.promptWithTries(forwardPass: options.forwardPass, left: triesLeft)
+                return UserMessages.promptWithTries(forwardPass: options.asksForPassword, left: triesLeft)
             }
-            return UserMessages.defaultPrompt(forwardPass: options.forwardPass)
+            return UserMessages.defaultPrompt(forwardPass: options.asksForPassword)
         }
         return options.effectivePrompt
     }

@@ -9,9 +9,10 @@ gets the pattern prompt. Everything runs as an unprivileged user, through pam_pa
   (xscreensaver cannot run headless here): the same;
 - xsecurelock (Debian's, stock auth_x11 and authproto_pam, service common-auth) under Xvfb: the typed pattern
   unlocks, a wrong one does not and costs one try, and the password typed once at the pattern's prompt unlocks
-  (the profile's forward_pass hands it to pam_unix: a one-field screen needs one entry);
+  (the profile's forward_non_pattern hands it to pam_unix: a one-field screen needs one entry);
 - a one-field client (pamtester given one answer, service common-auth as the profile writes it): the password
-  or the pattern, typed once at the one prompt, authenticates; a wrong pattern fails once, counted once.
+  or the pattern, typed once at the one prompt, authenticates; a wrong pattern is told with its tries left,
+  counted once, and pam_unix then asks for the password itself.
 
 Root only; needs xvfb, i3lock, xsecurelock, xdotool, pamtester (make deps).
 """
@@ -101,7 +102,7 @@ class LockersWithProfileTest(helper.HelperCase):
         self.assertIn(MODULE, lines[0], lines)
         self.assertIn("pam_unix.so", lines[1], lines)
         # One entry at a one-field screen: the pattern's line hands a non-pattern on, pam_unix's line takes it.
-        self.assertIn("forward_pass", lines[0].split(), lines)
+        self.assertIn("forward_non_pattern", lines[0].split(), lines)
         self.assertIn("try_first_pass", lines[1].split(), lines)
 
     def recorded(self):
@@ -164,14 +165,16 @@ class LockersWithProfileTest(helper.HelperCase):
         output, authenticated = self.one_answer(WRONG_PATTERN)
         self.assertFalse(authenticated, output)
         self.assertEqual(output.count("Pattern or password: "), 1, output)
-        self.assertNotIn("Password: ", output)
+        # Told as a wrong pattern, not tried as the password: pam_unix asks for that itself.
+        self.assertIn("Wrong pattern. 4 tries left before a wait.", output)
+        self.assertIn("Password: ", output)
         self.assertEqual(self.sandbox.failures(self.USER), 1)
         output, authenticated = self.one_answer(PATTERN)
         self.assertTrue(authenticated, output)
         self.assertEqual(self.sandbox.failures(self.USER), 0)
 
     def test_xsecurelock_stays_locked_on_a_wrong_pattern(self):
-        # The wrong pattern fails, and so does pam_unix, which forward_pass hands it to as a password.
+        # The wrong pattern fails; pam_unix then asks for the password, which nobody types.
         self.assertEqual(self.xsecurelock(WRONG_PATTERN, wait=6), ["locked"])
         self.assertEqual(self.sandbox.failures(self.USER), 1)
 

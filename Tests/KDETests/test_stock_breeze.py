@@ -1,6 +1,6 @@
 """Plasma's STOCK lock screen (Breeze: kscreenlocker_greet --testing without --theme, none of our files) with the
 profile enabled, at the real greeter under Xvfb, run by an unprivileged user with a pattern: the password typed
-once in its one field unlocks (the profile's forward_pass hands it from the pattern's prompt to pam_unix), with no
+once in its one field unlocks (the profile's forward_non_pattern hands it from the pattern's prompt to pam_unix), with no
 "Not a pattern" message and nothing counted. Root only; needs the greeter and Xvfb (make deps)."""
 
 import unittest

@@ -17,6 +17,7 @@ ARGUMENT_ONLY = {
     "show_grid",
     "prompt",
     "forward_pass",
+    "forward_non_pattern",
     "empty_fails",
     "allow_remote",
     "reset_on_success",

@@ -1,5 +1,8 @@
 """forward_pass: one prompt for "pattern or password"; an answer that is not
-the user's pattern reaches the next module as PAM_AUTHTOK.
+the user's pattern reaches the next module as PAM_AUTHTOK. forward_non_pattern
+(the profile's): the same prompt, but only an answer that is not a pattern is
+handed on; a wrong pattern is told and counted, and pam_unix asks for the
+password itself.
 
 Observed two ways: pam_exec expose_authtok (writes the token it received to a
 file, and would prompt on its own if there were none), and real pam_unix
@@ -88,6 +91,7 @@ class ForwardPassUnixTest(FixtureCase):
     NAME = "pptestfwd"
     PASSWORD = "Plain-Password-42"
     ENROL = None
+    OPTION = "forward_pass"
 
     @classmethod
     def setUpClass(cls):
@@ -106,7 +110,7 @@ class ForwardPassUnixTest(FixtureCase):
             self.fixture.confdir,
             "unix",
             [
-                module_line(self.fixture.options("forward_pass"), "sufficient"),
+                module_line(self.fixture.options(self.OPTION), "sufficient"),
                 "auth required pam_unix.so try_first_pass",
             ],
         )
@@ -137,7 +141,7 @@ class ForwardPassUnixTest(FixtureCase):
             self.fixture.confdir,
             "unix",
             [
-                module_line(self.fixture.options("forward_pass lock_after=2"), "sufficient"),
+                module_line(self.fixture.options(self.OPTION + " lock_after=2"), "sufficient"),
                 "auth required pam_unix.so try_first_pass",
             ],
         )
@@ -147,6 +151,29 @@ class ForwardPassUnixTest(FixtureCase):
         self.assertEqual(len(result.conversation.prompts), 1, result)
         self.assertNotIn(b"Pattern or password: ", result.conversation.prompts)
         self.assertIn(b"password still works", result.conversation.text)
+
+
+class ForwardNonPatternUnixTest(ForwardPassUnixTest):
+    """The profile's line: pam_pattern forward_non_pattern, then pam_unix try_first_pass."""
+
+    NAME = "pptestfnp"
+    OPTION = "forward_non_pattern"
+
+    def test_wrong_pattern_is_told_counted_and_not_forwarded(self):
+        # pam_unix asks its own question: the wrong drawing never becomes a failed password (no fail delay, the
+        # tries left said, the password still welcome in the same run).
+        result = self.auth([WRONG, self.PASSWORD.encode()])
+        self.assertEqual(code_name(result.code), "PAM_SUCCESS", result)
+        self.assertEqual(result.conversation.prompts, [b"Pattern or password: ", b"Password: "])
+        self.assertIn(b"Wrong pattern. 4 tries left before a wait.", result.conversation.text)
+        self.assertEqual(failures(self.fixture.state_dir, self.NAME), 1)
+
+    def test_password_typed_once_is_not_counted_and_not_called_malformed(self):
+        result = self.auth([self.PASSWORD.encode()])
+        self.assertEqual(code_name(result.code), "PAM_SUCCESS", result)
+        self.assertEqual(result.conversation.prompts, [b"Pattern or password: "])
+        self.assertNotIn(b"Not a pattern", result.conversation.text)
+        self.assertEqual(failures(self.fixture.state_dir, self.NAME), 0)
 
 
 if __name__ == "__main__":

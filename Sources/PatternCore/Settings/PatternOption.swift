@@ -36,7 +36,7 @@ public struct PatternOption: Sendable {
     /// is `.both`: the configuration file sets it for the module, the helper and patternctl alike, and a pam.d
     /// argument may override it for one service. Policy for setting patterns (cost, self-enrolment) is `.conf`:
     /// the module never sets a pattern, so a pam.d line has nothing to say about it. How one service talks to
-    /// its user (prompt, grid, nullok, forward_pass, remote hosts, debug) is `.argument`: it belongs to that
+    /// its user (prompt, grid, nullok, forward_pass, forward_non_pattern, remote hosts, debug) is `.argument`: it belongs to that
     /// service's pam.d line. The services told nothing (`quiet_services`) are `.conf` too: their stacks reach the
     /// module through common-auth, one pam.d line shared by every service, which could not single one out.
     public static let table: [PatternOption] = [
@@ -86,6 +86,9 @@ public struct PatternOption: Sendable {
         PatternOption(
             .forwardPass, "forward_pass", .flag, .argument,
             "one prompt for pattern or password; a non-pattern is handed on as the password"),
+        PatternOption(
+            .forwardNonPattern, "forward_non_pattern", .flag, .argument,
+            "as forward_pass, but a wrong pattern is told and ends there: only a non-pattern is handed on"),
         PatternOption(
             .emptyFails, "empty_fails", .flag, .argument,
             "an empty answer fails (PAM_AUTH_ERR) instead of skipping (PAM_IGNORE), for `auth required` as a second factor"
@@ -141,7 +144,7 @@ public struct PatternOption: Sendable {
 public enum OptionKey: Equatable, Sendable, CaseIterable {
     case conf, store, state, layout, minlen, deny, unlockTime, lockAfter, cost, strength, selfEnroll, tpm, tpmTCTI
     case quietServices
-    case nullok, showGrid, prompt, forwardPass, emptyFails, allowRemote, resetOnSuccess, debug
+    case nullok, showGrid, prompt, forwardPass, forwardNonPattern, emptyFails, allowRemote, resetOnSuccess, debug
 }
 
 /// What an option's value looks like.

@@ -28,6 +28,11 @@ public struct PatternSettings: Equatable, Sendable {
     /// `forward_pass`: one prompt for pattern or password; a non-matching answer is
     /// handed on as PAM_AUTHTOK for the next module (pam_unix try_first_pass).
     public var forwardPass = false
+    /// `forward_non_pattern`: the same one prompt, but only an answer that is not a pattern (a typed password) is
+    /// handed on; a wrong pattern is told with its tries left and the next module asks for the password itself.
+    /// For a stack that serves drawing screens and one-field screens alike (the profile): a wrong drawing must not
+    /// become pam_unix's failed password (its fail delay, no tries left said, no password prompt in that run).
+    public var forwardNonPattern = false
     /// `allow_remote`: also accept a pattern when PAM_RHOST names a remote host.
     public var allowRemote = false
     /// `empty_fails`: an empty answer is PAM_AUTH_ERR instead of PAM_IGNORE, so that `auth required
@@ -77,9 +82,12 @@ public struct PatternSettings: Equatable, Sendable {
     /// The prompt to show: `prompt=` when given, else "Pattern: ", or
     /// "Pattern or password: " with `forward_pass` (one prompt serves both).
     public var effectivePrompt: [UInt8] {
-        if forwardPass && prompt == Self.defaultPrompt { return Self.defaultForwardPrompt }
+        if asksForPassword && prompt == Self.defaultPrompt { return Self.defaultForwardPrompt }
         return prompt
     }
+
+    /// Whether the one prompt takes the password too (`forward_pass` or `forward_non_pattern`).
+    public var asksForPassword: Bool { forwardPass || forwardNonPattern }
 
     /// All defaults.
     public init() {}
@@ -177,6 +185,7 @@ public struct PatternSettings: Equatable, Sendable {
         case .showGrid: if value == .on { showGrid = true }
         case .prompt: if case .bytes(let text) = value { prompt = text }
         case .forwardPass: if value == .on { forwardPass = true }
+        case .forwardNonPattern: if value == .on { forwardNonPattern = true }
         case .emptyFails: if value == .on { emptyFails = true }
         case .allowRemote: if value == .on { allowRemote = true }
         case .resetOnSuccess: if value == .on { resetOnSuccess = true }
@@ -206,6 +215,7 @@ public struct PatternSettings: Equatable, Sendable {
         case .showGrid: return .yes(showGrid)
         case .prompt: return .bytes(prompt)
         case .forwardPass: return .yes(forwardPass)
+        case .forwardNonPattern: return .yes(forwardNonPattern)
         case .emptyFails: return .yes(emptyFails)
         case .allowRemote: return .yes(allowRemote)
         case .resetOnSuccess: return .yes(resetOnSuccess)

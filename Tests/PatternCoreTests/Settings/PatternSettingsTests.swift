@@ -156,4 +156,11 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
             PatternSettings.parse(args("forward_pass", "prompt=PIN: ")).options.effectivePrompt == Array("PIN: ".utf8))
         #expect(PatternSettings.parse(args("prompt=PIN: ")).options.effectivePrompt == Array("PIN: ".utf8))
     }
+
+    @Test func forwardNonPatternAsksForEitherToo() {
+        let options = PatternSettings.parse(args("forward_non_pattern")).options
+        #expect(options.forwardNonPattern && !options.forwardPass && options.asksForPassword)
+        #expect(options.effectivePrompt == Array("Pattern or password: ".utf8))
+        #expect(!PatternSettings.parse(args()).options.asksForPassword)
+    }
 }
