@@ -94,6 +94,21 @@ Item {
             compare(grid.shakeOffset, 0)
         }
 
+        function test_a_grid_its_screen_shakes_keeps_the_drawing_still() {
+            grid.shakesItself = false
+            drag([1, 2, 3])
+            compare(shakenSpy.count, 1)
+            var moved = false
+            for (var i = 0; i < 25; ++i) {
+                if (grid.shakeOffset !== 0) moved = true
+                wait(20)
+            }
+            grid.shakesItself = true
+            verify(!moved, "the drawing moved inside a grid its screen shakes")
+            tryCompare(grid, "phase", "idle", 2000)
+            compare(grid.shownDigits, "")
+        }
+
         function test_a_locked_grid_takes_no_drawing() {
             grid.locked = true
             drag([1, 2, 3, 6, 9])

@@ -472,6 +472,7 @@ Rectangle {
             dotAccessibleName: Words.tr("Dot %s")
             onDrawn: function (digits) { root.submitPattern(digits) }
             onStarted: root.message = ""
+            shakesItself: false  // the theme shakes the whole grid (below): one movement
             onShakenOff: function (count) {
                 shake.restart()
                 root.log("shaken off " + count)

@@ -49,6 +49,10 @@ Item {
 
     // How far the drawing is pushed sideways while a too-short one shakes (px).
     property real shakeOffset: 0
+    // False where the screen shakes the whole grid itself (SDDM's theme): the drawing then stays put inside it, so
+    // dots and line move as one; the too-short drawing still shows for the same moment and is then gone.
+    property bool shakesItself: true
+    readonly property real shakeReach: shakesItself ? dotRadius * 2 : 0
 
     function showWrong() {
         phase = "wrong"
@@ -90,10 +94,10 @@ Item {
     SequentialAnimation {
         id: shake
         loops: 1
-        NumberAnimation { target: grid; property: "shakeOffset"; to: grid.dotRadius * 2; duration: 50 }
-        NumberAnimation { target: grid; property: "shakeOffset"; to: -grid.dotRadius * 2; duration: 100 }
-        NumberAnimation { target: grid; property: "shakeOffset"; to: grid.dotRadius * 2; duration: 100 }
-        NumberAnimation { target: grid; property: "shakeOffset"; to: -grid.dotRadius * 2; duration: 100 }
+        NumberAnimation { target: grid; property: "shakeOffset"; to: grid.shakeReach; duration: 50 }
+        NumberAnimation { target: grid; property: "shakeOffset"; to: -grid.shakeReach; duration: 100 }
+        NumberAnimation { target: grid; property: "shakeOffset"; to: grid.shakeReach; duration: 100 }
+        NumberAnimation { target: grid; property: "shakeOffset"; to: -grid.shakeReach; duration: 100 }
         NumberAnimation { target: grid; property: "shakeOffset"; to: 0; duration: 50 }
         PauseAnimation { duration: 100 }
         ScriptAction { script: grid.reset() }
