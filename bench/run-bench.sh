@@ -319,10 +319,13 @@ if [ -n "$helper_row" ] && [ -n "$pad_rows" ] && [ -x "$greeter" ] \
     kde=$(/usr/bin/python3 -W ignore "$(dirname "$0")/kde_lock_screen.py" "$greeter" "$work/kde-theme" "$bench_uid" \
         "$work/kde-home" "$work/pad_probe" "$secret" "$unix_hash" "$secret" "${BENCH_KDE_ROUNDS:-7}")
     read -r _ kde_idle < <(grep '^idle ' <<<"$kde")
+    read -r _ kde_idle_stock < <(grep '^idle_stock ' <<<"$kde")
+    kde_idle_ratio=$(awk -v a="$kde_idle" -v b="$kde_idle_stock" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
     read -r _ kde_med kde_p95 < <(grep '^latency ' <<<"$kde")
     read -r _ kde_soft_med kde_soft_p95 < <(grep '^latency_software ' <<<"$kde")
     read -r _ kde_unlock kde_verify kde_ratio kde_rounds < <(grep '^unlock ' <<<"$kde")
     kde_rows="| KDE lock screen (Plasma 5.27 greeter, QML) CPU, idle showing the grid (10 s), % of one core | $kde_idle % | | | < 1 % ($(verdict "$kde_idle" 1)) |
+| the same as a ratio to Plasma's stock Breeze lock screen idle in the same greeter and run ($kde_idle_stock %) | $kde_idle % | stock: $kde_idle_stock % | $kde_idle_ratio | <= 1.25 ($(verdict "$kde_idle_ratio" 1.25)) |
 | KDE lock screen: pointer move to the frame whose trail ends there, drawing, Qt Quick on OpenGL (Mesa's software rasteriser on Xvfb; median / p95 of 60) | $(ms "$kde_med") / $(ms "$kde_p95") | | | < 16 ms ($(verdict "$kde_p95" 16000)) |
 | the same, Qt Quick's software renderer (QT_QUICK_BACKEND=software) | $(ms "$kde_soft_med") / $(ms "$kde_soft_p95") | | | < 16 ms ($(verdict "$kde_soft_p95" 16000)) |
 | KDE lock screen: release of the right drawing to the greeter's success, as the user through the helper (median of $kde_rounds; the ratio's per round) | $(ms "$kde_unlock") | one yescrypt cost $cost verification: $(ms "$kde_verify") | $kde_ratio | <= 1.5 ($(verdict "$kde_ratio" 1.5)) |"
