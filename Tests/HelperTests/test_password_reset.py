@@ -104,7 +104,7 @@ class PasswordResetTest(helper.HelperCase):
 
     def test_su_the_password_after_a_locked_pattern_clears_the_count(self):
         for wrong in self.wrongs():
-            out = self.su([("Pattern: ", wrong), ("Password: ", self.WRONG_PASSWORD)])
+            out = self.su([("Pattern or password: ", wrong), ("Password: ", self.WRONG_PASSWORD)])
             self.assertNotIn("SWITCHED-", out)
         self.assert_locked()
         out = self.su([("Password: ", self.WRONG_PASSWORD)])

@@ -241,6 +241,48 @@ class Debian13KdePackage(test_kde_package.KdePackageTests):
         self.assertTrue(report["steps"][-1]["found"], log)
         self.assertEqual(kde.logged(log, "pattern sent"), ["pattern sent"] * 2, log)
 
+    def test_plasma_6_tells_a_wrong_password_after_a_wrong_drawing_and_a_person_without_a_pattern_sees_no_grid(self):
+        """Plasma 6's greeter on the installed shell package, the feedback KDETests check at 5.27: a wrong
+        password typed after a wrong drawing is told ("Unlocking failed" in place of the drawing's words) and the
+        next drawing is taken; then, the pattern removed, the grid is not shown, a drawing where it was is
+        nothing, and the password unlocks."""
+        ns = self.plasma_6_installed()
+        steps = [
+            {"op": "drag", "path": pad.dots(WRONG)},
+            {"op": "until", "text": "wrong pattern", "timeout": 30},
+            {"op": "sleep", "seconds": 1.2},
+            {"op": "type", "text": "not-the-password"},
+            {"op": "key", "name": "Return"},
+            {"op": "until", "text": "wrong password", "timeout": 30},
+            {"op": "sleep", "seconds": 1},
+            {"op": "drag", "path": pad.dots(PATTERN)},
+            {"op": "until", "text": "unlocked", "timeout": 30},
+        ]
+        report = self.greeter(ns, steps, kde.INSTALLED_SHELL)
+        self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
+        log = report["log"]
+        self.assertTrue(report["steps"][5]["found"], log)
+        messages = kde.logged(log, "message ")
+        self.assertTrue(messages[0].startswith("message Wrong pattern. 4 tries left before a wait."), messages)
+        self.assertIn("message Unlocking failed", messages, log)
+        self.assertTrue(report["steps"][-1]["found"], log)
+
+        ns.run(["patternctl", "remove", ENROLLED])
+        steps = [
+            {"op": "sleep", "seconds": 1.5},
+            {"op": "drag", "path": pad.dots(PATTERN)},
+            {"op": "sleep", "seconds": 1},
+            {"op": "type", "text": PASSWORDS[ENROLLED]},
+            {"op": "key", "name": "Return"},
+            {"op": "until", "text": "unlocked", "timeout": 30},
+        ]
+        report = self.greeter(ns, steps, kde.INSTALLED_SHELL)
+        self.assertTrue(report["ready"], "the lock screen did not come up:\n%s" % report["log"])
+        log = report["log"]
+        self.assertTrue(report["steps"][-1]["found"], log)
+        self.assertEqual(kde.logged(log, "no pattern"), ["no pattern"], log)
+        self.assertEqual(kde.logged(log, "pattern sent"), [], log)
+
     def test_plasma_6_looks_like_breeze_the_configured_wallpaper_the_clock_and_the_date(self):
         """Plasma 6's greeter on the installed shell package: Breeze's parts around the grid, as at 5.27
         (support.kde.assert_looks_like_breeze: the wallpaper configured in kscreenlockerrc found in the
