@@ -58,7 +58,7 @@ func describe(_ verdict: ThrottleVerdict) -> String {
     }
 }
 
-func connect(_ tcti: String, _ bound: TPMConversationBound = .conversation) -> TPMConnection {
+func connect(_ tcti: String, _ bound: TPMConversationBound = .change) -> TPMConnection {
     do throws(TPMFailure) {
         return try TPMConnection(tcti: tcti, bound: bound, lockBeside: nil)
     } catch {
@@ -105,7 +105,7 @@ func run(_ args: [String]) {
             fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
         }
     case (bytes("check"), 6), (bytes("check"), 7), (bytes("check"), 8):
-        let tpm = connect(args[2])
+        let tpm = connect(args[2], .check)
         let key = args.count == 8 ? TPMSessionKeyFile(store: PatternStore(path: bytes(args[7]))).read() : nil
         switch TPMPatternIndex.check(
             parsePattern(args[4]), user: bytes(args[3]), record: parseRecord(args[5]), sessionKey: key, on: tpm)
