@@ -393,6 +393,7 @@ uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
     // Read back from the TPM: the Name now carries TPMA_NV_WRITTEN.
     rc = read_name(tpm, handle, name);
 done:
+    explicit_bzero(&value, sizeof value);
     flush(tpm, &salted);
     flush(tpm, &policy);
     forget(tpm, &index);

@@ -52,7 +52,9 @@ enum HelperTPMEnrolment {
         for index in salt.indices { salt[index] = UInt8.random(in: 0...255) }
         let lockAfter = options.throttle.lockAfter
         let limit = lockAfter > 0 ? UInt32(clamping: lockAfter) : limitWhenNeverDisabled
-        do throws(TPMFailure) { try TPMSessionKey.ensure(beside: store, on: try connect(options)) } catch {
+        do throws(TPMFailure) {
+            try TPMSessionKey.ensure(beside: store) { () throws(TPMFailure) in try connect(options) }
+        } catch {
             HelperLog.notice(
                 "no TPM session key (\(error.hexCode): \(error.description)); checks salt their sessions instead")
         }

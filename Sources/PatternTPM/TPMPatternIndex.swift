@@ -28,17 +28,6 @@ public enum TPMPatternIndex {
         return TPMWritePolicy(tag: tag, branch: branch, digest: digest)
     }
 
-    /// Defines an index for `user`'s `pattern` at the lowest free handle and returns its record, in one
-    /// conversation with its write policy (the test driver's).
-    public static func enroll(
-        _ pattern: Pattern, user: [UInt8], salt: [UInt8], pinLimit: UInt32,
-        on tpm: TPMConnection
-    ) throws(TPMFailure) -> TPMRecord {
-        guard salt.count == TPMPinAuth.saltSize else { throw TPMFailure(code: 0x7E00_0001) }
-        let policy = try writePolicy(salt: salt, on: tpm)
-        return try enroll(pattern, user: user, salt: salt, pinLimit: pinLimit, policy: policy, on: tpm)
-    }
-
     /// Defines an index for `user`'s `pattern` at the lowest free handle, with `policy` (writePolicy of the same
     /// `salt`), and returns its record. `salt` must be TPMPinAuth.saltSize fresh random bytes.
     public static func enroll(
