@@ -21,6 +21,7 @@ import shlex
 import unittest
 
 from support import formats, helper
+from support.paths import PYTHONPATH
 from support.guesses import wrong_patterns
 from support.system import TestUser, setpriv_argv
 
@@ -60,18 +61,8 @@ def signal_as_user(name, pid):
     signaller.stdin.flush()
     return signaller.stdout.readline().strip()
 
-def read_exact(sock, size):
-    data = b""
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            raise EOFError
-        data += chunk
-    return data
-
-def read_message(sock):
-    header = read_exact(sock, 10)
-    return header + read_exact(sock, struct.unpack(">I", header[2:6])[0] - 10)
+sys.path.insert(0, job["pythonpath"])
+from support.tpm_latency import read_message
 
 def serve(client):
     tpm = socket.socket(socket.AF_UNIX)
@@ -151,6 +142,7 @@ class StopAndContinueProbeTest(unittest.TestCase):
             "prefix": setpriv_argv(self.user),
             "signaller": SIGNALLER,
             "swtpm": self.tpm.served,
+            "pythonpath": PYTHONPATH,
             "proxy": self.proxy,
             "helper": helper.HELPER_PATH,
             "user": self.USER,

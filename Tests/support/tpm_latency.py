@@ -70,7 +70,8 @@ def command_milliseconds(command):
     return SLOWEST_CHIP.get(code, LIGHT_MS)
 
 
-def _read_exact(sock, size):
+def read_exact(sock, size):
+    """Exactly `size` bytes from a stream socket (EOFError when it closes first)."""
     data = b""
     while len(data) < size:
         chunk = sock.recv(size - len(data))
@@ -80,9 +81,10 @@ def _read_exact(sock, size):
     return data
 
 
-def _read_message(sock):
-    header = _read_exact(sock, 10)
-    return header + _read_exact(sock, struct.unpack(">I", header[2:6])[0] - 10)
+def read_message(sock):
+    """One whole TPM command or response (its size is in its header)."""
+    header = read_exact(sock, 10)
+    return header + read_exact(sock, struct.unpack(">I", header[2:6])[0] - 10)
 
 
 def serve(swtpm_socket, proxy_socket, scale, log_path=None):
@@ -101,10 +103,10 @@ def serve(swtpm_socket, proxy_socket, scale, log_path=None):
         tpm.connect(swtpm_socket)
         try:
             while True:
-                command = _read_message(client)
+                command = read_message(client)
                 arrived = time.monotonic()
                 tpm.sendall(command)
-                response = _read_message(tpm)
+                response = read_message(tpm)
                 left = arrived + command_milliseconds(command) * scale / 1000.0 - time.monotonic()
                 if left > 0:
                     time.sleep(left)
