@@ -265,8 +265,9 @@ enum HelperTPMEnrolment {
         if error.isFull { return .tpmRefused(.full) }
         // Another conversation held the TPM past the wait, or it did not answer in time: a TPM error (logged).
         if error.code == TPMFailure.busy || error.code == 0xA_000A { return .tpmRefused(.failed) }
-        // Not the TPM's own answer (the TCTI could not reach it, a bad TCTI): there is no TPM to use.
-        if error.code >= 0x1_0000 { return .tpmRefused(.absent) }
+        // No TPM to use: tpm2-tss missing, or a TCTI the layer does not take. Anything else (the TPM's own
+        // answer, or the software stack's) is an error, its code in the syslog line above.
+        if error.isNoTPM { return .tpmRefused(.absent) }
         return .tpmRefused(.failed)
     }
 }

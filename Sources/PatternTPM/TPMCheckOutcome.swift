@@ -71,6 +71,12 @@ public struct TPMFailure: Error, Equatable {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// There is no TPM to use: tpm2-tss could not be loaded (PATTERN_TPM_RC_NO_LIBRARY), or the TCTI is not one
+    /// the layer takes (PATTERN_TPM_RC_BAD_ARGUMENT, or a TCTI-layer refusal other than a failed exchange).
+    public var isNoTPM: Bool {
+        code == 0x7E00_0007 || code == 0x7E00_0001 || (code & 0xFF_0000 == 0x0A_0000 && code != 0xA_000A)
+    }
+
     /// An NV index already defined at the handle (another enrolment took it meanwhile).
     public var isHandleTaken: Bool { code == 0x14C }
 
