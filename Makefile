@@ -296,6 +296,12 @@ test-integration: build
 	echo "== integration suites took $$(( $$(date +%s) - total_start )) s"; \
 	if [ -n "$$failed" ]; then echo "FAILED integration suites:$$failed"; exit 1; fi
 
+# TPMTests with swtpm answering at the slowest real chips' speed (Tests/support/tpm_latency.py), every test of
+# test_tpm_patternctl included: too slow for `make test`, which runs test_tpm_slow_chips.py's own tests only.
+.PHONY: test-tpm-slow
+test-tpm-slow: build
+	PAM_PATTERN_TPM_MODEL=1 PAM_PATTERN_TPM_SLOW_ALL=1 $(MAKE) --no-print-directory test-integration SUITE=TPMTests
+
 # Try it: a demo pattern in a private temporary store, a real PAM prompt.
 demo: toolchain build-deps build
 	@demo/run-demo.sh $(CURDIR)/$(BUILD)

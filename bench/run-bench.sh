@@ -134,10 +134,13 @@ if command -v swtpm >/dev/null && [ -x "$build/tpm-driver" ]; then
     light_bound=$((n_bound - 2)); light_salted=$((n_salted - 2 - 2))
     b_ratio=$(ratio "$(( $(slowest_ms "$light_bound" bound) * 1000 ))" "$p_us")
     s_ratio=$(ratio "$(( $(slowest_ms "$light_salted" salted) * 1000 ))" "$p_us")
+    # Each conversation on the slowest chips' model against its deadline (bench/tpm_slow_chips.py).
+    model_rows=$(/usr/bin/python3 "$(dirname "$0")/tpm_slow_chips.py" "$build")
     tpm_rows="| TPM check on swtpm, bound to the session key ($n_bound TPM commands, all light) vs yescrypt cost $cost verification | $(ms "$b_us") (process alone: $(ms "$t0_us")) | pam_pattern yescrypt: $(ms "$p_us") | $(ratio "$b_us" "$p_us") | |
 | TPM check on swtpm, salted session (no session key; $n_salted TPM commands, one key creation and one ECDH) | $(ms "$s_us") | pam_pattern yescrypt: $(ms "$p_us") | $(ratio "$s_us" "$p_us") | |
 | TPM check on discrete chips, estimate, bound ($light_bound light commands) | $(estimate "$light_bound" bound) | slowest vs yescrypt: | $b_ratio | <= 1.00 ($(verdict "$b_ratio" 1.00)) |
-| TPM check on discrete chips, estimate, salted ($light_salted light + 2 heavy) | $(estimate "$light_salted" salted) | slowest vs yescrypt: | $s_ratio | |"
+| TPM check on discrete chips, estimate, salted ($light_salted light + 2 heavy) | $(estimate "$light_salted" salted) | slowest vs yescrypt: | $s_ratio | |
+$model_rows"
 fi
 
 # Through the setuid helper: the same module, store and cost, run by the bench user instead of root, so every

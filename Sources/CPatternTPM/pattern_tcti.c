@@ -27,6 +27,7 @@ typedef struct {
     int fd;
     int64_t deadline_ns;  // CLOCK_MONOTONIC
     uint32_t commands;    // commands sent (for `make bench`)
+    int timed_out;        // a wait ended at the deadline, or a command was held back by it
     int awaiting;         // a command was sent and its response not read yet
     int have_header;      // the response's header is read (into `header`), its body not yet
     uint8_t header[HEADER_SIZE];
@@ -51,10 +52,14 @@ static int left_ms(const pattern_tcti *tcti) {
 static int wait_for(pattern_tcti *tcti, short events) {
     for (;;) {
         int ms = left_ms(tcti);
-        if (ms == 0) return -1;
+        if (ms == 0) {
+            tcti->timed_out = 1;
+            return -1;
+        }
         struct pollfd p = {.fd = tcti->fd, .events = events};
         int n = poll(&p, 1, ms);
         if (n < 0 && errno == EINTR) continue;
+        if (n == 0) tcti->timed_out = 1;
         if (n <= 0) return -1;
         if (p.revents & (POLLERR | POLLNVAL)) return -1;
         if (p.revents & (events | POLLHUP)) return 0;
@@ -106,6 +111,7 @@ static TSS2_RC transmit(TSS2_TCTI_CONTEXT *context, size_t size, const uint8_t *
     // Nothing goes out past the deadline: a command sent now (by a process stopped and continued late) would
     // be judged by the TPM while its answer is no longer waited for.
     if (tcti->deadline_ns - now_ns() <= 0) {
+        tcti->timed_out = 1;
         fail(tcti);
         return TSS2_TCTI_RC_IO_ERROR;
     }
@@ -191,7 +197,10 @@ static int connect_socket(pattern_tcti *tcti, const char *path) {
     if (errno != EINPROGRESS && errno != EAGAIN && errno != EINTR) return -1;
     // A unix socket whose listener's backlog is full answers EAGAIN: try again until the deadline.
     while (errno == EAGAIN) {
-        if (left_ms(tcti) == 0) return -1;
+        if (left_ms(tcti) == 0) {
+            tcti->timed_out = 1;
+            return -1;
+        }
         struct timespec pause = {.tv_nsec = 5000000};
         nanosleep(&pause, NULL);
         if (connect(tcti->fd, (struct sockaddr *)&address, sizeof address) == 0) return 0;
@@ -252,3 +261,8 @@ uint32_t pattern_tcti_commands(TSS2_TCTI_CONTEXT *context) {
 }
 
 int pattern_tcti_has_resource_manager(const char *spec) { return has_prefix(spec, "device:/dev/tpmrm"); }
+
+int pattern_tcti_timed_out(TSS2_TCTI_CONTEXT *context) {
+    pattern_tcti *tcti = cast(context);
+    return tcti != NULL && tcti->timed_out;
+}

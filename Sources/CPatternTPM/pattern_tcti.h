@@ -11,6 +11,9 @@ TSS2_RC pattern_tcti_open(const char *spec, uint32_t deadline_ms, TSS2_TCTI_CONT
 void pattern_tcti_close(TSS2_TCTI_CONTEXT *tcti);
 /// Commands sent so far.
 uint32_t pattern_tcti_commands(TSS2_TCTI_CONTEXT *tcti);
+/// Whether the connection failed because its deadline passed (a wait ran out, or a command was held back):
+/// the TPM answered too slowly, as opposed to a TPM that is absent or a connection that broke.
+int pattern_tcti_timed_out(TSS2_TCTI_CONTEXT *tcti);
 /// Whether a TPM reached through `spec` sits behind the kernel's resource manager (/dev/tpmrm*), which
 /// flushes what a process leaves loaded when it ends.
 int pattern_tcti_has_resource_manager(const char *spec);

@@ -82,6 +82,16 @@ void pattern_tpm_close(pattern_tpm *tpm) {
 
 uint32_t pattern_tpm_commands(pattern_tpm *tpm) { return tpm == NULL ? 0 : pattern_tcti_commands(tpm->tcti); }
 
+// A public result of the layer: after the connection's deadline passed, whatever failed (the TCTI's I/O error,
+// or ESAPI's complaint about the state that left) is the TPM answering too slowly. A check's read that went out
+// unanswered stays PATTERN_TPM_RC_UNANSWERED (the TPM may have counted it).
+static uint32_t result(pattern_tpm *tpm, TSS2_RC rc) {
+    if (rc == TSS2_RC_SUCCESS || rc == PATTERN_TPM_RC_UNANSWERED) return rc;
+    return pattern_tcti_timed_out(tpm->tcti) ? PATTERN_TPM_RC_TOO_SLOW : rc;
+}
+
+uint32_t pattern_tpm_timed_out(pattern_tpm *tpm) { return tpm != NULL && pattern_tcti_timed_out(tpm->tcti); }
+
 // One timer per process: SIGKILL is delivered to a stopped process too, so no stop can keep the TPM lock
 // (and a swtpm connection) past the bound. Two deadlines share it, a conversation's and the TPM index lock's
 // hold (one may run inside the other): the timer fires at the earlier of those set.
@@ -161,7 +171,7 @@ uint32_t pattern_tpm_list_indexes(pattern_tpm *tpm, uint32_t first, uint32_t las
         TPMS_CAPABILITY_DATA *data = NULL;
         TSS2_RC rc = Esys_GetCapability(tpm->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
                                         TPM2_CAP_HANDLES, next, TPM2_MAX_CAP_HANDLES, &more, &data);
-        if (rc != TSS2_RC_SUCCESS) return rc;
+        if (rc != TSS2_RC_SUCCESS) return result(tpm, rc);
         TPML_HANDLE *list = &data->data.handles;
         if (list->count == 0) more = TPM2_NO;
         for (UINT32 i = 0; i < list->count; i++) {
@@ -174,7 +184,7 @@ uint32_t pattern_tpm_list_indexes(pattern_tpm *tpm, uint32_t first, uint32_t las
         Esys_Free(data);
     }
     *count = found;
-    return TSS2_RC_SUCCESS;
+    return result(tpm, TSS2_RC_SUCCESS);
 }
 
 // The storage root key template of the TCG provisioning guidance (ECC P-256), under the null hierarchy:
@@ -311,31 +321,50 @@ static TSS2_RC undefine(pattern_tpm *tpm, ESYS_TR *index) {
     return rc;
 }
 
+
+uint32_t pattern_tpm_pin_write_policy(pattern_tpm *tpm, const uint8_t tag[PATTERN_TPM_AUTH_SIZE],
+                                      uint8_t branch[PATTERN_TPM_AUTH_SIZE], uint8_t digest[PATTERN_TPM_AUTH_SIZE]) {
+    ESYS_TR trial = ESYS_TR_NONE;
+    TPM2B_DIGEST *whole = NULL;
+    TPM2B_DIGEST once = {0};
+    TSS2_RC rc = write_once_digest(tpm, &once);
+    if (rc == TSS2_RC_SUCCESS) rc = start_write_policy(tpm, TPM2_SE_TRIAL, &once, tag, &trial);
+    if (rc == TSS2_RC_SUCCESS) {
+        rc = Esys_PolicyGetDigest(tpm->esys, trial, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &whole);
+    }
+    if (rc == TSS2_RC_SUCCESS && (once.size != PATTERN_TPM_AUTH_SIZE || whole->size != PATTERN_TPM_AUTH_SIZE)) {
+        rc = PATTERN_TPM_RC_BAD_ARGUMENT;
+    }
+    if (rc == TSS2_RC_SUCCESS) {
+        memcpy(branch, once.buffer, PATTERN_TPM_AUTH_SIZE);
+        memcpy(digest, whole->buffer, PATTERN_TPM_AUTH_SIZE);
+    }
+    Esys_Free(whole);
+    flush(tpm, &trial);
+    return result(tpm, rc);
+}
+
 uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
                                       const uint8_t auth[PATTERN_TPM_AUTH_SIZE],
-                                      const uint8_t tag[PATTERN_TPM_AUTH_SIZE], uint32_t pin_limit,
+                                      const uint8_t tag[PATTERN_TPM_AUTH_SIZE],
+                                      const uint8_t branch_digest[PATTERN_TPM_AUTH_SIZE],
+                                      const uint8_t policy_digest[PATTERN_TPM_AUTH_SIZE], uint32_t pin_limit,
                                       uint8_t name[PATTERN_TPM_NAME_SIZE]) {
-    ESYS_TR trial = ESYS_TR_NONE, salted = ESYS_TR_NONE, policy = ESYS_TR_NONE, index = ESYS_TR_NONE;
-    TPM2B_DIGEST *digest = NULL;
-    TPM2B_DIGEST branch = {0};
-    TSS2_RC rc = write_once_digest(tpm, &branch);
-    if (rc != TSS2_RC_SUCCESS) goto done;
-    rc = start_write_policy(tpm, TPM2_SE_TRIAL, &branch, tag, &trial);
-    if (rc != TSS2_RC_SUCCESS) goto done;
-    rc = Esys_PolicyGetDigest(tpm->esys, trial, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &digest);
-    flush(tpm, &trial);
-    if (rc != TSS2_RC_SUCCESS) goto done;
-
+    ESYS_TR salted = ESYS_TR_NONE, policy = ESYS_TR_NONE, index = ESYS_TR_NONE;
+    TPM2B_DIGEST branch = {.size = PATTERN_TPM_AUTH_SIZE};
+    memcpy(branch.buffer, branch_digest, PATTERN_TPM_AUTH_SIZE);
+    TSS2_RC rc;
     TPM2B_NV_PUBLIC info = {
         .nvPublic = {
             .nvIndex = handle,
             .nameAlg = TPM2_ALG_SHA256,
             .attributes = (TPM2_NT_PIN_FAIL << TPMA_NV_TPM2_NT_SHIFT) | TPMA_NV_POLICYWRITE |
                           TPMA_NV_AUTHREAD | TPMA_NV_OWNERREAD | TPMA_NV_NO_DA,
-            .authPolicy = *digest,
+            .authPolicy = {.size = PATTERN_TPM_AUTH_SIZE},
             .dataSize = 8, // TPMS_NV_PIN_COUNTER_PARAMETERS
         },
     };
+    memcpy(info.nvPublic.authPolicy.buffer, policy_digest, PATTERN_TPM_AUTH_SIZE);
     TPM2B_AUTH value = {.size = PATTERN_TPM_AUTH_SIZE};
     memcpy(value.buffer, auth, PATTERN_TPM_AUTH_SIZE);
     // DECRYPT: the first command parameter (the new auth value) is encrypted on the bus.
@@ -364,12 +393,11 @@ uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
     // Read back from the TPM: the Name now carries TPMA_NV_WRITTEN.
     rc = read_name(tpm, handle, name);
 done:
-    Esys_Free(digest);
-    flush(tpm, &trial);
+    explicit_bzero(&value, sizeof value);
     flush(tpm, &salted);
     flush(tpm, &policy);
     forget(tpm, &index);
-    return rc;
+    return result(tpm, rc);
 }
 
 // A session bound to the session-key index (auth value `secret`): its key is KDFa(secret, nonces), one
@@ -408,7 +436,7 @@ uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle, const uint8_t 
                                const uint8_t *key_secret) {
     ESYS_TR index = ESYS_TR_NONE, session = ESYS_TR_NONE;
     TSS2_RC rc = open_index(tpm, handle, name, &index);
-    if (rc != TSS2_RC_SUCCESS) return rc;
+    if (rc != TSS2_RC_SUCCESS) return result(tpm, rc);
     TPM2B_AUTH value = {.size = PATTERN_TPM_AUTH_SIZE};
     memcpy(value.buffer, auth, PATTERN_TPM_AUTH_SIZE);
     rc = Esys_TR_SetAuth(tpm->esys, index, &value);
@@ -440,7 +468,7 @@ uint32_t pattern_tpm_check_pin(pattern_tpm *tpm, uint32_t handle, const uint8_t 
 done:
     flush(tpm, &session);
     forget(tpm, &index);
-    return rc;
+    return result(tpm, rc);
 }
 
 uint32_t pattern_tpm_define_session_key(pattern_tpm *tpm, uint32_t handle, const uint8_t secret[PATTERN_TPM_AUTH_SIZE]) {
@@ -448,7 +476,7 @@ uint32_t pattern_tpm_define_session_key(pattern_tpm *tpm, uint32_t handle, const
     // An index already there (its secret lost, or another's): deleted first, with owner authorization.
     if (Esys_TR_FromTPMPublic(tpm->esys, handle, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &old) == TSS2_RC_SUCCESS) {
         TSS2_RC rc = undefine(tpm, &old);
-        if (rc != TSS2_RC_SUCCESS) return rc;
+        if (rc != TSS2_RC_SUCCESS) return result(tpm, rc);
     }
     TPM2B_NV_PUBLIC info = {
         .nvPublic = {
@@ -469,34 +497,34 @@ uint32_t pattern_tpm_define_session_key(pattern_tpm *tpm, uint32_t handle, const
     }
     explicit_bzero(&value, sizeof value);
     flush(tpm, &salted);
-    if (rc != TSS2_RC_SUCCESS) return rc;
+    if (rc != TSS2_RC_SUCCESS) return result(tpm, rc);
     // Readable only once written; the byte itself means nothing.
     TPM2B_MAX_NV_BUFFER data = {.size = 1, .buffer = {0}};
     rc = Esys_NV_Write(tpm->esys, ESYS_TR_RH_OWNER, index, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &data, 0);
     if (rc != TSS2_RC_SUCCESS) undefine(tpm, &index);
     forget(tpm, &index);
-    return rc;
+    return result(tpm, rc);
 }
 
 uint32_t pattern_tpm_prove_session_key(pattern_tpm *tpm, uint32_t handle, const uint8_t secret[PATTERN_TPM_AUTH_SIZE]) {
     ESYS_TR session = ESYS_TR_NONE;
     TSS2_RC rc = start_bound_session(tpm, handle, secret, TPMA_SESSION_CONTINUESESSION, &session);
     flush(tpm, &session);
-    return rc;
+    return result(tpm, rc);
 }
 
 uint32_t pattern_tpm_undefine_any(pattern_tpm *tpm, uint32_t handle) {
     ESYS_TR index = ESYS_TR_NONE;
     TSS2_RC rc = Esys_TR_FromTPMPublic(tpm->esys, handle, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &index);
-    if (rc != TSS2_RC_SUCCESS) return rc;
-    return undefine(tpm, &index);
+    if (rc != TSS2_RC_SUCCESS) return result(tpm, rc);
+    return result(tpm, undefine(tpm, &index));
 }
 
 uint32_t pattern_tpm_read_counter(pattern_tpm *tpm, uint32_t handle, const uint8_t name[PATTERN_TPM_NAME_SIZE],
                                   uint32_t *pin_count, uint32_t *pin_limit) {
     ESYS_TR index = ESYS_TR_NONE;
     TSS2_RC rc = open_index(tpm, handle, name, &index);
-    if (rc != TSS2_RC_SUCCESS) return rc;
+    if (rc != TSS2_RC_SUCCESS) return result(tpm, rc);
     TPM2B_MAX_NV_BUFFER *data = NULL;
     rc = Esys_NV_Read(tpm->esys, ESYS_TR_RH_OWNER, index, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, 8, 0,
                       &data);
@@ -511,18 +539,18 @@ uint32_t pattern_tpm_read_counter(pattern_tpm *tpm, uint32_t handle, const uint8
     }
     Esys_Free(data);
     forget(tpm, &index);
-    return rc;
+    return result(tpm, rc);
 }
 
 uint32_t pattern_tpm_undefine(pattern_tpm *tpm, uint32_t handle, const uint8_t name[PATTERN_TPM_NAME_SIZE]) {
     ESYS_TR index = ESYS_TR_NONE;
     TSS2_RC rc = open_index(tpm, handle, name, &index);
-    if (rc != TSS2_RC_SUCCESS) return rc;
-    return undefine(tpm, &index);
+    if (rc != TSS2_RC_SUCCESS) return result(tpm, rc);
+    return result(tpm, undefine(tpm, &index));
 }
 
 uint32_t pattern_tpm_index_name(pattern_tpm *tpm, uint32_t handle, uint8_t name[PATTERN_TPM_NAME_SIZE]) {
-    return read_name(tpm, handle, name);
+    return result(tpm, read_name(tpm, handle, name));
 }
 
 const char *pattern_tpm_describe(uint32_t rc) {
@@ -535,6 +563,7 @@ const char *pattern_tpm_describe(uint32_t rc) {
     case PATTERN_TPM_RC_LOCK_UNUSABLE: return "pattern_tpm: the TPM conversation lock could not be taken";
     case PATTERN_TPM_RC_NO_LIBRARY: return "pattern_tpm: tpm2-tss (libtss2-esys.so.0) could not be loaded";
     case PATTERN_TPM_RC_UNANSWERED: return "pattern_tpm: the check went out and its answer never came back";
+    case PATTERN_TPM_RC_TOO_SLOW: return "pattern_tpm: the TPM answered too slowly (the conversation's deadline passed)";
     // tpm2-tss's decoder when it is loaded (every TPM result comes from a conversation, which loaded it).
     default: return pattern_tss_loaded() ? Tss2_RC_Decode(rc) : "pattern_tpm: a TPM result";
     }

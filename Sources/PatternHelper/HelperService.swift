@@ -69,12 +69,26 @@ struct HelperService {
                 return HelperTPMEnrolment.prune(options: options)
             }
         } catch {
-            if case .tpmUnavailable = error {
-                HelperLog.notice(HelperLog.line("TPM unavailable (nothing counted) for user ", user))
+            if case .tpmUnavailable(let code) = error {
+                HelperLog.notice(HelperLog.line(HelperService.tpmCheckProblem(code), user))
                 return .unavailable
             }
             HelperLog.critical("pattern store or state unusable: \(error.message)")
             return .unavailable
         }
+    }
+
+    /// The syslog line's start for a TPM check that gave no verdict: the deadline (a TPM that is there but slow)
+    /// named as such, anything else with its code and tpm2-tss's description.
+    static func tpmCheckProblem(_ code: UInt32) -> String {
+        let deadline =
+            "the TPM answered too slowly (the check's deadline, \(TPMLockBounds.checkMilliseconds) ms, passed"
+        if code == TPMFailure.unanswered {
+            return "TPM check: the guess went out and no answer came back (the check's deadline, "
+                + "\(TPMLockBounds.checkMilliseconds) ms, passed, or the connection broke): it stays counted, for user "
+        }
+        if code == TPMFailure.tooSlow { return "TPM check: \(deadline); nothing counted) for user " }
+        let failure = TPMFailure(code: code)
+        return "TPM unavailable (\(failure.hexCode): \(failure.description); nothing counted) for user "
     }
 }

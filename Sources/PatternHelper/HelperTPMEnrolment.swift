@@ -10,20 +10,21 @@ enum HelperTPMEnrolment {
     /// The TPM's limit when lock_after is 0 ("never disabled"): a PIN Fail index always has one.
     static let limitWhenNeverDisabled: UInt32 = 20
 
-    /// The most indexes the sweep deletes in one conversation: a deletion is about 3 commands, 60 ms at 20 ms a
-    /// command (a discrete chip), so a page fits a conversation's deadline (TPMLockBounds) with room to spare.
-    static let pruneIndexesPerConversation = 8
+    /// The most indexes the sweep deletes in one conversation: a deletion is two light commands and a flash
+    /// write (NV_UndefineSpace), 0.14 s on the slowest chips' model (Tests/support/tpm_latency.py), so a page
+    /// takes under a third of a change step's deadline (TPMLockBounds.changeMilliseconds).
+    static let pruneIndexesPerConversation = 4
 
-    /// The most an enrolment deletes in the conversation that defines its own index (which takes about 20
-    /// commands): what killed enrolments left, a user's own old index among them. More than one enrolment can
-    /// leave, so they never pile up; `tpm-prune` deletes any number.
+    /// The most an enrolment deletes before defining its own index, in the conversation that works out the new
+    /// index's write policy: what killed enrolments left, a user's own old index among them. More than one
+    /// enrolment can leave, so they never pile up; `tpm-prune` deletes any number.
     static let strayDeletionsPerEnrolment = 4
 
-    /// The TPM of the system's configuration, for one step of a change (TPMConversationBound.conversation),
+    /// The TPM of the system's configuration, for one step of a change (TPMConversationBound.change),
     /// holding the conversation lock beside the configuration's store.
     static func connect(_ options: PatternSettings) throws(TPMFailure) -> TPMConnection {
         try TPMConnection(
-            tcti: String(decoding: options.tpmTCTI, as: UTF8.self), bound: .conversation,
+            tcti: String(decoding: options.tpmTCTI, as: UTF8.self), bound: .change,
             lockBeside: PatternStore(path: options.storePath))
     }
 
@@ -41,7 +42,8 @@ enum HelperTPMEnrolment {
     /// Puts `pattern` into the TPM as `user`'s, replacing whatever record the user had (a hash or an index).
     /// The TPM is held (its conversation lock) only while it works, never while the store's lock is waited for,
     /// and each conversation fits its deadline: one makes sure of the session key, one defines the index, the
-    /// store line is written, a last one deletes the old index. The index lock (exclusive: no other enrolment
+    /// store line is written, a last one deletes the old index. Under the index lock two conversations: the
+    /// strays' deletion with the new index's write policy, then the new index itself. The index lock (exclusive: no other enrolment
     /// is between its index and its line meanwhile) is held from before the index until the line, under the
     /// hold's watchdog (TPMIndexHold).
     static func enroll(_ pattern: Pattern, user: [UInt8], options: PatternSettings, now: Int64) -> HelperVerdict {
@@ -50,8 +52,11 @@ enum HelperTPMEnrolment {
         for index in salt.indices { salt[index] = UInt8.random(in: 0...255) }
         let lockAfter = options.throttle.lockAfter
         let limit = lockAfter > 0 ? UInt32(clamping: lockAfter) : limitWhenNeverDisabled
-        do throws(TPMFailure) { try TPMSessionKey.ensure(beside: store, on: try connect(options)) } catch {
-            HelperLog.notice("no TPM session key (\(error.description)); checks salt their sessions instead")
+        do throws(TPMFailure) {
+            try TPMSessionKey.ensure(beside: store) { () throws(TPMFailure) in try connect(options) }
+        } catch {
+            HelperLog.notice(
+                "no TPM session key (\(error.hexCode): \(error.description)); checks salt their sessions instead")
         }
         // Before the TPM, as the sweep takes them: index lock, then conversation lock.
         let lock: TPMIndexHold
@@ -64,7 +69,7 @@ enum HelperTPMEnrolment {
         // (a killed enrolment's new index, or the old one it had not deleted yet), deleted first, as the sweep
         // would. Only when a store exists to name them (as for the sweep).
         let named = storeExists(options) ? (try? store.load().compactMap { $0.tpmRecord?.handle }) : nil
-        let record: TPMRecord
+        let policy: TPMWritePolicy
         do throws(TPMFailure) {
             let tpm = try connect(options)
             if let named {
@@ -79,10 +84,18 @@ enum HelperTPMEnrolment {
                     HelperLog.notice("enrolment: an index no store line names stays (\(error.description))")
                 }
             }
-            record = try TPMPatternIndex.enroll(pattern, user: user, salt: salt, pinLimit: limit, on: tpm)
+            policy = try TPMPatternIndex.writePolicy(salt: salt, on: tpm)
         } catch {
             lock.release()
-            return refused("enrolment in the TPM failed", error, user)
+            return refused("enrolment in the TPM failed (the new index's write policy)", error, user)
+        }
+        let record: TPMRecord
+        do throws(TPMFailure) {
+            record = try TPMPatternIndex.enroll(
+                pattern, user: user, salt: salt, pinLimit: limit, policy: policy, on: try connect(options))
+        } catch {
+            lock.release()
+            return refused("enrolment in the TPM failed (defining the new index)", error, user)
         }
         let old: TPMRecord?
         do throws(StoreError) {
@@ -138,7 +151,7 @@ enum HelperTPMEnrolment {
     private static func logStays(_ user: [UInt8], _ error: TPMFailure) {
         HelperLog.notice(
             HelperLog.line(
-                "the previous TPM index stays defined (\(error.description); patternctl prune deletes it) for user ",
+                "the previous TPM index stays defined (\(error.hexCode): \(error.description); patternctl prune deletes it) for user ",
                 user))
     }
 
@@ -237,15 +250,24 @@ enum HelperTPMEnrolment {
         return access(path, F_OK) == 0
     }
 
-    /// The problem as the caller is told it, after a syslog line naming the TPM's own result.
+    /// The problem as the caller is told it, after a syslog line naming the TPM's own result (its code and
+    /// tpm2-tss's description), or the deadline that passed.
     static func refused(_ what: String, _ error: TPMFailure, _ user: [UInt8]) -> HelperVerdict {
-        HelperLog.notice(HelperLog.line("\(what) (\(error.description)) for user ", user))
+        if error.code == TPMFailure.tooSlow {
+            HelperLog.notice(
+                HelperLog.line(
+                    "\(what): the TPM answered too slowly (its conversation's deadline, "
+                        + "\(TPMLockBounds.changeMilliseconds) ms, passed; nothing was kept) for user ", user))
+            return .tpmRefused(.tooSlow)
+        }
+        HelperLog.notice(HelperLog.line("\(what) (\(error.hexCode): \(error.description)) for user ", user))
         if error.isOwnerAuthorizationRefused { return .tpmRefused(.ownerAuthorization) }
         if error.isFull { return .tpmRefused(.full) }
         // Another conversation held the TPM past the wait, or it did not answer in time: a TPM error (logged).
         if error.code == TPMFailure.busy || error.code == 0xA_000A { return .tpmRefused(.failed) }
-        // Not the TPM's own answer (the TCTI could not reach it, a bad TCTI): there is no TPM to use.
-        if error.code >= 0x1_0000 { return .tpmRefused(.absent) }
+        // No TPM to use: tpm2-tss missing, or a TCTI the layer does not take. Anything else (the TPM's own
+        // answer, or the software stack's) is an error, its code in the syslog line above.
+        if error.isNoTPM { return .tpmRefused(.absent) }
         return .tpmRefused(.failed)
     }
 }

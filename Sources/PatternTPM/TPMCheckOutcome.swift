@@ -59,6 +59,23 @@ public struct TPMFailure: Error, Equatable {
     public static let lockUnusable: UInt32 = 0x7E00_0006
     /// A check's read went out and its answer never came back (PATTERN_TPM_RC_UNANSWERED).
     public static let unanswered: UInt32 = 0x7E00_0008
+    /// The conversation's deadline passed before the TPM answered (PATTERN_TPM_RC_TOO_SLOW): a TPM that is there
+    /// but slow (or busy), never "no TPM".
+    public static let tooSlow: UInt32 = 0x7E00_0009
+
+    /// The code as the syslog lines give it (0x0000014C), beside tpm2-tss's description.
+    public var hexCode: String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var text: [UInt8] = Array("0x".utf8)
+        for shift in stride(from: 28, through: 0, by: -4) { text.append(digits[Int((code >> UInt32(shift)) & 0xF)]) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// There is no TPM to use: tpm2-tss could not be loaded (PATTERN_TPM_RC_NO_LIBRARY), or the TCTI is not one
+    /// the layer takes (PATTERN_TPM_RC_BAD_ARGUMENT, or a TCTI-layer refusal other than a failed exchange).
+    public var isNoTPM: Bool {
+        code == 0x7E00_0007 || code == 0x7E00_0001 || (code & 0xFF_0000 == 0x0A_0000 && code != 0xA_000A)
+    }
 
     /// An NV index already defined at the handle (another enrolment took it meanwhile).
     public var isHandleTaken: Bool { code == 0x14C }

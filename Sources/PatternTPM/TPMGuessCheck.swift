@@ -4,12 +4,12 @@ import PatternCoreEmbedded
 /// when the gate asks, so a throttle wait never touches the TPM.
 public enum TPMGuessCheck {
     /// `tcti` comes from root's configuration or TPMConnection.defaultTCTI, never from a caller; the
-    /// conversation lock is the one beside `store` (TPMConversationBound.conversation bounds the whole check).
+    /// conversation lock is the one beside `store` (TPMConversationBound.check bounds the whole check).
     public static func make(tcti: String, store: PatternStore) -> (TPMRecord, [UInt8], Pattern) -> TPMGuessResult {
         return { record, user, pattern in
             let tpm: TPMConnection
             do throws(TPMFailure) {
-                tpm = try TPMConnection(tcti: tcti, bound: .conversation, lockBeside: store)
+                tpm = try TPMConnection(tcti: tcti, bound: .check, lockBeside: store)
             } catch {
                 return .unavailable(code: error.code)
             }

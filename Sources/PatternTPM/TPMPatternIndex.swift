@@ -10,16 +10,36 @@ import PatternCoreEmbedded
 /// write fails, the owner's included, so nobody resets the count.
 /// The owner can only delete the index, and the pattern with it.
 public enum TPMPatternIndex {
-    /// Defines an index for `user`'s `pattern` at the lowest free handle and returns its record.
-    /// `salt` must be TPMPinAuth.saltSize fresh random bytes.
+    /// The write policy of an index whose record will have `salt` (TPMPinAuth.policyTag): its own conversation,
+    /// before the one that defines the index (enroll(_:user:salt:pinLimit:policy:on:)).
+    public static func writePolicy(salt: [UInt8], on tpm: TPMConnection) throws(TPMFailure) -> TPMWritePolicy {
+        let tag = TPMPinAuth.policyTag(salt: salt)
+        var branch = [UInt8](repeating: 0, count: Int(PATTERN_TPM_AUTH_SIZE))
+        var digest = [UInt8](repeating: 0, count: Int(PATTERN_TPM_AUTH_SIZE))
+        let rc = tag.withUnsafeBufferPointer { tagBytes in
+            branch.withUnsafeMutableBufferPointer { branchBytes in
+                digest.withUnsafeMutableBufferPointer { digestBytes in
+                    pattern_tpm_pin_write_policy(
+                        tpm.context, tagBytes.baseAddress, branchBytes.baseAddress, digestBytes.baseAddress)
+                }
+            }
+        }
+        guard rc == 0 else { throw TPMFailure(code: rc) }
+        return TPMWritePolicy(tag: tag, branch: branch, digest: digest)
+    }
+
+    /// Defines an index for `user`'s `pattern` at the lowest free handle, with `policy` (writePolicy of the same
+    /// `salt`), and returns its record. `salt` must be TPMPinAuth.saltSize fresh random bytes.
     public static func enroll(
-        _ pattern: Pattern, user: [UInt8], salt: [UInt8], pinLimit: UInt32,
+        _ pattern: Pattern, user: [UInt8], salt: [UInt8], pinLimit: UInt32, policy: TPMWritePolicy,
         on tpm: TPMConnection
     ) throws(TPMFailure) -> TPMRecord {
-        guard salt.count == TPMPinAuth.saltSize, pinLimit > 0 else { throw TPMFailure(code: 0x7E00_0001) }
+        guard salt.count == TPMPinAuth.saltSize, pinLimit > 0, policy.tag == TPMPinAuth.policyTag(salt: salt) else {
+            throw TPMFailure(code: 0x7E00_0001)
+        }
         var auth = TPMPinAuth.value(salt: salt, user: user, pattern: pattern)
         defer { for i in auth.indices { auth[i] = 0 } }
-        let tag = TPMPinAuth.policyTag(salt: salt)
+        let tag = policy.tag
         var start = TPMIndexRange.first
         // Another enrolment may take the handle between the listing and the definition: try the next.
         for _ in 0..<16 {
@@ -30,10 +50,15 @@ public enum TPMPatternIndex {
             var name = [UInt8](repeating: 0, count: TPMRecord.nameSize)
             let rc = auth.withUnsafeBufferPointer { authBytes in
                 tag.withUnsafeBufferPointer { tagBytes in
-                    name.withUnsafeMutableBufferPointer { nameBytes in
-                        pattern_tpm_define_pin_index(
-                            tpm.context, handle, authBytes.baseAddress,
-                            tagBytes.baseAddress, pinLimit, nameBytes.baseAddress)
+                    policy.branch.withUnsafeBufferPointer { branchBytes in
+                        policy.digest.withUnsafeBufferPointer { digestBytes in
+                            name.withUnsafeMutableBufferPointer { nameBytes in
+                                pattern_tpm_define_pin_index(
+                                    tpm.context, handle, authBytes.baseAddress, tagBytes.baseAddress,
+                                    branchBytes.baseAddress, digestBytes.baseAddress, pinLimit,
+                                    nameBytes.baseAddress)
+                            }
+                        }
                     }
                 }
             }

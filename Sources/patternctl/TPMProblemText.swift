@@ -11,6 +11,10 @@ extension TPMProblem {
             )
         case .full: return localized("the TPM has no NV space or free handle left for another pattern")
         case .failed: return localized("the TPM refused (the syslog lines of pam_pattern_helper say why)")
+        case .tooSlow:
+            return localized(
+                "the TPM is there but answered too slowly (one step took longer than its %s s deadline; the syslog lines of pam_pattern_helper name it); try again when the machine is less busy, and if it keeps happening see TPM mode in the reference",
+                "\(TPMLockBounds.changeMilliseconds / 1000)")
         case .busy:
             return localized(
                 "another enrolment, removal or sweep held the TPM index lock (.tpm.lock beside the pattern store) for longer than the wait; try again"

@@ -1,6 +1,6 @@
 """Nothing waits for pam_pattern_helper for ever (PatternCore/HelperProtocol/HelperClient.swift, CPatternSystem/helper_spawn.c):
 the module kills a helper that has not answered after 5 s and returns PAM_AUTHINFO_UNAVAIL, so real su goes on
-to the password; patternctl kills it after 30 s and says so. An honest slow check (cost 9) still fits. A helper
+to the password; patternctl kills it after 60 s and says so. An honest slow check (cost 9) still fits. A helper
 that answers but never exits is killed at the same bound; without a pidfd to wait on, the wait still works.
 
 The stuck helper is a stand-in at /usr/sbin/pam_pattern_helper in the test's namespace that stops itself:
@@ -26,7 +26,7 @@ from support.helper import release_run_lock as tearDownModule  # noqa: F401
 from support.helper import take_run_lock as setUpModule  # noqa: F401
 
 MODULE_DEADLINE = 5.0
-COMMAND_DEADLINE = 30.0
+COMMAND_DEADLINE = 60.0
 # Room for su, python and the machine's load around a deadline.
 SLACK = 5.0
 
@@ -195,7 +195,7 @@ class HelperDeadlineTest(unittest.TestCase):
         took = time.monotonic() - started
         self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
         self.assertIn(
-            b"pam_pattern_helper gave no answer within 30 seconds and was killed; see patternctl status for what was done",
+            b"pam_pattern_helper gave no answer within 60 seconds and was killed; see patternctl status for what was done",
             done.stderr,
         )
         self.assertGreater(took, COMMAND_DEADLINE - 1.0)

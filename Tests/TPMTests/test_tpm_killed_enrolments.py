@@ -185,11 +185,11 @@ class PruneAnyNumberTest(unittest.TestCase):
         self.assertEqual([h for h in self.tpm.defined_indexes() if FIRST <= h <= SESSION_KEY], [])
 
     def test_a_prune_blocked_by_an_enrolment_says_so(self):
-        # Something holds the TPM index lock for longer than prune waits (12 s): no helper can (its watchdog
-        # ends it after 10 s), flock(1) can.
+        # Something holds the TPM index lock for longer than prune waits (18 s): no helper can (its watchdog
+        # ends it after 17.5 s), flock(1) can.
         lock = os.path.join(self.sandbox.store_dir, ".patterns.tpm.lock")
         os.close(os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        command = "flock -s /etc/security/pam_pattern/.patterns.tpm.lock sleep 14 & sleep 0.3; %s prune 2>&1" % (
+        command = "flock -s /etc/security/pam_pattern/.patterns.tpm.lock sleep 20 & sleep 0.3; %s prune 2>&1" % (
             helper.PATTERNCTL
         )
         done = self.sandbox.run(command, timeout=60)

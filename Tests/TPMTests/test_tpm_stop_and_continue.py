@@ -1,7 +1,7 @@
 """Stop-and-continue probes of one's own TPM-held pattern: the TPM must never count more than the throttle.
 
 The attack: a user runs `pam_pattern_helper verify SELF` with a guess and SIGSTOPs it around the moment its
-PIN read goes to the TPM, then continues it after the check's 1 s deadline (and before the watchdog). The TPM
+PIN read goes to the TPM, then continues it after the check's 1.5 s deadline (and before the watchdog, 2 s). The TPM
 judges and counts the guess, the helper no longer waits for the answer and says "unavailable"; had the throttle
 then taken its count back, the attacker would guess on at the TPM's pace with the throttle still saying
 `allowed`. The helper holds the TPM conversation as real uid root (the caller's SIGSTOP is refused), sends
@@ -10,7 +10,7 @@ nothing after its deadline (pattern_tcti.c), and keeps the count of a guess that
 
 Here the TPM is swtpm behind a proxy adding 20 ms to each command, like a discrete chip; the proxy tells the
 attacker the moment the PIN read (TPM2_NV_Read) arrives, and the attacker's own signaller (the user's uid, as the
-attacker has) sends SIGSTOP then and SIGCONT 1.2 s later. After 8 probes the throttle must count at least what
+attacker has) sends SIGSTOP then and SIGCONT 1.7 s later. After 8 probes the throttle must count at least what
 the TPM counted, and the helper must not answer `allowed`. swtpm (support.tpm), support.helper's namespace,
 user ppstco1. Root only.
 """
@@ -21,6 +21,7 @@ import shlex
 import unittest
 
 from support import formats, helper
+from support.paths import PYTHONPATH
 from support.guesses import wrong_patterns
 from support.system import TestUser, setpriv_argv
 
@@ -60,18 +61,8 @@ def signal_as_user(name, pid):
     signaller.stdin.flush()
     return signaller.stdout.readline().strip()
 
-def read_exact(sock, size):
-    data = b""
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            raise EOFError
-        data += chunk
-    return data
-
-def read_message(sock):
-    header = read_exact(sock, 10)
-    return header + read_exact(sock, struct.unpack(">I", header[2:6])[0] - 10)
+sys.path.insert(0, job["pythonpath"])
+from support.tpm_latency import read_message
 
 def serve(client):
     tpm = socket.socket(socket.AF_UNIX)
@@ -150,12 +141,13 @@ class StopAndContinueProbeTest(unittest.TestCase):
         job = {
             "prefix": setpriv_argv(self.user),
             "signaller": SIGNALLER,
-            "swtpm": self.tpm.socket,
+            "swtpm": self.tpm.served,
+            "pythonpath": PYTHONPATH,
             "proxy": self.proxy,
             "helper": helper.HELPER_PATH,
             "user": self.USER,
             "guesses": wrong_patterns(PROBES, avoid=(PATTERN,)),
-            "stop_seconds": 1.2,
+            "stop_seconds": 1.7,
             "state_file": formats.state_file("/var/lib/pam_pattern", self.USER),
         }
         script = self.sandbox.write_file("orchestrator.py", ORCHESTRATOR)

@@ -1,13 +1,14 @@
 """A user changes their own TPM-held pattern and stops the setuid helper while it holds the TPM conversation lock.
 
-Every check of every user's TPM pattern waits for that lock (2 s at most, then "unavailable"), and a change may
+Every check of every user's TPM pattern waits for that lock (3 s at most, then "unavailable"), and a change may
 hold it for seconds: a user who could stop their own `pam_pattern_helper set SELF` while it holds the lock
 (nothing is counted against them: their current pattern is right) would make every other user's right pattern
 answer "unavailable", repeatably, at no cost. The helper therefore holds the conversation lock (and the index
 lock of an enrolment) as real uid root (SignalProofHold): the attacker's SIGSTOP is refused while it does.
 
 The attacker's program (support.helper.LOCK_STOPPER) polls /proc/locks and sends SIGSTOP the moment its helper
-holds the lock; then the victim's right pattern through the helper must be accepted within 3 s, in each of
+holds the lock; then the victim's right pattern through the helper must be accepted within 4.5 s (the check's
+wait for the lock and its own deadline, TPMLockBounds), in each of
 several rounds. swtpm (support.tpm), support.helper's namespace; users ppstch1 (attacker) and ppstch2 (victim).
 Root only.
 """
@@ -28,7 +29,8 @@ from support.tpm import enrol_in_store, tpm_for_helper
 VICTIM_PATTERN = helper.PATTERN
 ATTACKER_PATTERN = "8426519"
 ATTACKER_NEW_PATTERN = helper.PATTERN  # not weak: a self-service set refuses weak ones
-ANSWER_SECONDS = 3.0
+# A check's wait for the conversation lock (3 s) and its own deadline (1.5 s): TPMLockBounds, docs/reference.md.
+ANSWER_SECONDS = 4.5
 ROUNDS = 4
 CONVERSATION_LOCK = "/etc/security/pam_pattern/.patterns.tpm-conversation.lock"
 INDEX_LOCK = "/etc/security/pam_pattern/.patterns.tpm.lock"
@@ -128,16 +130,18 @@ class StoppedTPMChangeTest(unittest.TestCase):
     # Every hold is shorter than every wait for it (TPMLockBounds): even a holder the attacker cannot stop may be
     # stopped, slowed or stuck by something else, and then its watchdog ends it before any waiter gives up.
     # Root stops the attacker's change itself, at the worst moment for everyone else: its first conversation
-    # of its own (after the check of the current pattern), which held the lock for up to 5.5 s while a check
-    # waits 2 s for it.
+    # of its own (after the check of the current pattern), which holds the lock for at most 2.5 s (its watchdog)
+    # while a check waits 3 s for it.
 
-    def test_a_change_stopped_holding_the_conversation_lock_lets_another_users_pattern_in_within_3_s(self):
+    def test_a_change_stopped_holding_the_conversation_lock_lets_another_users_pattern_in_within_the_bound(self):
         verify = setpriv_argv(self.victim) + [helper.HELPER_PATH, "verify", self.VICTIM]
         rounds = self.attack(CONVERSATION_LOCK, verify, VICTIM_PATTERN + "\0", by_root=True, hold=2)
         for report in rounds:
             self.assertEqual(report["attacker"]["kind"], "stopped", rounds)
             self.assertTrue(report["answer"].startswith("accepted"), rounds)
             self.assertLess(report["seconds"], ANSWER_SECONDS, rounds)
+        # What a stopped holder costs another user's login, measured (the reference states the bound).
+        print("\n  another user's check behind a stopped holder: at most %.2f s" % max(r["seconds"] for r in rounds))
 
     def test_an_enrolment_stopped_holding_the_index_lock_never_makes_roots_prune_fail(self):
         # Stopped from before its new index until its line: prune waits longer than the hold's watchdog allows.

@@ -9,6 +9,11 @@ import time
 
 from support.paths import TPM_DRIVER as DRIVER
 from support.paths import require_built, require_tools
+from support.tpm_latency import SlowedTPM
+
+# PAM_PATTERN_TPM_MODEL=SCALE (`make test-tpm-slow`): every helper test's TPM answers at SCALE times the slowest
+# chips' model (support.tpm_latency) instead of swtpm's own speed.
+MODEL_SCALE = os.environ.get("PAM_PATTERN_TPM_MODEL")
 
 
 def require_swtpm():
@@ -19,11 +24,16 @@ def require_swtpm():
 
 def tpm_for_helper(case):
     """A software TPM for a helper test `case`, closed at its cleanup; its directory searchable by everyone,
-    so test users' processes reach the socket too."""
+    so test users' processes reach the socket too. With PAM_PATTERN_TPM_MODEL its `tcti` and `served` name the
+    slowed proxy in front of it (`socket` stays swtpm's own)."""
     require_swtpm()
     tpm = SoftwareTPM()
     case.addCleanup(tpm.close)
     os.chmod(tpm.directory, 0o755)
+    if MODEL_SCALE:
+        slowed = SlowedTPM(tpm, float(MODEL_SCALE))
+        case.addCleanup(slowed.close)
+        tpm.tcti, tpm.served = slowed.tcti, slowed.socket
     return tpm
 
 
@@ -34,6 +44,8 @@ class SoftwareTPM:
         self.directory = tempfile.mkdtemp(prefix="pam_pattern-swtpm.")
         self.socket = os.path.join(self.directory, "s")
         self.tcti = "swtpm:path=" + self.socket
+        # The socket `tcti` names (a proxy's, when one is in front).
+        self.served = self.socket
         self.pid = None
         self.start()
 

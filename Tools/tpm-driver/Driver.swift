@@ -58,12 +58,18 @@ func describe(_ verdict: ThrottleVerdict) -> String {
     }
 }
 
-func connect(_ tcti: String, _ bound: TPMConversationBound = .conversation) -> TPMConnection {
+func connect(_ tcti: String, _ bound: TPMConversationBound = .change) -> TPMConnection {
     do throws(TPMFailure) {
         return try TPMConnection(tcti: tcti, bound: bound, lockBeside: nil)
     } catch {
         fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
     }
+}
+
+/// The write policy in a conversation of its own (closed before the next one opens: swtpm serves one at a time).
+func writePolicy(_ tcti: String, salt: [UInt8]) throws(TPMFailure) -> TPMWritePolicy {
+    let tpm = connect(tcti)
+    return try TPMPatternIndex.writePolicy(salt: salt, on: tpm)
 }
 
 func hex32(_ value: UInt32) -> String {
@@ -91,21 +97,22 @@ func run(_ args: [String]) {
     let command = args.count > 1 ? Array(args[1].utf8) : []
     switch (command, args.count) {
     case (bytes("enroll"), 6), (bytes("enroll"), 7):
-        let tpm = connect(args[2])
         guard let limit = UInt32(args[5]) else { fail("bad limit", status: 64) }
         var salt = [UInt8](repeating: 0, count: TPMPinAuth.saltSize)
         for i in salt.indices { salt[i] = UInt8.random(in: 0...255) }
         if args.count == 7 { salt = parseSalt(args[6]) }
+        // Two conversations, as the helper has them: the write policy, then the index.
         do throws(TPMFailure) {
+            let policy = try writePolicy(args[2], salt: salt)
             let record = try TPMPatternIndex.enroll(
                 parsePattern(args[4]), user: bytes(args[3]), salt: salt,
-                pinLimit: limit, on: tpm)
+                pinLimit: limit, policy: policy, on: connect(args[2]))
             print(String(decoding: record.text, as: UTF8.self))
         } catch {
             fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
         }
     case (bytes("check"), 6), (bytes("check"), 7), (bytes("check"), 8):
-        let tpm = connect(args[2])
+        let tpm = connect(args[2], .check)
         let key = args.count == 8 ? TPMSessionKeyFile(store: PatternStore(path: bytes(args[7]))).read() : nil
         switch TPMPatternIndex.check(
             parsePattern(args[4]), user: bytes(args[3]), record: parseRecord(args[5]), sessionKey: key, on: tpm)
@@ -117,9 +124,10 @@ func run(_ args: [String]) {
             fail("unavailable \(hex32(code)) \(TPMFailure(code: code).description)", status: 3)
         }
     case (bytes("session-key"), 4):
-        let tpm = connect(args[2])
         do throws(TPMFailure) {
-            try TPMSessionKey.ensure(beside: PatternStore(path: bytes(args[3])), on: tpm)
+            try TPMSessionKey.ensure(beside: PatternStore(path: bytes(args[3]))) { () throws(TPMFailure) in
+                connect(args[2])
+            }
         } catch {
             fail("unavailable \(hex32(error.code)) \(error.description)", status: 3)
         }

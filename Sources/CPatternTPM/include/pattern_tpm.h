@@ -34,6 +34,7 @@ enum {
     PATTERN_TPM_RC_LOCK_UNUSABLE = 0x7E000006u, // the conversation lock's file could not be used
     PATTERN_TPM_RC_NO_LIBRARY = 0x7E000007u,    // tpm2-tss could not be loaded (dlopen)
     PATTERN_TPM_RC_UNANSWERED = 0x7E000008u,    // a check's read went out and its answer never came back
+    PATTERN_TPM_RC_TOO_SLOW = 0x7E000009u,      // the conversation's deadline passed before the TPM answered
 };
 
 /// Whether tpm2-tss (and with it libcrypto) is loaded in this process: only a conversation loads it.
@@ -51,6 +52,9 @@ uint32_t pattern_tpm_open(const char *tcti, uint32_t deadline_ms, pattern_tpm **
 void pattern_tpm_close(pattern_tpm *tpm);
 /// TPM commands sent on this connection so far.
 uint32_t pattern_tpm_commands(pattern_tpm *tpm);
+/// Whether the conversation's deadline passed while it waited for the TPM (every later call then fails, and
+/// every function below answers PATTERN_TPM_RC_TOO_SLOW for it, except a check's unanswered read).
+uint32_t pattern_tpm_timed_out(pattern_tpm *tpm);
 
 /// Arms (or re-arms) this process's watchdog: SIGKILL in `milliseconds`, stopped or not. 0 on success.
 int pattern_tpm_watchdog_arm(uint32_t milliseconds);
@@ -66,16 +70,24 @@ void pattern_tpm_hold_watchdog_disarm(void);
 uint32_t pattern_tpm_list_indexes(pattern_tpm *tpm, uint32_t first, uint32_t last,
                                   uint32_t *handles, size_t *count);
 
+/// The write policy of a PIN Fail index, from trial sessions: `branch` = PolicyCommandCode(NV_Write) +
+/// PolicyNvWritten(NO), `digest` = PolicyOR(`branch`, `tag`). `tag` is a branch nobody can satisfy (a hash,
+/// not a policy's digest): it only makes this index's Name differ from any other index defined at the same
+/// handle, since the Name covers the policy but not the auth. A conversation of its own (eleven light commands),
+/// so the one that defines the index fits its deadline on a slow chip.
+uint32_t pattern_tpm_pin_write_policy(pattern_tpm *tpm, const uint8_t tag[PATTERN_TPM_AUTH_SIZE],
+                                      uint8_t branch[PATTERN_TPM_AUTH_SIZE], uint8_t digest[PATTERN_TPM_AUTH_SIZE]);
+
 /// Defines a PIN Fail index at `handle` (authread|ownerread|no_da|policywrite, SHA-256) with auth
-/// `auth` and write policy PolicyOR(PolicyCommandCode(NV_Write) + PolicyNvWritten(NO), `tag`), then
-/// writes its only write: pinCount 0, pinLimit `pin_limit`. `tag` is a branch nobody can satisfy
-/// (a hash, not a policy's digest): it only makes this index's Name differ from any other index
-/// defined at the same handle, since the Name covers the policy but not the auth. The auth travels in a salted session with parameter
-/// encryption. Writes the index's Name (after the write) to `name`. On a failed write the index
-/// is undefined again.
+/// `auth` and write policy `policy` (pattern_tpm_pin_write_policy of `tag`, whose write-once branch is
+/// `branch`), then writes its only write: pinCount 0, pinLimit `pin_limit`. The auth travels in a salted
+/// session with parameter encryption. Writes the index's Name (after the write) to `name`. On a failed write
+/// the index is undefined again.
 uint32_t pattern_tpm_define_pin_index(pattern_tpm *tpm, uint32_t handle,
                                       const uint8_t auth[PATTERN_TPM_AUTH_SIZE],
-                                      const uint8_t tag[PATTERN_TPM_AUTH_SIZE], uint32_t pin_limit,
+                                      const uint8_t tag[PATTERN_TPM_AUTH_SIZE],
+                                      const uint8_t branch[PATTERN_TPM_AUTH_SIZE],
+                                      const uint8_t policy[PATTERN_TPM_AUTH_SIZE], uint32_t pin_limit,
                                       uint8_t name[PATTERN_TPM_NAME_SIZE]);
 
 /// Checks `auth` against the index at `handle` whose Name must be `name` (else NAME_MISMATCH,

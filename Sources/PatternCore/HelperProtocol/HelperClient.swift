@@ -6,13 +6,16 @@ import CPatternSystem
 public struct HelperClient: Sendable {
     /// How long the module waits for the helper. Another user's stopped or stuck helper (one holding the TPM)
     /// can delay a login by this much at most; then the helper is killed and the stack goes on to the password.
-    /// It leaves room for the longest honest check: a TPM check (up to ~0.5 s on slow chips) plus a yescrypt
+    /// It leaves room for the longest honest check: a TPM check (its wait for the TPM, 3 s, and its deadline,
+    /// 1.5 s, TPMLockBounds), or a yescrypt
     /// cost-9 hash (0.47 s on an idle 2-core machine, ~2 s under a load of 4 per core), about 2.5 s.
     public static let moduleDeadlineMilliseconds: Int32 = 5000
     /// How long patternctl waits for the helper: set hashes twice (the current pattern, then the new one, at
     /// costs up to 11) and may wait 5 s for the store lock; enroll runs PAM (pam_unix delays a wrong password by
-    /// 2 s). Nobody else waits on patternctl, so this bound only keeps a stuck helper from hanging the command.
-    public static let commandDeadlineMilliseconds: Int32 = 30000
+    /// 2 s); a change of a pattern held by the TPM may wait for the TPM's locks behind stopped holders
+    /// (TPMLockBounds: about 47 s at worst). Nobody else waits on patternctl, so this bound only keeps a stuck
+    /// helper from hanging the command.
+    public static let commandDeadlineMilliseconds: Int32 = 60000
 
     /// HelperRequest.installedPath; only the tests' own builds differ, and they change the file, not this.
     public let path: [UInt8]

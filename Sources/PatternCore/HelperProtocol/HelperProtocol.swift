@@ -185,6 +185,9 @@ public enum TPMProblem: Equatable, Sendable, NamedByWord {
     case full
     /// Any other TPM error (the helper's syslog line names it).
     case failed
+    /// The TPM is there but did not answer one step within its conversation's deadline (the helper's syslog
+    /// line names the step); nothing was kept.
+    case tooSlow
     /// The sweep waited in vain for an enrolment into the TPM to end (it holds the TPM index lock).
     case busy
     /// The user has put a new pattern into the TPM themselves as often as EnrolmentRecord allows in the last
@@ -197,6 +200,7 @@ public enum TPMProblem: Equatable, Sendable, NamedByWord {
         case .ownerAuthorization: return Array("owner-auth".utf8)
         case .full: return Array("nv-full".utf8)
         case .failed: return Array("error".utf8)
+        case .tooSlow: return Array("too-slow".utf8)
         case .busy: return Array("busy".utf8)
         case .tooOften: return Array("too-often".utf8)
         }

@@ -12,9 +12,17 @@ public enum TPMLockBounds {
         public let waitMilliseconds: Int32
     }
 
-    /// The deadline of every TPM conversation (all its commands, TPMConnection), a check's or a change's: a
-    /// change is split into conversations that each fit (its key, its index, the old index's deletion).
-    public static let conversationMilliseconds: Int32 = 1000
+    /// The deadline of a check's conversation (all its commands, TPMConnection). On the slowest chips'
+    /// latency model (Tests/support/tpm_latency.py) its longest path, a salted session after a session key that
+    /// does not prove itself and a wrong pattern's count read, takes about 0.7 s: this is twice that and more.
+    public static let checkMilliseconds: Int32 = 1500
+    /// The deadline of each conversation of a change or a prune (the session key, the strays and the write
+    /// policy, the new index, the old one's deletion, a page of the sweep): each is split so that it takes at
+    /// most half of this on the slowest chips' model (the new index, with its key creation, ECDH and two flash
+    /// writes, about 0.9 s).
+    public static let changeMilliseconds: Int32 = 2000
+    /// The longest deadline of any conversation: what the conversation lock's hold covers.
+    public static let conversationMilliseconds: Int32 = max(checkMilliseconds, changeMilliseconds)
     /// The watchdog SIGKILLs a holder this long after its deadline: a running holder has given up by then.
     public static let watchdogMarginMilliseconds: Int32 = 500
 
@@ -26,20 +34,24 @@ public enum TPMLockBounds {
     public static let indexWorkMilliseconds: Int32 = 1500
 
     /// ".tpm-conversation.lock": every conversation with the TPM, a check's (every user's login waits here)
-    /// or a change's.
+    /// or a change's. A login behind a stopped holder waits at most its hold (2.5 s), then checks (1.5 s).
     public static let conversation = Lock(
         suffix: ".tpm-conversation.lock",
         holdMilliseconds: conversationMilliseconds + watchdogMarginMilliseconds,
-        waitMilliseconds: 2000)
+        waitMilliseconds: 3000)
 
-    /// ".tpm.lock": an enrolment from before its index is defined until its line is written (one wait for the
-    /// conversation lock, one conversation, one wait for the store lock), or one page of the orphan sweep
-    /// (the same, reading the store instead).
+    /// Conversations an enrolment has under the index lock: the strays' deletion with the write policy, then
+    /// the new index.
+    public static let conversationsPerIndexHold: Int32 = 2
+
+    /// ".tpm.lock": an enrolment from before its index is defined until its line is written (for each of its
+    /// conversations a wait for the conversation lock and the conversation, then one wait for the store lock),
+    /// or one page of the orphan sweep (less: one conversation, reading the store instead).
     public static let index = Lock(
         suffix: ".tpm.lock",
-        holdMilliseconds: conversation.waitMilliseconds + conversation.holdMilliseconds + storeWaitMilliseconds
-            + indexWorkMilliseconds,
-        waitMilliseconds: 12000)
+        holdMilliseconds: conversationsPerIndexHold * (conversation.waitMilliseconds + conversation.holdMilliseconds)
+            + storeWaitMilliseconds + indexWorkMilliseconds,
+        waitMilliseconds: 18000)
 
     /// Every lock of the table.
     public static let all: [Lock] = [conversation, index]

@@ -11,6 +11,7 @@ struct HelperProtocolTests {
         .locked(.wait(secondsLeft: 31_536_000)), .locked(.disabled), .notEnrolled, .malformed(minimumLength: 6),
         .unavailable, .refused(.usage), .refused(.user), .refused(.tty), .refused(.input),
         .tpmRefused(.absent), .tpmRefused(.ownerAuthorization), .tpmRefused(.full), .tpmRefused(.failed),
+        .tpmRefused(.tooSlow),
         .pruned(0), .pruned(65536), .expired,
     ]
 
@@ -141,6 +142,7 @@ struct HelperProtocolTests {
         #expect(HelperOperation.passwordReset.fieldLimits == [HelperRequest.maximumPasswordBytes])
         #expect(!HelperOperation.passwordReset.isRootOnly)
         #expect(TPMProblem(word: Array("owner-auth".utf8)) == .ownerAuthorization)
+        #expect(TPMProblem(word: Array("too-slow".utf8)) == .tooSlow)
     }
 
     @Test func newOperationsAndVerdictsRoundTrip() {
