@@ -297,7 +297,7 @@ class PackageTests(unittest.TestCase):
     def test_name_version_and_arch(self):
         arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
         version = subprocess.run(
-            ["dpkg-parsechangelog", "-l", os.path.join(ROOT, "packaging/debian/changelog"), "-SVersion"],
+            ["dpkg-parsechangelog", "-l", os.path.join(ROOT, "debian/changelog"), "-SVersion"],
             capture_output=True,
             text=True,
         ).stdout.strip()
