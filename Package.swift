@@ -174,7 +174,14 @@ let package = Package(
         .executableTarget(
             name: "patternctl",
             dependencies: ["PatternCore", "CPatternSystem", "CReadPassphrase"],
-            linkerSettings: [.linkedLibrary("crypt")]
+            // Relocations read-only and bound at start, as Debian's hardening asks: by lld, as the Embedded
+            // programs are linked (Debian's swiftlang's default linker made no RELRO segment even when asked).
+            linkerSettings: [
+                .linkedLibrary("crypt"),
+                .unsafeFlags([
+                    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "relro", "-Xlinker", "-z", "-Xlinker", "now",
+                ]),
+            ]
         ),
         // libFuzzer targets over the core's parsers (make fuzz); a plain build replays inputs instead.
         // Beside the other fuzzing code (fuzz/pam_fuzz.c, the corpus), never installed.
