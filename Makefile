@@ -408,7 +408,9 @@ print-install-list:
 # The Debian packages, from the same build and the same file lists (docs/reference.md, "Install the package"):
 # one .deb per DEB_LISTS entry, their paths printed in that order.
 DEB_STAGE   := $(BUILD)/deb-root
-DEB_VERSION ?=
+# The packages' version (packaging/version.sh): debian/changelog's at the commit its release tag names, one of
+# its own at every other commit; DEB_VERSION=... names another.
+DEB_VERSION ?= $(shell packaging/version.sh)
 deb: deps build
 	@for entry in $(DEB_LISTS); do \
 	  package=$${entry%%:*} list=$${entry#*:}; list=$${list//,/ }; \
