@@ -179,6 +179,20 @@ class DebianSourcePackage(unittest.TestCase):
         self.assertRegex(r.stdout, r"(?m)^installed-flows\s+PASS", r.stdout[-3000:])
         self.assertIn("all flows held", r.stdout + r.stderr)
 
+    def test_every_binary_packages_relations_resolve_on_unstable(self):
+        """Depends and Recommends of each package (the surfaces' Qt, Plasma and SDDM packages too) name packages
+        unstable has, all installable together; pam-pattern itself is left out (it is the one built here)."""
+        relations = []
+        for deb in self.results["deb"]:
+            for name in ("Depends", "Recommends"):
+                field = subprocess.run(["dpkg-deb", "-f", deb, name], capture_output=True, text=True).stdout
+                relations += [
+                    e.strip() for e in field.split(",") if e.strip() and not e.strip().startswith("pam-pattern ")
+                ]
+        self.assertIn("plasma-workspace", relations)
+        r = self.system().run(["apt-get", "satisfy", "-s", ", ".join(relations)], check=False, timeout=600)
+        self.assertEqual(r.returncode, 0, "%s\n%s" % (relations, r.stdout[-1000:] + r.stderr[-2000:]))
+
     def test_upgrade_from_the_previous_release_keeps_everything_and_purge_after_it_is_exact(self):
         """The previous release's package (its tag's own `make deb`, the swift.org route) installed in sid, used
         (the profile enabled, a pattern set, a wrong one counted, a setting changed), then this source package's
