@@ -7,6 +7,8 @@ COMMA        := ,
 SPACE        := $(subst ,, )
 # Debian 13's root for Tests/PackageTests/test_debian13.py (debootstrap, cached; Tests/support/debian13.py names it too).
 DEBIAN13_CACHE := $(BUILD)/debian13
+# Debian unstable's root for Tests/DebianSourceTests and `make reproducible` (Tests/support/sid.py), cached the same way.
+SID_CACHE    := $(BUILD)/sid
 SCRATCH      ?= .build
 PYTHON       ?= /usr/bin/python3
 MULTIARCH    := $(shell gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -90,8 +92,12 @@ export GIT_OPTIONAL_LOCKS := 0
 # from a terminal (`make demo` typed, or under expect) after one from a pipe, or the other way round, compiled
 # everything again. One setting whatever the output is, so only a changed input rebuilds.
 SWIFT_BUILD   = $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(SCRATCH)
+# The Embedded chain's target triple: Debian's swiftlang defaults to x86_64-pc-linux-gnu, for which it has no
+# Embedded stdlib (debian/rules names x86_64-unknown-linux-gnu). SwiftPM then builds into SCRATCH/TRIPLE/release.
+SWIFT_TRIPLE ?=
+EMBEDDED_BIN  = $(SCRATCH)/$(if $(SWIFT_TRIPLE),$(SWIFT_TRIPLE)/)release
 # no $$ORIGIN runpath: the module and the CLI load nothing from beside themselves
-SWIFT_RELEASE := $(SWIFT_BUILD) -c release --disable-local-rpath
+SWIFT_RELEASE := $(SWIFT_BUILD) -c release --disable-local-rpath $(if $(SWIFT_TRIPLE),--triple $(SWIFT_TRIPLE))
 # patternctl's normal-Swift chain (PatternCore, static stdlib) has a scratch path of its own inside $(SCRATCH), so
 # `make build` compiles it beside the Embedded chain (module, helper, pad, TPM driver): each chain is mostly one
 # long compile after another, and SwiftPM lets one build at a time into a scratch path.
@@ -172,7 +178,7 @@ print-swift:
 build-owner:
 	@if [ "$$(id -u)" != 0 ]; then \
 	  for d in $(BUILD) $(SCRATCH); do \
-	    other=$$(find "$$d" -path $(DEBIAN13_CACHE) -prune -o ! -user "$$(id -u)" -print -quit 2>/dev/null); \
+	    other=$$(find "$$d" \( -path $(DEBIAN13_CACHE) -o -path $(SID_CACHE) \) -prune -o ! -user "$$(id -u)" -print -quit 2>/dev/null); \
 	    if [ -n "$$other" ]; then \
 	      echo "$(CURDIR)/$$d holds files owned by $$(stat -c %U "$$other") (e.g. $$other), left by a build as root;"; \
 	      echo "this build runs as uid $$(id -u) and cannot write there. Give them back with"; \
@@ -185,11 +191,11 @@ build-owner:
 
 # After `sudo make ...` in a tree its invoking user owns, the build trees go
 # back to that user (SUDO_UID), so their own `make build` keeps working. Not the Debian 13 system the tests
-# cache (Tests/support/debian13.py): its files are root's and must stay so (sudo, the setuid helper).
+# cache (Tests/support/debian13.py) and the unstable one (sid.py): their files are root's and must stay so (sudo, the setuid helper).
 GIVE_BACK = if [ "$$(id -u)" = 0 ] && [ -n "$${SUDO_UID:-}" ] && [ "$$SUDO_UID" != 0 ] \
               && [ "$$(stat -c %u .)" = "$$SUDO_UID" ]; then \
               for d in $(BUILD) $(SCRATCH) $(FUZZ_SCRATCH); do \
-                [ ! -e "$$d" ] || find "$$d" -path $(DEBIAN13_CACHE) -prune -o -exec chown -h "$$SUDO_UID:$$SUDO_GID" {} +; \
+                [ ! -e "$$d" ] || find "$$d" \( -path $(DEBIAN13_CACHE) -o -path $(SID_CACHE) \) -prune -o -exec chown -h "$$SUDO_UID:$$SUDO_GID" {} +; \
               done; \
             fi
 
@@ -202,15 +208,15 @@ PUT = $(1) $(BUILD)/$(3).new $(2) && mv -f $(BUILD)/$(3).new $(BUILD)/$(3)
 build: check-deps toolchain build-owner
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) -j2 build-embedded build-cli
 	@mkdir -p $(BUILD)
-	$(call PUT,strip --strip-unneeded -o,$(SCRATCH)/release/libpam_pattern.so,pam_pattern.so)
-	$(call PUT,strip -o,$(SCRATCH)/release/pam_pattern_helper,pam_pattern_helper)
-	$(call PUT,strip -o,$(SCRATCH)/release/auth_pattern,auth_pattern)
-	$(call PUT,strip -o,$(SCRATCH)/release/pattern-draw,pattern-draw)
+	$(call PUT,strip --strip-unneeded -o,$(EMBEDDED_BIN)/libpam_pattern.so,pam_pattern.so)
+	$(call PUT,strip -o,$(EMBEDDED_BIN)/pam_pattern_helper,pam_pattern_helper)
+	$(call PUT,strip -o,$(EMBEDDED_BIN)/auth_pattern,auth_pattern)
+	$(call PUT,strip -o,$(EMBEDDED_BIN)/pattern-draw,pattern-draw)
 	$(call PUT,strip -o,$(CLI_SCRATCH)/release/patternctl,patternctl)
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
-	install -m 0755 $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
+	install -m 0755 $(EMBEDDED_BIN)/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
 	install -m 0755 $(CLI_SCRATCH)/release/core-vectors $(BUILD)/core-vectors
-	install -m 0755 $(SCRATCH)/release/core-vectors-embedded $(BUILD)/core-vectors-embedded
+	install -m 0755 $(EMBEDDED_BIN)/core-vectors-embedded $(BUILD)/core-vectors-embedded
 	# the KDE Plasma lock screens, a look-and-feel package (5.27) and a shell package (6): each version's
 	# LockScreen.qml, the shared screen and grid, and the words it recognises, generated from the message catalogue
 	for v in plasma5 plasma6; do \
@@ -408,7 +414,9 @@ print-install-list:
 # The Debian packages, from the same build and the same file lists (docs/reference.md, "Install the package"):
 # one .deb per DEB_LISTS entry, their paths printed in that order.
 DEB_STAGE   := $(BUILD)/deb-root
-DEB_VERSION ?=
+# The packages' version (packaging/version.sh): debian/changelog's at the commit its release tag names, one of
+# its own at every other commit; DEB_VERSION=... names another.
+DEB_VERSION ?= $(shell packaging/version.sh)
 deb: deps build
 	@for entry in $(DEB_LISTS); do \
 	  package=$${entry%%:*} list=$${entry#*:}; list=$${list//,/ }; \

@@ -29,6 +29,12 @@ let embeddedExecutable: [LinkerSetting] = [
     ])
 ]
 
+// Flags for the C targets' own compiles where the build names them (debian/rules: dpkg-buildflags' hardening
+// CPPFLAGS and CFLAGS, in PAM_PATTERN_CFLAGS). Not by -Xcc: that also gives _FORTIFY_SOURCE to the Swift importer,
+// whose fortified overloads of glibc's pread make the core's call to it ambiguous.
+let buildCFlags: [CSetting] =
+    Context.environment["PAM_PATTERN_CFLAGS"].map { [.unsafeFlags($0.split(separator: " ").map(String.init))] } ?? []
+
 let package = Package(
     name: "pam_pattern",
     products: [
@@ -42,7 +48,7 @@ let package = Package(
         // libc, libcrypt and libpam, as seen from Swift (both builds). libcrypt is linked by the targets that hash
         // in their own process (the module, patternctl, the fuzzers, the tests); the setuid helper dlopens it at
         // its first hash (pattern_crypt.c), so a run that hashes nothing maps libc alone.
-        .target(name: "CPatternSystem"),
+        .target(name: "CPatternSystem", cSettings: buildCFlags),
         // The core, normal Swift: the pattern rules and the policies are functions of their inputs, the files and
         // system calls (store, throttle state, flock, rlimits, passwd lookups, the helper's spawn) have one home each.
         .target(
@@ -58,6 +64,7 @@ let package = Package(
         // pam_sm_* trampolines and the variadic libpam calls Swift cannot make.
         .target(
             name: "CPamShim",
+            cSettings: buildCFlags,
             linkerSettings: [.linkedLibrary("pam")]
         ),
         // The module's logic (Embedded Swift); product libpam_pattern.so.
@@ -88,6 +95,7 @@ let package = Package(
         // links this: the module never maps libtss2 or libcrypto.
         .target(
             name: "CPatternTPM",
+            cSettings: buildCFlags,
             // tpm2-tss is dlopened (pattern_tss.c), not linked: only its headers are needed here.
             linkerSettings: [.linkedLibrary("dl")]
         ),
@@ -108,7 +116,7 @@ let package = Package(
         ),
         // What the setuid helper needs from C (hardening, syslog, passwd lookup).
         // libpam is dlopened for enroll's password check only (the "patternctl" service, as chsh/chfn use it).
-        .target(name: "CPatternHelper", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CPatternHelper", cSettings: buildCFlags, linkerSettings: [.linkedLibrary("dl")]),
         // The setuid helper's logic: Embedded Swift like the module, so no Swift runtime runs setuid.
         .target(
             name: "PatternHelper",
@@ -127,7 +135,7 @@ let package = Package(
             name: "CPatternPad",
             path: "Sources/Surfaces/shared/x11-c",
             // Xft.h includes FreeType's headers, which Debian keeps in their own directory.
-            cSettings: [.unsafeFlags(["-I/usr/include/freetype2"])],
+            cSettings: [.unsafeFlags(["-I/usr/include/freetype2"])] + buildCFlags,
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xrandr"), .linkedLibrary("Xft")]
         ),
         // The lock screen's logic in Embedded Swift: no Swift runtime in a process that holds a secret.
@@ -166,7 +174,14 @@ let package = Package(
         .executableTarget(
             name: "patternctl",
             dependencies: ["PatternCore", "CPatternSystem", "CReadPassphrase"],
-            linkerSettings: [.linkedLibrary("crypt")]
+            // Relocations read-only and bound at start, as Debian's hardening asks: by lld, as the Embedded
+            // programs are linked (Debian's swiftlang's default linker made no RELRO segment even when asked).
+            linkerSettings: [
+                .linkedLibrary("crypt"),
+                .unsafeFlags([
+                    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "relro", "-Xlinker", "-z", "-Xlinker", "now",
+                ]),
+            ]
         ),
         // libFuzzer targets over the core's parsers (make fuzz); a plain build replays inputs instead.
         // Beside the other fuzzing code (fuzz/pam_fuzz.c, the corpus), never installed.

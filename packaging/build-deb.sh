@@ -5,16 +5,19 @@
 # conffiles (everything under /etc), md5sums, Depends from what the ELF files
 # link. Reproducible: every timestamp is the changelog's date, owners are
 # root:root, dpkg-deb sorts the members.
-# PACKAGE's stanza of debian/control is its control file. As in a Debian source package, the first
-# package (pam-pattern) takes debian/postinst, prerm, postrm, triggers and lintian-overrides; another one
-# debian/PACKAGE.postinst and so on, where it has them. A package whose stanza says "Architecture: all"
-# holds no ELF file (nothing for dpkg-shlibdeps) and its Depends are the stanza's own.
+# The Debian source package's files at the top of the tree (debian/) are this route's too, so the two build the
+# same packages: PACKAGE's stanza of debian/control, its substitution variables filled in as debhelper would
+# (${shlibs:Depends}, ${tss2:Recommends}, ${source:Version}; ${misc:Depends} is empty here), is its control
+# file, with the source stanza's Maintainer, Section and Priority where the stanza has none. As debhelper
+# does, the first package (pam-pattern) takes debian/postinst, prerm, postrm, triggers and lintian-overrides;
+# another one debian/PACKAGE.postinst and so on, where it has them. A package whose stanza says
+# "Architecture: all" holds no ELF file (nothing for dpkg-shlibdeps) and its Depends are the stanza's own.
 # Usage: build-deb.sh PACKAGE STAGE OUTDIR [VERSION]
 set -euo pipefail
 
 package=$1 stage=$(realpath -- "$2") outdir=$3
 here=$(cd "$(dirname "$0")" && pwd)
-meta=$here/debian
+meta=$(dirname "$here")/debian
 changelog=$meta/changelog
 version=${4:-$(dpkg-parsechangelog -l "$changelog" -SVersion)}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(dpkg-parsechangelog -l "$changelog" -STimestamp)}
@@ -33,6 +36,8 @@ meta_file() {
     fi
 }
 if grep -q '^Architecture: all$' <<< "$stanza"; then arch=all; else arch=$(dpkg --print-architecture); fi
+# The source stanza's FIELD (the first paragraph).
+source_field() { awk -v f="$1: " '/^$/ { exit } index($0, f) == 1 { print substr($0, length(f) + 1) }' "$meta/control"; }
 
 # Debian policy: man pages and changelogs compressed (gzip -9n: no name, no time).
 if [ -d "$stage/usr/share/man" ]; then
@@ -51,7 +56,8 @@ rm -rf "$stage/DEBIAN"
 install -d "$stage/DEBIAN"
 for script in postinst prerm postrm; do
     file=$(meta_file $script)
-    [ -z "$file" ] || install -m 0755 "$file" "$stage/DEBIAN/$script"
+    # debhelper's #DEBHELPER# token: what dh_installdeb would put there is nothing here (no dh snippets)
+    [ -z "$file" ] || { sed '/^#DEBHELPER#$/d' "$file" > "$stage/DEBIAN/$script" && chmod 0755 "$stage/DEBIAN/$script"; }
 done
 # dpkg triggers the package is interested in (no script: postinst is called with "triggered").
 triggers=$(meta_file triggers)
@@ -64,8 +70,8 @@ fi
 (cd "$stage" && find . -path ./DEBIAN -prune -o -path ./etc -prune -o -type f -print \
     | sed 's|^\./||' | LC_ALL=C sort | xargs -r -d '\n' md5sum) > "$stage/DEBIAN/md5sums"
 
-# Depends: the packages whose libraries the ELF files link (dpkg-shlibdeps
-# wants a debian/control beside it), plus pam-auth-update.
+# ${shlibs:Depends}: the packages whose libraries the ELF files link (dpkg-shlibdeps wants a debian/control
+# beside it).
 depends="" recommends=""
 if [ "$arch" != all ]; then
     elves=()
@@ -78,20 +84,21 @@ if [ "$arch" != all ]; then
     printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" > "$shlibs_dir/debian/control"
     shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "${elves[@]}" | sed -n 's/^shlibs:Depends=//p')
     [ -n "$shlibs" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-    depends="$shlibs, libpam-runtime (>= 1.0.1-6)"
-    # Recommends: the tpm2-tss libraries the helper dlopens for TPM mode (pattern_tss.c), by the packages
-    # that hold those sonames here.
-    for soname in libtss2-esys.so.0 libtss2-sys.so.1 libtss2-rc.so.0; do
-        file=$(realpath "$(gcc -print-file-name="$soname")")
-        owner=$(dpkg -S "$file" 2>/dev/null || dpkg -S "${file/\/usr\/lib\//\/lib\/}" 2>/dev/null) ||
-            { echo "build-deb.sh: no package holds $soname" >&2; exit 1; }
-        recommends="${recommends:+$recommends, }${owner%%:*}"
-    done
+    depends=$shlibs
+    recommends=$("$here/tss2-recommends.sh")
 fi
 
 size=$(du -s -k --apparent-size --exclude=DEBIAN "$stage" | cut -f1)
-sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@INSTALLED_SIZE@|$size|" \
-    -e "s|@DEPENDS@|$depends|" -e "s|@RECOMMENDS@|$recommends|" <<< "$stanza" > "$stage/DEBIAN/control"
+{
+    printf 'Package: %s\nVersion: %s\nArchitecture: %s\nMaintainer: %s\nInstalled-Size: %s\n' \
+        "$package" "$version" "$arch" "$(source_field Maintainer)" "$size"
+    for field in Section Priority; do
+        grep -q "^$field: " <<< "$stanza" || printf '%s: %s\n' "$field" "$(source_field $field)"
+    done
+    grep -v -E '^(Package|Architecture): ' <<< "$stanza" |
+        sed -e "s#\${shlibs:Depends}#$depends#" -e "s#\${tss2:Recommends}#$recommends#" \
+            -e "s#\${source:Version}#$version#g" -e 's#, *\${misc:Depends}##; s#\${misc:Depends}, *##'
+} > "$stage/DEBIAN/control"
 
 find "$stage" -type d -exec chmod 0755 {} +
 # The directories make install made with a mode of their own (the root-only store and state),

@@ -4,7 +4,7 @@ import PatternCore
 /// The command line front door: finds the command, checks root, runs it.
 enum Patternctl {
     /// The version printed by --version.
-    static let version = "patternctl (pam_pattern) 0.1.0"
+    static let version = "patternctl (pam_pattern) 0.2.0"
 
     /// Every command, in the order the overview lists them.
     static var commands: [any ListedCommand.Type] {

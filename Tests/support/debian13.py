@@ -57,46 +57,52 @@ def host_mirror():
     return found.group(1)
 
 
-def _stamp_text():
-    return "%s %s\n%s\n" % (SUITE, host_mirror(), " ".join(PACKAGES))
+def _stamp_text(suite, packages):
+    return "%s %s\n%s\n" % (suite, host_mirror(), " ".join(packages))
 
 
-def cached_root():
-    """The cache's root directory, built first if missing or made for another package list."""
-    os.makedirs(CACHE, exist_ok=True)
-    with open(os.path.join(CACHE, "lock"), "w") as lock:
+def cached_root(cache=CACHE, suite=SUITE, packages=PACKAGES, apt_config=""):
+    """The cache's root directory, built first if missing or made for another package list. Another Debian
+    release (support.sid) names its own cache directory, suite, packages and apt configuration (apt.conf lines
+    kept in the system, e.g. for a mirror's expired Release file)."""
+    root, stamp = os.path.join(cache, "root"), os.path.join(cache, "ready")
+    os.makedirs(cache, exist_ok=True)
+    with open(os.path.join(cache, "lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one build at a time per build directory
-        if os.path.exists(STAMP):
-            with open(STAMP) as f:
-                if f.read() == _stamp_text():
-                    return CACHED_ROOT
-        _build(_stamp_text())
-    return CACHED_ROOT
+        if os.path.exists(stamp):
+            with open(stamp) as f:
+                if f.read() == _stamp_text(suite, packages):
+                    return root
+        _build(root, stamp, suite, packages, apt_config)
+    return root
 
 
-def _build(stamp):
+def _build(root, stamp, suite, packages, apt_config):
     if shutil.which("debootstrap") is None:
         raise AssertionError("debootstrap is not installed (make deps)")
-    for stale in (STAMP, CACHED_ROOT, CACHED_ROOT + ".new"):
+    for stale in (stamp, root, root + ".new"):
         if os.path.isdir(stale):
             shutil.rmtree(stale)
         elif os.path.exists(stale):
             os.unlink(stale)
-    new = CACHED_ROOT + ".new"
+    new = root + ".new"
     mirror = host_mirror()
-    run_logged(["debootstrap", "--variant=minbase", SUITE, new, mirror], "debootstrap", timeout=900)
+    run_logged(["debootstrap", "--variant=minbase", suite, new, mirror], "debootstrap", timeout=900)
     # Packages, in a namespace of their own (proc and dev for the maintainer scripts).
     with open(os.path.join(new, "etc/apt/sources.list"), "w") as f:
-        f.write("deb %s %s main\n" % (mirror, SUITE))
+        f.write("deb %s %s main\n" % (mirror, suite))
+    if apt_config:
+        with open(os.path.join(new, "etc/apt/apt.conf.d/50pam-pattern-tests"), "w") as f:
+            f.write(apt_config)
     script = (
         "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends %s"
-        " >/dev/null && apt-get clean" % " ".join(PACKAGES)
+        " >/dev/null && apt-get clean" % " ".join(packages)
     )
     with Debian13(lower=new, writable=True) as system:
-        system.sh(script, timeout=900)
-    os.rename(new, CACHED_ROOT)
-    with open(STAMP, "w") as f:
-        f.write(stamp)
+        system.sh(script, timeout=1800)
+    os.rename(new, root)
+    with open(stamp, "w") as f:
+        f.write(_stamp_text(suite, packages))
 
 
 def run_logged(argv, what, timeout):

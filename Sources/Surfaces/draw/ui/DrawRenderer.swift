@@ -68,10 +68,17 @@ struct DrawRenderer {
 
     mutating func draw(_ session: DrawSession, layout: PadLayout, pointer: (x: Int32, y: Int32), now: Int64) {
         let offered = session.offersPassword
+        // Line by line: as one expression of six terms, Debian's Swift 6.2 gave up type-checking it.
+        var words: [UInt8] = heading(session, now: now)
+        words += [0x0A]
+        words += status(session, now: now)
+        words += [0x0A]
+        words += hint(session)
         let button = offered ? localized("Use password instead (Tab)") : []
-        let words =
-            heading(session, now: now) + [0x0A] + status(session, now: now) + [0x0A] + hint(session)
-            + (offered ? [0x0A] + button : [])
+        if offered {
+            words += [0x0A]
+            words += button
+        }
         if words != caption {
             caption = words
             pattern_pad_set_caption(words, words.count)
