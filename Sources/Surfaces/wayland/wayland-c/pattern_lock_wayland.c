@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
 #include <xkbcommon/xkbcommon.h>
@@ -808,6 +809,19 @@ static int32_t lock_text_width(const unsigned char *utf8, size_t length, int32_t
     return measure(measuring, utf8, length, pixel_size);
 }
 
+/* make bench's pointer-to-frame figure: each frame's commit time (CLOCK_MONOTONIC, us) when PATTERN_LOCK_TRACE_FRAMES=1. */
+static void trace_frame(void) {
+    static int tracing = -1;
+    if (tracing < 0) {
+        const char *value = getenv("PATTERN_LOCK_TRACE_FRAMES");
+        tracing = value != NULL && strcmp(value, "1") == 0;
+    }
+    if (!tracing) return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    fprintf(stderr, "pattern-lock: frame %lld\n", (long long)now.tv_sec * 1000000 + now.tv_nsec / 1000);
+}
+
 static void lock_frame_end(void) {
     if (cr == NULL || drawing_output < 0) return;
     cairo_destroy(cr);
@@ -823,6 +837,7 @@ static void lock_frame_end(void) {
     drawing_buffer->busy = 1;
     drawing_output = -1;
     wl_display_flush(display);
+    trace_frame();
 }
 
 static int say_screen = -1;
