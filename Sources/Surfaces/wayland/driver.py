@@ -156,5 +156,8 @@ for process in (locker, pointer, sway):
 logging = False
 log_reader.join()
 out["lock_log"] = open(lock_log_path, "rb").read().decode("utf-8", "replace")
-out["sway_log"] = open(os.path.join(W, "sway.log"), "rb").read().decode("utf-8", "replace")[-20000:]
+sway_text = open(os.path.join(W, "sway.log"), "rb").read().decode("utf-8", "replace")
+out["sway_log"] = sway_text[-20000:]
+# What sway said of the lock (its debug lines "session locked", "session unlocked", "session lock abandoned").
+out["sway_lock"] = [line.rsplit("] ", 1)[-1] for line in sway_text.splitlines() if "] session " in line]
 print(json.dumps(out))
