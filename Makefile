@@ -31,6 +31,8 @@ STATEDIR     := /var/lib/pam_pattern
 PAD          := /usr/libexec/pam-pattern/auth_pattern
 # The window of `patternctl set --draw`, whose path is compiled into patternctl (DrawWindow.installedPath).
 DRAW         := /usr/libexec/pam-pattern/pattern-draw
+# The Wayland lock screen's PAM child, whose path is compiled into pattern-lock (LockMain.swift).
+LOCK_PAM     := /usr/libexec/pam-pattern/pattern-lock-pam
 # Where desktop menus find the entry that starts it.
 APPLICATIONSDIR ?= $(PREFIX)/share/applications
 PAMCONFIGDIR ?= /usr/share/pam-configs
@@ -58,7 +60,14 @@ SWIFT := $(or $(shell command -v swift 2>/dev/null),$(wildcard $(SWIFT_FALLBACK)
 endif
 
 # Debian packages the build (and so `make demo`) needs, and those the tests, the package and the benchmarks add.
-DEB_BUILD_PACKAGES := g++ libpam0g-dev libcrypt-dev libtss2-dev libbsd-dev gettext libx11-dev libxrandr-dev libxft-dev
+# The Wayland lock screen (pattern-lock): its compositor side's headers, and wayland-scanner for the protocols' glue
+# (make wayland-protocols) and the tests' virtual pointer (build/wayland-pointer).
+DEB_WAYLAND_BUILD_PACKAGES := libwayland-dev libcairo2-dev libxkbcommon-dev wayland-protocols
+DEB_BUILD_PACKAGES := g++ libpam0g-dev libcrypt-dev libtss2-dev libbsd-dev gettext libx11-dev libxrandr-dev libxft-dev \
+                      $(DEB_WAYLAND_BUILD_PACKAGES)
+# The Wayland lock screen's tests (Tests/WaylandTests): headless sway as a user, grim's screenshots, wtype's keys; without the desktop
+# sway recommends.
+DEB_WAYLAND_PACKAGES := sway grim wtype
 DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 groff-base util-linux login passwd python3 libpam-runtime \
                 swtpm swtpm-tools tpm2-tools \
@@ -104,7 +113,7 @@ SWIFT_RELEASE := $(SWIFT_BUILD) -c release --disable-local-rpath $(if $(SWIFT_TR
 CLI_SCRATCH   := $(SCRATCH)/cli
 SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(CLI_SCRATCH) -c release --disable-local-rpath
 
-.PHONY: all screenshots screenshots-sddm build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
+.PHONY: wayland-protocols all screenshots screenshots-sddm build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list print-deb-lists deb bench fuzz lint format clean \
         strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm \
         screenshots
@@ -132,6 +141,7 @@ deps:
 	@$(call INSTALL_MISSING,$(DEB_PACKAGES))
 	@$(call INSTALL_MISSING,$(DEB_KDE_PACKAGES),--no-install-recommends)
 	@$(call INSTALL_MISSING,$(DEB_SDDM_PACKAGES),--no-install-recommends)
+	@$(call INSTALL_MISSING,$(DEB_WAYLAND_PACKAGES),--no-install-recommends)
 
 # What the build needs, for `make demo`: after the toolchain check, so a machine without Swift is told
 # so before anything is installed.
@@ -212,6 +222,16 @@ build: check-deps toolchain build-owner
 	$(call PUT,strip -o,$(EMBEDDED_BIN)/pam_pattern_helper,pam_pattern_helper)
 	$(call PUT,strip -o,$(EMBEDDED_BIN)/auth_pattern,auth_pattern)
 	$(call PUT,strip -o,$(EMBEDDED_BIN)/pattern-draw,pattern-draw)
+	$(call PUT,strip -o,$(EMBEDDED_BIN)/pattern-lock,pattern-lock)
+	# pattern-lock's PAM child: plain C (no Swift at all), hardened as Debian builds C
+	gcc -Wall -Wextra $$(dpkg-buildflags --get CPPFLAGS) $$(dpkg-buildflags --get CFLAGS) $$(dpkg-buildflags --get LDFLAGS) -Wl,-z,now \
+	  -o $(BUILD)/pattern-lock-pam.new $(SURFACES)/wayland/pam/pattern_lock_pam.c -lpam \
+	  && strip $(BUILD)/pattern-lock-pam.new && mv -f $(BUILD)/pattern-lock-pam.new $(BUILD)/pattern-lock-pam
+	# the Wayland tests' virtual pointer (Tests/WaylandTests), never installed: its protocol's glue made here
+	wayland-scanner client-header Tools/wayland-pointer/wlr-virtual-pointer-unstable-v1.xml $(BUILD)/wlr-virtual-pointer-client-protocol.h
+	wayland-scanner private-code Tools/wayland-pointer/wlr-virtual-pointer-unstable-v1.xml $(BUILD)/wlr-virtual-pointer-protocol.c
+	gcc -Wall -Wextra -O2 -I$(BUILD) -o $(BUILD)/wayland-pointer Tools/wayland-pointer/wayland_pointer.c \
+	  $(BUILD)/wlr-virtual-pointer-protocol.c -lwayland-client
 	$(call PUT,strip -o,$(CLI_SCRATCH)/release/patternctl,patternctl)
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
 	install -m 0755 $(EMBEDDED_BIN)/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
@@ -251,6 +271,7 @@ build-embedded:
 	$(SWIFT_RELEASE) --product pam_pattern_helper
 	$(SWIFT_RELEASE) --product auth_pattern
 	$(SWIFT_RELEASE) --product pattern-draw
+	$(SWIFT_RELEASE) --product pattern-lock
 	# the TPM layer's test driver (Tests/TPMTests), never installed
 	$(SWIFT_RELEASE) --product tpm-driver
 	# the core's pure functions as Embedded Swift, for Tests/CoreVectorsTests and Tests/QMLTests, never installed
@@ -261,6 +282,15 @@ build-cli:
 	$(SWIFT_RELEASE_CLI) --product patternctl --static-swift-stdlib
 	# the core's pure functions as normal Swift, for Tests/CoreVectorsTests, never installed
 	$(SWIFT_RELEASE_CLI) --product core-vectors --static-swift-stdlib
+
+# The Wayland protocols' C glue for pattern-lock, made again from the XMLs in $(SURFACES)/wayland/protocol (committed:
+# SwiftPM compiles it as found; ARCHITECTURE.md, "The drawing surfaces").
+wayland-protocols:
+	for xml in $(SURFACES)/wayland/protocol/*.xml; do \
+	  name=$$(basename $$xml .xml); \
+	  wayland-scanner client-header $$xml $(SURFACES)/wayland/wayland-c/protocol/$$name-client-protocol.h && \
+	  wayland-scanner private-code $$xml $(SURFACES)/wayland/wayland-c/protocol/$$name-protocol.c || exit 1; \
+	done
 
 # Regenerates po/pam_pattern.pot from the sources (Tests/LocaleTests checks it is current).
 pot:
@@ -324,7 +354,8 @@ FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 
 # The binary packages `make deb` builds, each "package:list[,list...]"; only pam-pattern-kde depends on KDE,
 # only pam-pattern-sddm on SDDM (LXQt and others log in with SDDM without Plasma).
 DEB_LISTS := pam-pattern:$(subst $(SPACE),$(COMMA),$(PAM_PATTERN_LISTS)) pam-pattern-kde:$(SURFACES)/kde/package.list \
-             pam-pattern-sddm:$(SURFACES)/sddm/package.list
+             pam-pattern-sddm:$(SURFACES)/sddm/package.list \
+             pam-pattern-wayland:$(SURFACES)/wayland/package.list
 
 # DEB_LISTS, an entry a line (Tests/support/debs.py reads which lists make each package).
 print-deb-lists:

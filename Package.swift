@@ -43,6 +43,7 @@ let package = Package(
         .executable(name: "pam_pattern_helper", targets: ["pam_pattern_helper"]),
         .executable(name: "auth_pattern", targets: ["auth_pattern"]),
         .executable(name: "pattern-draw", targets: ["pattern-draw"]),
+        .executable(name: "pattern-lock", targets: ["pattern-lock"]),
     ],
     targets: [
         // libc, libcrypt and libpam, as seen from Swift (both builds). libcrypt is linked by the targets that hash
@@ -138,6 +139,17 @@ let package = Package(
             cSettings: [.unsafeFlags(["-I/usr/include/freetype2"])] + buildCFlags,
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xrandr"), .linkedLibrary("Xft")]
         ),
+        // The Wayland lock screen's compositor side: the lock (ext-session-lock-v1, or wlr-layer-shell +
+        // wlr-input-inhibitor), wl_shm buffers drawn with cairo, the seat's pointer, touch and keyboard (xkbcommon).
+        // The protocols' glue is wayland-scanner's output, committed (make wayland-protocols regenerates it).
+        .target(
+            name: "CPatternLock",
+            dependencies: ["CPatternPad"],
+            path: "Sources/Surfaces/wayland/wayland-c",
+            // cairo.h lives in its own directory on Debian.
+            cSettings: [.unsafeFlags(["-I/usr/include/cairo"])],
+            linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("cairo"), .linkedLibrary("xkbcommon")]
+        ),
         // The lock screen's logic in Embedded Swift: no Swift runtime in a process that holds a secret.
         // One module over the X11 surfaces' Swift: what they share, the pad's screen and the drawing window's.
         .target(
@@ -150,6 +162,7 @@ let package = Package(
                 "shared/x11-c", "shared/qml", "shared/driver_xvfb.py", "shared/driver_pointer.py", "kde", "sddm",
                 "pad/main", "pad/package.list", "pad/driver.py",
                 "draw/main", "draw/package.list", "draw/driver.py", "draw/ui/pam-pattern-draw.desktop.in",
+                "wayland",
             ],
             sources: ["shared/x11", "pad/ui", "draw/ui"],
             swiftSettings: embedded
@@ -167,6 +180,22 @@ let package = Package(
             name: "pattern-draw",
             dependencies: ["PatternPad", "CPatternPad"],
             path: "Sources/Surfaces/draw/main",
+            linkerSettings: embeddedExecutable
+        ),
+        // The Wayland lock screen's loop (Embedded Swift): the pad's conversation and renderer (PatternPad, its
+        // `package` parts) fed by the compositor's events. A target of its own, so the X11 surfaces link no Wayland.
+        .target(
+            name: "PatternLock",
+            dependencies: ["PatternPad", "PatternCoreEmbedded", "CPatternPad", "CPatternLock"],
+            path: "Sources/Surfaces/wayland/ui",
+            swiftSettings: embedded
+        ),
+        // pattern-lock, the Wayland lock screen (sway and other wlroots compositors): a C main like the pad's, then
+        // PatternLock (LockMain.swift) with the pad's conversation and renderer, drawn with cairo.
+        .executableTarget(
+            name: "pattern-lock",
+            dependencies: ["PatternLock", "CPatternPad", "CPatternLock"],
+            path: "Sources/Surfaces/wayland/main",
             linkerSettings: embeddedExecutable
         ),
         // libbsd's readpassphrase(3) for patternctl's prompts; never a dependency of the module.

@@ -309,6 +309,29 @@ fi
 # idle showing the grid, the pointer move to the frame whose trail ends there while drawing (pad_probe reads the
 # screen back), and the release of the right drawing to the lock screen's success against one yescrypt
 # verification of the same cost in the same round (bench/kde_lock_screen.py).
+# pattern-lock on a headless sway (the Wayland lock screen), as the bench user, the PAM service pattern-lock holding
+# pam_pattern alone (through the setuid helper installed above): its CPU while idle at the pattern prompt, each
+# pointer move while drawing to the locker's next frame, and the release of the right drawing to the locker's exit
+# (the session unlocked) against one yescrypt verification of the same cost in the same round (bench/wayland_lock.py).
+wayland_rows=""
+if [ -n "$helper_row" ] && [ -x "$build/pattern-lock" ] && [ -x "$build/wayland-pointer" ] && command -v sway >/dev/null; then
+    mkdir -m 0755 "$work/wayland"
+    install -m 0755 "$build/pattern-lock" "$build/pattern-lock-pam" "$build/wayland-pointer" "$work/wayland/"
+    mkdir -m 0700 "$work/wayland/run"
+    chown "$bench_uid:$bench_uid" "$work/wayland/run"
+    printf 'auth required %s\naccount required pam_permit.so\n' "$build/pam_pattern.so" >"$work/etc/pam.d/pattern-lock"
+    chmod 0644 "$work/etc/pam.d/pattern-lock"
+    wl=$(/usr/bin/python3 -W ignore "$(dirname "$0")/wayland_lock.py" "$work/wayland/pattern-lock" \
+        "$work/wayland/pattern-lock-pam" "$work/wayland/wayland-pointer" "$bench_uid" "$work/wayland/run" "$secret" \
+        "$unix_hash" "$secret" "${BENCH_WAYLAND_ROUNDS:-7}")
+    read -r _ wl_idle < <(grep '^idle ' <<<"$wl")
+    read -r _ wl_med wl_p95 wl_moves < <(grep '^latency ' <<<"$wl")
+    read -r _ wl_unlock wl_verify wl_ratio wl_rounds < <(grep '^unlock ' <<<"$wl")
+    wayland_rows="| pattern-lock (Wayland, headless sway 1.7, pixman) CPU, idle at the pattern prompt (10 s), % of one core | $wl_idle % | | | < 1 % ($(verdict "$wl_idle" 1)) |
+| pattern-lock: virtual pointer move (from just before it is sent) to the locker's next frame commit, drawing (median / p95 of $wl_moves) | $(ms "$wl_med") / $(ms "$wl_p95") | | | < 16 ms ($(verdict "$wl_p95" 16000)) |
+| pattern-lock: release of the right drawing to the locker's exit (the session unlocked), as the user through the helper (median of $wl_rounds; the ratio's per round) | $(ms "$wl_unlock") | one yescrypt cost $cost verification: $(ms "$wl_verify") | $wl_ratio | <= 1.5 ($(verdict "$wl_ratio" 1.5)) |"
+fi
+
 kde_rows=""
 greeter=/usr/lib/$(gcc -print-multiarch)/libexec/kscreenlocker_greet
 if [ -n "$helper_row" ] && [ -n "$pad_rows" ] && [ -x "$greeter" ] \
@@ -349,3 +372,4 @@ echo "| lookup, 100,000-user store (no hash) | $(ms "$big_us") | 1-user store: $
 [ -z "$pad_rows" ] || echo "$pad_rows"
 [ -z "$unlock_rows" ] || echo "$unlock_rows"
 [ -z "$kde_rows" ] || echo "$kde_rows"
+[ -z "$wayland_rows" ] || echo "$wayland_rows"

@@ -23,6 +23,7 @@ import test_fresh_install
 import test_kde_package
 import test_package
 import test_sddm_package
+import test_wayland_package
 
 from support import debian13, debs, formats, i3lock, kde, pad, screen, sddm
 from support.paths import ROOT
@@ -657,6 +658,16 @@ class Debian13Mounts(unittest.TestCase):
         self.assertEqual(debian13.mounts_under(debian13.CACHE, "/tmp"), before)
 
 
+class Debian13WaylandPackage(test_wayland_package.WaylandPackageTests):
+    """pam-pattern-wayland installed beside pam-pattern in Debian 13 (its Depends resolve there), and Debian 13's
+    lintian on it. Tests/WaylandTests run the installed locker on Debian 13's sway."""
+
+    NAMESPACE = debian13.Debian13
+
+    def test_lintian_of_debian_13_reports_nothing(self):
+        debian13_lintian(self, self.deb, fail_on="error,warning,info")
+
+
 # Of PackageTests, what only an installed system shows (the package's bytes are PackageTests' on the host).
 ON_DEBIAN_13 = {
     Debian13Package: [
@@ -683,6 +694,10 @@ ON_DEBIAN_13 = {
         "test_installed_beside_pam_pattern_turns_nothing_on_and_purged_leaves_nothing",
         "test_lintian_of_debian_13_reports_nothing",
         "test_the_installed_theme_loads_in_debian_13s_greeter",
+    ],
+    Debian13WaylandPackage: [
+        "test_installed_beside_pam_pattern_it_holds_it",
+        "test_lintian_of_debian_13_reports_nothing",
     ],
     Debian13FreshInstall: ["test_a_new_user_sets_checks_changes_and_removes_a_pattern_as_the_readme_says"],
     Debian13Mounts: ["test_no_mount_is_left_behind_also_after_a_failure"],

@@ -2,8 +2,9 @@
 
 `make deb` prints one path per binary package (the Makefile's DEB_LISTS): pam-pattern, whose files are
 packaging/install.list's and the pad's and the drawing window's (Sources/Surfaces/*/package.list),
-pam-pattern-kde, the KDE lock screen's (Sources/Surfaces/kde/package.list), and pam-pattern-sddm, the SDDM
-login screen's (Sources/Surfaces/sddm/package.list). Every suite that installs or extracts a package uses
+pam-pattern-kde, the KDE lock screen's (Sources/Surfaces/kde/package.list), pam-pattern-sddm, the SDDM
+login screen's (Sources/Surfaces/sddm/package.list), and pam-pattern-wayland, the Wayland lock screen's
+(Sources/Surfaces/wayland/package.list). Every suite that installs or extracts a package uses
 these bytes.
 """
 
@@ -16,6 +17,7 @@ import tempfile
 from support.paths import ROOT
 
 BASE, KDE, SDDM = "pam-pattern", "pam-pattern-kde", "pam-pattern-sddm"
+WAYLAND = "pam-pattern-wayland"
 
 
 def deb_lists():

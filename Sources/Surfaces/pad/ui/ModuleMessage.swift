@@ -4,7 +4,7 @@ import PatternCoreEmbedded
 /// language) so the pad can say it in the person's language and keep a wait counting down. authproto_pam sets
 /// only LC_CTYPE, so under xsecurelock the module speaks the msgids (English); anything that is not the
 /// module's verdict on a pattern (another module's message) is shown as it came.
-enum ModuleMessage: Equatable {
+package enum ModuleMessage: Equatable {
     /// "Wrong pattern." with the tries left before a wait (nil: none said).
     case wrong(triesLeft: Int64?)
     /// A wait of `seconds` from when the message came; `afterWrong` when it followed a wrong pattern.

@@ -1,7 +1,7 @@
 import PatternCoreEmbedded
 
 /// What authproto is waiting for.
-enum PadPrompt: Equatable {
+package enum PadPrompt: Equatable {
     /// pam_pattern's prompt; `takesPassword` for forward_pass's "Pattern or password: ".
     case pattern(takesPassword: Bool)
     /// Another echo-off prompt (pam_unix's password): answered from the password field.

@@ -2,7 +2,7 @@ import CPatternPad
 import PatternCoreEmbedded
 
 /// Draws one frame on every monitor from the session's state. Nothing here decides anything.
-struct PadRenderer {
+package struct PadRenderer {
     static let background: UInt32 = 0x15171C
     static let dot: UInt32 = 0x80868B
     static let accent: UInt32 = 0x8AB4F8
@@ -19,11 +19,11 @@ struct PadRenderer {
     /// Wrapped lines of recent texts (text, width) -> lines: measuring text is the costly part of a frame.
     private var wrapped: [(key: [UInt8], width: Int32, size: Int32, lines: [[UInt8]])] = []
 
-    init(userName: [UInt8]) { self.userName = userName }
+    package init(userName: [UInt8]) { self.userName = userName }
 
     private var caption: [UInt8] = []
 
-    mutating func draw(
+    package mutating func draw(
         _ session: PadSession, layouts: [PadLayout], origins: [(x: Int32, y: Int32)],
         pointer: (x: Int32, y: Int32), now: Int64
     ) {

@@ -17,20 +17,20 @@ import PatternCoreEmbedded
 ///
 /// Nothing here waits: a cancelled run ends in the background (`retiring`, reaped at each tick) while the next run
 /// asks for the pattern, so the loop reads the pointer at every frame and no drawing begun meanwhile is lost.
-struct PadSession {
+package struct PadSession {
     let settings: PadSettings
-    var run: AuthprotoRun? = nil
+    package var run: AuthprotoRun? = nil
     /// Cancelled runs still ending (pam_unix sits out its fail delay after a cancel): reaped, or killed after
     /// `retireGraceMs`, never read. `answered`: the run was judging an answer when it was left; its exit 0 (PAM said
     /// yes to that answer) still unlocks.
-    var retiring: [(run: AuthprotoRun, answered: Bool)] = []
-    var prompt: PadPrompt? = nil
+    package var retiring: [(run: AuthprotoRun, answered: Bool)] = []
+    package var prompt: PadPrompt? = nil
     /// What waits in the secret page for the next prompt.
     var queued: Queued = .nothing
     /// A run was cancelled to bring the pattern prompt back for the queued drawing (once per drawing).
     var restartedForQueue = false
     /// A reply was sent; the next word from PAM says it was not accepted (success ends the run with 0).
-    var awaiting: Awaiting = .nothing
+    package var awaiting: Awaiting = .nothing
     var runPrompted = false
     /// pam_pattern spoke in this run (its prompt, or a verdict on the pattern).
     var runSpokeOfPattern = false
@@ -42,25 +42,25 @@ struct PadSession {
     var nextStartAt: Int64 = 0
 
     // What the screen shows.
-    var drawing = false
-    var traceMonitor = 0
+    package var drawing = false
+    package var traceMonitor = 0
     /// Red until then, after a wrong pattern.
-    var errorUntil: Int64 = 0
+    package var errorUntil: Int64 = 0
     /// A drawing shorter than minlen shakes until then.
-    var shakeUntil: Int64 = 0
+    package var shakeUntil: Int64 = 0
     var shakeStart: Int64 = 0
     /// "Too short" stays under the grid until then (or the next press).
-    var tooShortUntil: Int64 = 0
-    var message: ModuleMessage? = nil
+    package var tooShortUntil: Int64 = 0
+    package var message: ModuleMessage? = nil
     /// The module ended `message` with its way out of a forgotten pattern: the screen says its own (the password).
     var messageRoute = false
-    var messageAt: Int64 = 0
+    package var messageAt: Int64 = 0
     /// When the last reply was written.
     var sentAt: Int64 = 0
     var typedCount = 0
-    var lastActivity: Int64
+    package var lastActivity: Int64
     /// Set when the pad must end: 0 only after authproto exited 0.
-    var finished: Int32? = nil
+    package var finished: Int32? = nil
     /// authproto exited 0: the last frame shows it before the screen opens.
     var succeeded = false
 
@@ -68,7 +68,7 @@ struct PadSession {
     /// What PAM said of the person's pattern: nothing yet (no grid: it may be held back, or not exist), a pattern
     /// (pam_pattern asked for it or said why not), or none (a run began with another module's prompt).
     enum PatternPresence { case unknown, present, absent }
-    enum Awaiting { case nothing, pattern, typed }
+    package enum Awaiting { case nothing, pattern, typed }
 
     static let errorMs: Int64 = 1000
     static let shakeMs: Int64 = 500
@@ -76,14 +76,14 @@ struct PadSession {
     /// How long a cancelled run may take to end before it is killed (pam_unix's fail delay is 2 s).
     static let retireGraceMs: Int64 = 3000
 
-    init(settings: PadSettings, now: Int64) {
+    package init(settings: PadSettings, now: Int64) {
         self.settings = settings
         self.lastActivity = now
     }
 
     // MARK: the conversation
 
-    mutating func tick(now: Int64) {
+    package mutating func tick(now: Int64) {
         if finished != nil { return }
         settleRetiring(now: now)
         if finished != nil { return }
@@ -317,7 +317,7 @@ struct PadSession {
     }
 
     /// Esc or the timeout: `x` to a waiting prompt, the run ended, the pad ends locked.
-    mutating func cancel() {
+    package mutating func cancel() {
         if var current = run {
             current.stop(graceMs: 1000)
             run = nil
@@ -327,12 +327,12 @@ struct PadSession {
     }
 
     /// When the pad ends: the cancelled runs still ending are killed (they can no longer be read or answered).
-    mutating func killRetiring() {
+    package mutating func killRetiring() {
         for ending in retiring where ending.run.exitStatus == nil { pattern_pad_signal_kill(ending.run.pid) }
         retiring = []
     }
 
-    mutating func wipeAll() {
+    package mutating func wipeAll() {
         PadSecret.trace.pointee.wipe()
         wipeTypedText()
         PadSecret.wipeReply()
@@ -360,7 +360,7 @@ struct PadSession {
 
     /// A fresh press at local (x, y) of monitor `monitor`'s grid; `from` is the last sample before it (the press
     /// happened somewhere between, so the segment is hit-tested too).
-    mutating func press(
+    package mutating func press(
         monitor: Int, grid: PadGrid, from: (x: Int32, y: Int32), to: (x: Int32, y: Int32), now: Int64
     ) {
         // Refused while the pattern is held back or not offered: nothing is drawn, nothing will be sent.
@@ -380,12 +380,12 @@ struct PadSession {
         PadSecret.trace.pointee.extend(to: to.x, to.y, on: grid)
     }
 
-    mutating func drag(grid: PadGrid, to: (x: Int32, y: Int32)) {
+    package mutating func drag(grid: PadGrid, to: (x: Int32, y: Int32)) {
         guard drawing else { return }
         PadSecret.trace.pointee.extend(to: to.x, to.y, on: grid)
     }
 
-    mutating func release(now: Int64) {
+    package mutating func release(now: Int64) {
         guard drawing else { return }
         drawing = false
         let count = PadSecret.trace.pointee.count
@@ -411,7 +411,7 @@ struct PadSession {
 
     // MARK: the keyboard (xsecurelock writes the keys to stdin)
 
-    mutating func key(_ byte: UInt8, now: Int64) {
+    package mutating func key(_ byte: UInt8, now: Int64) {
         lastActivity = now
         switch byte {
         case 0x1B:

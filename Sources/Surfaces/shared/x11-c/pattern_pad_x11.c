@@ -55,6 +55,10 @@ static char language[16];
 /* pattern-draw's own top-level window instead of the locker's (pattern_pad_x11_open_window). */
 static int windowed;
 static Atom delete_window;
+/* Another surface's drawing (pattern-lock's cairo on Wayland) instead of X11's, when set. */
+static const struct pattern_pad_painter *painter;
+
+void pattern_pad_set_painter(const struct pattern_pad_painter *other) { painter = other; }
 
 /* "zh_CN.UTF-8" -> "zh-cn", for fontconfig's lang= (so CJK text gets a CJK font). */
 static void read_language(void) {
@@ -206,6 +210,7 @@ static void name_windows(void) {
 }
 
 void pattern_pad_set_caption(const unsigned char *utf8, size_t length) {
+    if (painter != NULL) { painter->set_caption(utf8, length); return; }
     if (display == NULL) return;
     if (length > sizeof caption) length = sizeof caption;
     memcpy(caption, utf8, length);
@@ -235,6 +240,7 @@ int pattern_pad_wait(const int *fds, int count, int timeout_ms) {
 }
 
 void pattern_pad_frame_begin(int monitor, uint32_t background) {
+    if (painter != NULL) { painter->frame_begin(monitor, background); return; }
     current = monitor >= 0 && monitor < monitor_count ? monitor : -1;
     if (current < 0) return;
     XSetForeground(display, gc, background);
@@ -243,6 +249,7 @@ void pattern_pad_frame_begin(int monitor, uint32_t background) {
 }
 
 void pattern_pad_fill_circle(int32_t cx, int32_t cy, int32_t radius, uint32_t colour) {
+    if (painter != NULL) { painter->fill_circle(cx, cy, radius, colour); return; }
     if (current < 0 || radius <= 0) return;
     XSetForeground(display, gc, colour);
     XFillArc(display, monitors[current].buffer, gc, cx - radius, cy - radius, (unsigned)(2 * radius),
@@ -250,6 +257,7 @@ void pattern_pad_fill_circle(int32_t cx, int32_t cy, int32_t radius, uint32_t co
 }
 
 void pattern_pad_ring(int32_t cx, int32_t cy, int32_t radius, int32_t width, uint32_t colour) {
+    if (painter != NULL) { painter->ring(cx, cy, radius, width, colour); return; }
     if (current < 0 || radius <= 0) return;
     XSetForeground(display, gc, colour);
     XSetLineAttributes(display, gc, (unsigned)width, LineSolid, CapRound, JoinRound);
@@ -258,6 +266,7 @@ void pattern_pad_ring(int32_t cx, int32_t cy, int32_t radius, int32_t width, uin
 }
 
 void pattern_pad_line(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t width, uint32_t colour) {
+    if (painter != NULL) { painter->line(x0, y0, x1, y1, width, colour); return; }
     if (current < 0) return;
     XSetForeground(display, gc, colour);
     XSetLineAttributes(display, gc, (unsigned)width, LineSolid, CapRound, JoinRound);
@@ -265,6 +274,7 @@ void pattern_pad_line(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t wi
 }
 
 void pattern_pad_rect(int32_t x, int32_t y, int32_t width, int32_t height, int32_t line_width, uint32_t colour) {
+    if (painter != NULL) { painter->rect(x, y, width, height, line_width, colour); return; }
     if (current < 0) return;
     XSetForeground(display, gc, colour);
     XSetLineAttributes(display, gc, (unsigned)line_width, LineSolid, CapButt, JoinMiter);
@@ -296,6 +306,7 @@ static XftFont *font_of_size(int size) {
 
 int32_t pattern_pad_text(const unsigned char *utf8, size_t length, int32_t cx, int32_t y, int32_t pixel_size,
                          uint32_t colour) {
+    if (painter != NULL) return painter->text(utf8, length, cx, y, pixel_size, colour);
     if (current < 0 || length == 0) return 0;
     XftFont *font = font_of_size(pixel_size);
     if (font == NULL) return 0;
@@ -313,6 +324,7 @@ int32_t pattern_pad_text(const unsigned char *utf8, size_t length, int32_t cx, i
 }
 
 int32_t pattern_pad_text_width(const unsigned char *utf8, size_t length, int32_t pixel_size) {
+    if (painter != NULL) return painter->text_width(utf8, length, pixel_size);
     if (display == NULL || length == 0) return 0;
     XftFont *font = font_of_size(pixel_size);
     if (font == NULL) return 0;
@@ -322,6 +334,7 @@ int32_t pattern_pad_text_width(const unsigned char *utf8, size_t length, int32_t
 }
 
 void pattern_pad_frame_end(void) {
+    if (painter != NULL) { painter->frame_end(); return; }
     if (current < 0) return;
     struct monitor *m = &monitors[current];
     XCopyArea(display, m->buffer, m->window, gc, 0, 0, (unsigned)m->width, (unsigned)m->height, 0, 0);

@@ -36,13 +36,13 @@ struct AuthprotoReader {
 
 /// One run of authproto (by default xsecurelock's authproto_pam): one pam_authenticate with its retries, as
 /// the user, over two pipes. The only way to unlock is for this child to exit 0.
-struct AuthprotoRun {
+package struct AuthprotoRun {
     /// xsecurelock's own default.
     static let defaultPath: [UInt8] = Array("/usr/libexec/xsecurelock/authproto_pam".utf8)
 
     let pid: Int32
     private(set) var toChild: Int32
-    private(set) var fromChild: Int32
+    package private(set) var fromChild: Int32
     var reader = AuthprotoReader()
     /// The exit status once the child has ended (128 + signal for a death by signal).
     private(set) var exitStatus: Int32? = nil

@@ -2,16 +2,18 @@ import PatternCoreEmbedded
 
 /// Where things go on one monitor: the grid centred on it, sized from the monitor (or XSECURELOCK_PATTERN_SIZE),
 /// the name above it, the messages and the password field below it. Monitor-local pixels.
-struct PadLayout {
-    let width: Int32
-    let height: Int32
-    let grid: PadGrid
+package struct PadLayout {
+    package let width: Int32
+    package let height: Int32
+    package let grid: PadGrid
     /// A dot's radius before it is taken.
     let dotRadius: Int32
 
     /// `fitted`: the spacing when none is configured (the pad: a seventh of the monitor's smaller side);
     /// `minimumDotRadius`: the drawing window's dots are drawn larger than the lock screen's.
-    init(width: Int32, height: Int32, spacing configured: Int32, fitted: Int32? = nil, minimumDotRadius: Int32 = 4) {
+    package init(
+        width: Int32, height: Int32, spacing configured: Int32, fitted: Int32? = nil, minimumDotRadius: Int32 = 4
+    ) {
         self.width = width
         self.height = height
         let spacing = configured > 0 ? configured : max(48, min(160, fitted ?? min(width, height) / 7))

@@ -4,7 +4,7 @@ import PatternCoreEmbedded
 /// The one page that ever holds the person's secret (C's pattern_pad_secret: mlock'ed, not in core dumps):
 /// the trace being drawn (a PadTrace, inline storage, no heap), the typed text, and the bytes of a reply while
 /// it is written to authproto. Wiped after every send and every reset; never copied into an Array.
-enum PadSecret {
+package enum PadSecret {
     /// Typed text (a password or digits): at most this many bytes (PAM_MAX_RESP_SIZE).
     static let typedCapacity = 512
     /// Where a reply is assembled just before it is written.
@@ -21,12 +21,12 @@ enum PadSecret {
     static var typed: UnsafeMutablePointer<UInt8> { base }
     static var reply: UnsafeMutablePointer<UInt8> { base + replyOffset }
 
-    static var trace: UnsafeMutablePointer<PadTrace> {
+    package static var trace: UnsafeMutablePointer<PadTrace> {
         UnsafeMutableRawPointer(base + traceOffset).assumingMemoryBound(to: PadTrace.self)
     }
 
     /// Puts an empty PadTrace in its place (once, before any use); false when it would not fit.
-    static func setUp() -> Bool {
+    package static func setUp() -> Bool {
         guard MemoryLayout<PadTrace>.size <= Int(PATTERN_PAD_SECRET_CAPACITY) - traceOffset else { return false }
         UnsafeMutableRawPointer(base + traceOffset).bindMemory(to: PadTrace.self, capacity: 1).initialize(
             to: PadTrace())

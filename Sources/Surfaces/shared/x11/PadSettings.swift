@@ -4,7 +4,7 @@ import PatternCoreEmbedded
 /// What the pad reads before it draws: the system's pattern rules from pam_pattern.conf (world-readable; the
 /// same reader the module uses) and the person's own choices from XSECURELOCK_* variables, which xsecurelock
 /// passes on (man/auth_pattern.8).
-struct PadSettings {
+package struct PadSettings {
     /// The fewest dots the module accepts: a shorter drawing is shaken off, never sent.
     var minimumLength = 4
     /// How the module reads typed digits: drawn dots are sent as the keys of this layout.
@@ -14,11 +14,11 @@ struct PadSettings {
     /// XSECURELOCK_AUTH_TIMEOUT: seconds without a key or a pointer move before the pad gives up (cancels).
     var timeoutSeconds: Int64 = 5 * 60
     /// XSECURELOCK_AUTHPROTO: the PAM child.
-    var authproto: [UInt8] = AuthprotoRun.defaultPath
+    package var authproto: [UInt8] = AuthprotoRun.defaultPath
     /// XSECURELOCK_PATTERN_SIZE: pixels between neighbouring dots (0: from the monitor's size).
-    var spacing: Int32 = 0
+    package var spacing: Int32 = 0
 
-    static func load() -> PadSettings {
+    package static func load() -> PadSettings {
         var settings = PadSettings()
         // A conf file the module refuses leaves the pad at the defaults: the module says what is wrong.
         if let loaded = try? PatternSettings.load(arguments: []) {
@@ -43,7 +43,7 @@ struct PadSettings {
     }
 
     /// A variable's bytes; nil when unset or empty.
-    static func variable(_ name: StaticString) -> [UInt8]? {
+    package static func variable(_ name: StaticString) -> [UInt8]? {
         guard name.hasPointerRepresentation else { return nil }
         let value = name.utf8Start.withMemoryRebound(to: CChar.self, capacity: name.utf8CodeUnitCount + 1) {
             pattern_pad_getenv($0)

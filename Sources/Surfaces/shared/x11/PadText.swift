@@ -2,9 +2,9 @@ import CPatternPad
 import PatternCoreEmbedded
 
 /// The pad's bytes: C strings read bounded, literals and numbers as bytes, characters counted.
-enum PadText {
+package enum PadText {
     /// The bytes of a NUL-terminated C string of at most `limit` bytes; nil for NULL or a longer one.
-    static func bytes(_ pointer: UnsafePointer<CChar>?, limit: Int) -> [UInt8]? {
+    package static func bytes(_ pointer: UnsafePointer<CChar>?, limit: Int) -> [UInt8]? {
         guard let pointer else { return nil }
         var length = 0
         while length <= limit && pointer[length] != 0 { length += 1 }

@@ -113,6 +113,22 @@ void pattern_pad_frame_end(void);
 /* Waits until the X server has drawn every request sent (XSync). */
 void pattern_pad_x11_sync(void);
 
+/* The drawing calls above, drawn by another surface instead of X11: pattern-lock
+ * (Wayland) sets its cairo painter once, and the renderer's calls go there. */
+struct pattern_pad_painter {
+    void (*frame_begin)(int monitor, uint32_t background);
+    void (*fill_circle)(int32_t cx, int32_t cy, int32_t radius, uint32_t colour);
+    void (*ring)(int32_t cx, int32_t cy, int32_t radius, int32_t width, uint32_t colour);
+    void (*line)(int32_t x0, int32_t y0, int32_t x1, int32_t y1, int32_t width, uint32_t colour);
+    void (*rect)(int32_t x, int32_t y, int32_t width, int32_t height, int32_t line_width, uint32_t colour);
+    int32_t (*text)(const unsigned char *utf8, size_t length, int32_t cx, int32_t y, int32_t pixel_size,
+                    uint32_t colour);
+    int32_t (*text_width)(const unsigned char *utf8, size_t length, int32_t pixel_size);
+    void (*frame_end)(void);
+    void (*set_caption)(const unsigned char *utf8, size_t length);
+};
+void pattern_pad_set_painter(const struct pattern_pad_painter *painter);
+
 /* ---- the drawing window (pattern-draw) ---------------------------------- */
 
 /* Opens $DISPLAY with a top-level window of its own (width x height, `title`

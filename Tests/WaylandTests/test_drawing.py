@@ -1,0 +1,123 @@
+"""What pattern-lock sends for what is drawn, at a real headless sway driven by a virtual pointer, with the pad's
+authproto stand-in as its PAM child (it records every reply): a drawing of fewer dots than minlen is never sent;
+random drags send exactly the dots the core (build/core-vectors-embedded, the PadTrace rules) reads from the same
+pointer path. Root only (make deps)."""
+
+import os
+import random
+import subprocess
+import unittest
+
+from support import pad, paths, pointer_paths, wayland
+from support.helper import PATTERN
+
+
+setUpModule = wayland.set_up_module
+
+VECTORS = os.path.join(paths.BUILD, "core-vectors-embedded")
+# The locker's grid on the 800x600 output with XSECURELOCK_PATTERN_SIZE=100 (PadLayout: hit radius 3/10 of it).
+GRID = wayland.centre() + (wayland.SPACING, wayland.SPACING * 3 // 10)
+
+
+def core_reading(paths_):
+    """The digits the core takes from each path ((grid, steps), as support.pointer_paths), "" for none."""
+    lines = "".join("pad %s\n" % pointer_paths.line_of(p).encode().hex() for p in paths_)
+    done = subprocess.run([VECTORS], input=lines, capture_output=True, text=True, timeout=60, check=True)
+    answers = done.stdout.split("\n")[: len(paths_)]
+    return [bytes.fromhex(answer.split(" ", 1)[1]).decode().strip("-") for answer in answers]
+
+
+def random_drags(seed, count):
+    """Drags on the screen: a press near a dot, then 3 to 12 samples, each near another dot (a hand's way through
+    the grid, corners cut or not) or a step anywhere (off the grid too)."""
+    rng = random.Random(seed)
+    drags = []
+    for _ in range(count):
+        dot = rng.randint(1, 9)
+        x, y = wayland.dot_centre(dot)
+        x, y = x + rng.randint(-25, 25), y + rng.randint(-25, 25)
+        steps = [("P", x, y)]
+        for _ in range(rng.randint(3, 12)):
+            if rng.random() < 0.7:
+                x, y = wayland.dot_centre(rng.randint(1, 9))
+                x, y = x + rng.randint(-40, 40), y + rng.randint(-40, 40)
+            else:
+                reach = rng.choice((15, 50, 100, 220))
+                x, y = x + rng.randint(-reach, reach), y + rng.randint(-reach, reach)
+            x, y = max(0, min(wayland.SCREEN[0] - 1, x)), max(0, min(wayland.SCREEN[1] - 1, y))
+            steps.append(("M", x, y))
+        drags.append((GRID, steps))
+    return drags
+
+
+class DrawingTest(wayland.WaylandCase):
+    USER = "wayland4"
+
+    def replies(self):
+        """What the recorder got, without its last line when the session ends (its stdin closed: "None None")."""
+        return [reply for reply in self.recorded() if reply != ("None", "None")]
+
+    def test_a_three_dot_drawing_is_never_sent(self):
+        report = self.session(
+            [
+                {"op": "ready"},
+                {"op": "drag", "path": [1, 2, 3]},
+                {"op": "screen", "until": "Too short", "timeout": 2},
+                {"op": "sleep", "seconds": 0.5},
+                {"op": "drag", "path": [7, 8, 9, 6]},
+                {"op": "sleep", "seconds": 1},
+            ],
+            recorder=True,
+        )
+        self.assertReady(report)
+        self.assertIn("Too short: connect at least 4 dots.", self.step(report, "screen")["text"])
+        self.assertEqual(self.replies(), [("p", "7896")])
+
+    def test_random_drags_send_what_the_core_reads(self):
+        drags = random_drags(20261206, 24)
+        expected = [digits for digits in core_reading(drags) if len(digits) >= 4]
+        steps = [{"op": "ready"}]
+        for _, samples in drags:
+            steps.append({"op": "drag", "path": [[x, y] for _, x, y in samples], "steps": 1})
+            steps.append({"op": "sleep", "seconds": 0.35})
+        report = self.session(steps, recorder=True)
+        self.assertReady(report)
+        self.assertGreater(len(expected), 5, "too few drags of 4 dots or more to say anything")
+        self.assertEqual(self.replies(), [("p", digits) for digits in expected], report["lock_log"][-2000:])
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class HiDPITest(wayland.WaylandCase):
+    """An output at scale 2: the screen is drawn in the output's own pixels (the dots twice as far apart as the
+    logical spacing), and the pointer's logical positions land on them."""
+
+    USER = "wayland5"
+    SCALE = 2
+
+    def test_at_scale_2_the_grid_is_drawn_at_the_outputs_pixels_and_the_right_drawing_unlocks(self):
+        report = self.session(
+            [
+                {"op": "ready"},
+                {"op": "shot", "name": "scaled.png"},
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "wait", "timeout": 20},
+            ]
+        )
+        self.assertReady(report)
+        image = self.shot("scaled.png")
+        self.assertEqual((image.width, image.height), wayland.SCREEN)
+        for dot in range(1, 10):
+            x, y = wayland.dot_centre(dot, scale=2)
+            self.assertTrue(plain_dot(*image.pixel(x, y)), "no dot %d at %r: %r" % (dot, (x, y), image.pixel(x, y)))
+        # Between two dots of the scaled grid (where a scale-1 grid would have put a dot): the background.
+        x, y = wayland.dot_centre(5, scale=2)
+        self.assertFalse(plain_dot(*image.pixel(x + wayland.SPACING, y)), "a dot at the unscaled spacing")
+        self.assertTrue(self.step(report, "wait")["unlocked"], report["lock_log"])
+
+
+def plain_dot(r, g, b):
+    """A dot not taken (PadRenderer.dot, 0x80868B)."""
+    return abs(r - 0x80) < 16 and abs(g - 0x86) < 16 and abs(b - 0x8B) < 16
