@@ -15,7 +15,11 @@ struct PadRenderer {
     /// The drawing (or the grid) once authproto said yes, just before the screen opens.
     static let success: UInt32 = 0x81C995
 
-    let userName: [UInt8]
+    var userName: [UInt8]
+    /// A line at the top and one at the bottom of every monitor (the LightDM greeter's machine, clock and session);
+    /// none at the lock screen.
+    var header: [UInt8] = []
+    var footer: [UInt8] = []
     /// Wrapped lines of recent texts (text, width) -> lines: measuring text is the costly part of a frame.
     private var wrapped: [(key: [UInt8], width: Int32, size: Int32, lines: [[UInt8]])] = []
 
@@ -45,6 +49,7 @@ struct PadRenderer {
         let hint = hint(session, now: now)
         if !hint.isEmpty { words += [0x0A] + hint }
         if let label = fieldLabel(session) { words += [0x0A] + label }
+        for line in [header, footer] where !line.isEmpty { words += [0x0A] + line }
         return words
     }
 
@@ -71,6 +76,10 @@ struct PadRenderer {
         let layout = layouts[index]
         pattern_pad_frame_begin(Int32(index), Self.background)
         _ = drawLine(userName, y: layout.nameY, size: layout.nameSize, colour: Self.text, layout: layout)
+        if !header.isEmpty { _ = drawLine(header, y: layout.textSize * 2, size: layout.textSize, colour: Self.dim, layout: layout) }
+        if !footer.isEmpty {
+            _ = drawLine(footer, y: layout.height - layout.textSize * 2, size: layout.textSize, colour: Self.dim, layout: layout)
+        }
 
         let shift = PadGridPainter.shakeOffset(
             start: session.shakeStart, until: session.shakeUntil, layout: layout, now: now)

@@ -85,6 +85,14 @@ void pattern_pad_x11_close_keeping_frame(void);
  * size changed (windows were remade: redraw everything), else 0. */
 int pattern_pad_x11_events(void);
 
+/* The LightDM greeter's screen is the root window and nobody else reads its keys: pressed keys are kept (in
+ * xsecurelock's bytes: Return '\r', BackSpace 0x08, Escape 0x1B, Ctrl-U 0x15, text as UTF-8) by
+ * pattern_pad_x11_events until read_keys copies them out (and wipes its own copy). */
+void pattern_pad_x11_take_keyboard(void);
+size_t pattern_pad_x11_read_keys(unsigned char *bytes, size_t capacity);
+/* The X connection's fd to poll, or -1 when Xlib already holds events (handle them first: a poll would wait). */
+int pattern_pad_x11_fd(void);
+
 int pattern_pad_monitor_count(void);
 /* Monitor i's rectangle in root coordinates. */
 void pattern_pad_monitor(int i, int32_t *x, int32_t *y, int32_t *width, int32_t *height);
