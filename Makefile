@@ -29,6 +29,9 @@ STATEDIR     := /var/lib/pam_pattern
 PAD          := /usr/libexec/pam-pattern/auth_pattern
 # The window of `patternctl set --draw`, whose path is compiled into patternctl (DrawWindow.installedPath).
 DRAW         := /usr/libexec/pam-pattern/pattern-draw
+# The LightDM greeter, where LightDM's own greeters are, and the directory LightDM reads greeters' entries from.
+GREETER      := /usr/sbin/pam-pattern-greeter
+XGREETERSDIR := /usr/share/xgreeters
 # Where desktop menus find the entry that starts it.
 APPLICATIONSDIR ?= $(PREFIX)/share/applications
 PAMCONFIGDIR ?= /usr/share/pam-configs
@@ -76,6 +79,10 @@ DEB_SDDM_PACKAGES := sddm dbus qml-module-qtquick2 qml-module-qtquick-window2 qm
                      qml-module-qtqml-models2 qml6-module-qtquick qml6-module-qtquick-window \
                      qml6-module-qtquick-controls qml6-module-qtqml-models \
                      qml-module-qtquick-virtualkeyboard sddm-theme-breeze
+
+# The LightDM greeter: the daemon its tests run (Tests/LightDMTests) and the library its C main links, without the
+# greeter and desktop lightdm recommends.
+DEB_LIGHTDM_PACKAGES := lightdm liblightdm-gobject-dev
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
@@ -126,6 +133,7 @@ deps:
 	@$(call INSTALL_MISSING,$(DEB_PACKAGES))
 	@$(call INSTALL_MISSING,$(DEB_KDE_PACKAGES),--no-install-recommends)
 	@$(call INSTALL_MISSING,$(DEB_SDDM_PACKAGES),--no-install-recommends)
+	@$(call INSTALL_MISSING,$(DEB_LIGHTDM_PACKAGES),--no-install-recommends)
 
 # What the build needs, for `make demo`: after the toolchain check, so a machine without Swift is told
 # so before anything is installed.
@@ -206,6 +214,7 @@ build: check-deps toolchain build-owner
 	$(call PUT,strip -o,$(SCRATCH)/release/pam_pattern_helper,pam_pattern_helper)
 	$(call PUT,strip -o,$(SCRATCH)/release/auth_pattern,auth_pattern)
 	$(call PUT,strip -o,$(SCRATCH)/release/pattern-draw,pattern-draw)
+	$(call PUT,strip -o,$(SCRATCH)/release/pam-pattern-greeter,pam-pattern-greeter)
 	$(call PUT,strip -o,$(CLI_SCRATCH)/release/patternctl,patternctl)
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
 	install -m 0755 $(SCRATCH)/release/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
@@ -245,6 +254,7 @@ build-embedded:
 	$(SWIFT_RELEASE) --product pam_pattern_helper
 	$(SWIFT_RELEASE) --product auth_pattern
 	$(SWIFT_RELEASE) --product pattern-draw
+	$(SWIFT_RELEASE) --product pam-pattern-greeter
 	# the TPM layer's test driver (Tests/TPMTests), never installed
 	$(SWIFT_RELEASE) --product tpm-driver
 	# the core's pure functions as Embedded Swift, for Tests/CoreVectorsTests and Tests/QMLTests, never installed
@@ -312,7 +322,8 @@ FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 
 # The binary packages `make deb` builds, each "package:list[,list...]"; only pam-pattern-kde depends on KDE,
 # only pam-pattern-sddm on SDDM (LXQt and others log in with SDDM without Plasma).
 DEB_LISTS := pam-pattern:$(subst $(SPACE),$(COMMA),$(PAM_PATTERN_LISTS)) pam-pattern-kde:$(SURFACES)/kde/package.list \
-             pam-pattern-sddm:$(SURFACES)/sddm/package.list
+             pam-pattern-sddm:$(SURFACES)/sddm/package.list \
+             pam-pattern-lightdm:$(SURFACES)/lightdm/package.list
 
 # DEB_LISTS, an entry a line (Tests/support/debs.py reads which lists make each package).
 print-deb-lists:

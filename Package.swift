@@ -143,7 +143,7 @@ let package = Package(
                 "shared/x11-c", "shared/qml", "shared/driver_xvfb.py", "shared/driver_pointer.py", "kde", "sddm",
                 "pad/main", "pad/package.list", "pad/driver.py",
                 "draw/main", "draw/package.list", "draw/driver.py", "draw/ui/pam-pattern-draw.desktop.in",
-                "lightdm/main", "lightdm/package.list", "lightdm/driver.py", "lightdm/ui/pam-pattern-greeter.desktop.in",
+                "lightdm/main", "lightdm/package.list", "lightdm/driver.py", "lightdm/ui/pam-pattern-greeter.desktop",
             ],
             sources: ["shared/x11", "pad/ui", "draw/ui", "lightdm/ui"],
             swiftSettings: embedded

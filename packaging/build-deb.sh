@@ -65,7 +65,7 @@ fi
     | sed 's|^\./||' | LC_ALL=C sort | xargs -r -d '\n' md5sum) > "$stage/DEBIAN/md5sums"
 
 # Depends: the packages whose libraries the ELF files link (dpkg-shlibdeps
-# wants a debian/control beside it), plus pam-auth-update.
+# wants a debian/control beside it), plus pam-auth-update for the first package.
 depends="" recommends=""
 if [ "$arch" != all ]; then
     elves=()
@@ -78,15 +78,18 @@ if [ "$arch" != all ]; then
     printf 'Source: %s\n\nPackage: %s\nArchitecture: any\n' "$package" "$package" > "$shlibs_dir/debian/control"
     shlibs=$(cd "$shlibs_dir" && dpkg-shlibdeps -O "${elves[@]}" | sed -n 's/^shlibs:Depends=//p')
     [ -n "$shlibs" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-    depends="$shlibs, libpam-runtime (>= 1.0.1-6)"
-    # Recommends: the tpm2-tss libraries the helper dlopens for TPM mode (pattern_tss.c), by the packages
-    # that hold those sonames here.
-    for soname in libtss2-esys.so.0 libtss2-sys.so.1 libtss2-rc.so.0; do
-        file=$(realpath "$(gcc -print-file-name="$soname")")
-        owner=$(dpkg -S "$file" 2>/dev/null || dpkg -S "${file/\/usr\/lib\//\/lib\/}" 2>/dev/null) ||
-            { echo "build-deb.sh: no package holds $soname" >&2; exit 1; }
-        recommends="${recommends:+$recommends, }${owner%%:*}"
-    done
+    depends=$shlibs
+    # The first package's: pam-auth-update, and (Recommends) the tpm2-tss libraries the helper dlopens for TPM
+    # mode (pattern_tss.c), by the packages that hold those sonames here.
+    if [ "$package" = "$first" ]; then
+        depends="$shlibs, libpam-runtime (>= 1.0.1-6)"
+        for soname in libtss2-esys.so.0 libtss2-sys.so.1 libtss2-rc.so.0; do
+            file=$(realpath "$(gcc -print-file-name="$soname")")
+            owner=$(dpkg -S "$file" 2>/dev/null || dpkg -S "${file/\/usr\/lib\//\/lib\/}" 2>/dev/null) ||
+                { echo "build-deb.sh: no package holds $soname" >&2; exit 1; }
+            recommends="${recommends:+$recommends, }${owner%%:*}"
+        done
+    fi
 fi
 
 size=$(du -s -k --apparent-size --exclude=DEBIAN "$stage" | cut -f1)

@@ -98,7 +98,14 @@ def entry_block(page, heading):
 
 class ManPageTests(unittest.TestCase):
     def test_render_without_warnings(self):
-        for page in ("pam_pattern.8", "patternctl.8", "pam_pattern_helper.8", "auth_pattern.8", "pam_pattern.conf.5"):
+        for page in (
+            "pam_pattern.8",
+            "patternctl.8",
+            "pam_pattern_helper.8",
+            "auth_pattern.8",
+            "pam-pattern-greeter.8",
+            "pam_pattern.conf.5",
+        ):
             r = subprocess.run(
                 ["groff", "-man", "-ww", "-z", os.path.join(ROOT, "man", page)], capture_output=True, text=True
             )

@@ -103,7 +103,8 @@ struct GreeterLoop {
     }
 
     mutating func startSession() -> Bool {
-        pad.renderer.draw(pad.session, layouts: pad.layouts, origins: pad.origins, pointer: pad.pointer, now: pattern_pad_now_ms())
+        pad.renderer.draw(
+            pad.session, layouts: pad.layouts, origins: pad.origins, pointer: pad.pointer, now: pattern_pad_now_ms())
         pattern_pad_x11_sync()
         let key = sessionIndex < sessions.count ? sessions[sessionIndex].key : nil
         if daemon.startSession(key) { return true }

@@ -76,9 +76,12 @@ struct PadRenderer {
         let layout = layouts[index]
         pattern_pad_frame_begin(Int32(index), Self.background)
         _ = drawLine(userName, y: layout.nameY, size: layout.nameSize, colour: Self.text, layout: layout)
-        if !header.isEmpty { _ = drawLine(header, y: layout.textSize * 2, size: layout.textSize, colour: Self.dim, layout: layout) }
+        if !header.isEmpty {
+            _ = drawLine(header, y: layout.textSize * 2, size: layout.textSize, colour: Self.dim, layout: layout)
+        }
         if !footer.isEmpty {
-            _ = drawLine(footer, y: layout.height - layout.textSize * 2, size: layout.textSize, colour: Self.dim, layout: layout)
+            _ = drawLine(
+                footer, y: layout.height - layout.textSize * 2, size: layout.textSize, colour: Self.dim, layout: layout)
         }
 
         let shift = PadGridPainter.shakeOffset(

@@ -1,0 +1,107 @@
+"""The LightDM greeter that draws, at the real LightDM daemon run headless (support.lightdm): the greeter
+installed as its package puts it and turned on with the reference's command, a throwaway user with a pattern, a
+throwaway X session that writes a marker and stays. The greeter shows the grid for the user; the right drawing
+starts the session; a wrong one is refused and counted once; the typed password starts the session; a 3-dot drag
+is never sent; a drag is read by Android's rules (a dot between two samples is taken). Root only; needs lightdm
+and Xvfb (make deps)."""
+
+import unittest
+
+from support import lightdm, screen
+from support.helper import PATTERN, WRONG_PATTERN
+
+setUpModule = lightdm.set_up_module
+
+
+def dot_drawn(image, dot):
+    """Dot 1..9's centre is drawn (differs from the background between dots)."""
+    x, y = lightdm.dot_centre(dot)
+    return image.pixel(x, y) != image.pixel(x + lightdm.SPACING // 2, y + lightdm.SPACING // 2)
+
+
+class LoginScreenTest(lightdm.LightDMCase):
+    USER = "lightdm1"
+    PASSWORD = "Lightdm-test-pw-42"
+
+    def test_the_grid_shows_and_the_right_drawing_starts_the_session(self):
+        report = self.session(
+            [
+                self.select_user(),
+                {"op": "caption", "until": "Draw your pattern"},
+                {"op": "shot", "name": "login.xwd"},
+                {"op": "drag", "path": [int(d) for d in PATTERN]},
+                {"op": "marker"},
+            ]
+        )
+        self.assertIn("Draw your pattern", report["steps"][1]["text"] or "", report["greeter_log"])
+        image = screen.parse_xwd(self.read("login.xwd"))
+        self.assertTrue(all(dot_drawn(image, dot) for dot in range(1, 10)), "the nine dots are not drawn")
+        self.assertEqual(report["steps"][4]["lines"], ["%s :50" % self.USER], report["log"][-3000:])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+        self.assertOnAndOff(report)
+
+    def test_a_wrong_drawing_is_refused_and_counted_once(self):
+        report = self.session(
+            [
+                self.select_user(),
+                {"op": "caption", "until": "Draw your pattern"},
+                {"op": "drag", "path": [int(d) for d in WRONG_PATTERN]},
+                {"op": "caption", "until": "Wrong pattern"},
+                {"op": "shots", "name": "wrong", "count": 4, "every": 0.1},
+                {"op": "sleep", "seconds": 2},
+            ]
+        )
+        self.assertIn("Wrong pattern", report["steps"][3]["text"] or "", report["greeter_log"])
+        first = lightdm.dot_centre(int(WRONG_PATTERN[0]))
+        shots = [screen.parse_xwd(self.read("wrong-%d.xwd" % i)) for i in range(4)]
+        self.assertTrue(any(screen.is_wrong_colour(image.pixel(*first)) for image in shots), "never red")
+        self.assertEqual(report["marker"], [])
+        self.assertEqual(self.sandbox.failures(self.USER), 1)
+
+    def test_the_typed_password_starts_the_session(self):
+        report = self.session(
+            [
+                self.select_user(),
+                {"op": "caption", "until": "Draw your pattern"},
+                {"op": "type", "text": self.PASSWORD},
+                {"op": "key", "name": "Return"},
+                {"op": "marker"},
+            ]
+        )
+        self.assertEqual(report["steps"][4]["lines"], ["%s :50" % self.USER], report["log"][-3000:])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+    def test_a_three_dot_drag_is_never_sent(self):
+        report = self.session(
+            [
+                self.select_user(),
+                {"op": "caption", "until": "Draw your pattern"},
+                {"op": "drag", "path": [1, 2, 3]},
+                {"op": "caption", "until": "Too short"},
+                {"op": "sleep", "seconds": 2},
+            ]
+        )
+        self.assertIn("Too short", report["steps"][3]["text"] or "")
+        # Sent, the daemon would have passed it to PAM (and pam_pattern counted it) or asked again.
+        self.assertNotIn("Continue authentication", report["log"])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+        self.assertEqual(report["marker"], [])
+
+    def test_a_jump_over_a_dot_takes_it_as_android_does(self):
+        # The Z, 1235789, drawn as one pointer jump from dot to corner (xdotool's mousemove: one motion event): 1 to
+        # 3 passes over 2, 3 to 7 over 5, 7 to 9 over 8. Read without the dots between, it would be 1379.
+        self.sandbox.enrol(self.USER, "1235789")
+        report = self.session(
+            [
+                self.select_user(),
+                {"op": "caption", "until": "Draw your pattern"},
+                {"op": "drag", "path": [1, 3, 7, 9], "steps": 1, "pause": 0.05},
+                {"op": "marker"},
+            ]
+        )
+        self.assertEqual(report["steps"][3]["lines"], ["%s :50" % self.USER], report["log"][-3000:])
+        self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
