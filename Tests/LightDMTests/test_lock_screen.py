@@ -3,16 +3,20 @@ lock` (what light-locker and XFCE's lock do), shows the greeter again on a displ
 user already chosen, and the pattern returns to that session (no second one starts); while the pattern is held
 back the greeter counts the wait down and takes no drawing. Root only; needs lightdm and Xvfb (make deps)."""
 
+import os
 import re
 import time
 import unittest
 
-from support import formats, lightdm
+from support import formats, lightdm, pad, screen
 from support.helper import PATTERN
+from support.paths import ROOT
 
 setUpModule = lightdm.set_up_module
 
 RETURNING = "Returning to existing user session"
+# The reference's screenshot of the lock (docs/reference.md, "Logging in by drawing: LightDM").
+LOCK_SHOT = os.path.join(ROOT, "docs", "lightdm-lock.png")
 
 
 class LockScreenTest(lightdm.LightDMCase):
@@ -28,6 +32,7 @@ class LockScreenTest(lightdm.LightDMCase):
                 {"op": "marker"},
                 {"op": "lock"},
                 {"op": "caption", "until": "Draw your pattern"},
+                {"op": "shot", "name": "lock.xwd"},
                 {"op": "drag", "path": [int(d) for d in PATTERN]},
                 {"op": "log", "text": RETURNING},
             ]
@@ -38,7 +43,8 @@ class LockScreenTest(lightdm.LightDMCase):
         self.assertTrue(lock["ready"], report["log"][-3000:])
         # The locked session's user, chosen by the greeter itself (the daemon hints the lock, not the user).
         self.assertEqual(report["steps"][5]["text"].split("\n")[0], self.FULL_NAME)
-        self.assertTrue(report["steps"][7]["found"], report["log"][-3000:])
+        self.assertTrue(report["steps"][8]["found"], report["log"][-3000:])
+        self.assertIsNone(pad.committed_shot_differs(LOCK_SHOT, screen.parse_xwd(self.read("lock.xwd"))))
         self.assertEqual(report["marker"], ["%s :50" % self.USER], "a second session started")
         self.assertEqual(self.sandbox.failures(self.USER), 0)
 

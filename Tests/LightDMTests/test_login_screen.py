@@ -5,12 +5,18 @@ starts the session; a wrong one is refused and counted once; the typed password 
 is never sent; a drag is read by Android's rules (a dot between two samples is taken). Root only; needs lightdm
 and Xvfb (make deps)."""
 
+import os
 import unittest
 
-from support import lightdm, screen
+from support import lightdm, pad, screen
 from support.helper import PATTERN, WRONG_PATTERN
+from support.paths import ROOT
 
 setUpModule = lightdm.set_up_module
+
+# The reference's screenshots (docs/reference.md, "Logging in by drawing: LightDM"), made here from the real daemon.
+LOGIN_SHOT = os.path.join(ROOT, "docs", "lightdm-login.png")
+WRONG_SHOT = os.path.join(ROOT, "docs", "lightdm-wrong.png")
 
 
 def dot_drawn(image, dot):
@@ -29,6 +35,7 @@ class LoginScreenTest(lightdm.LightDMCase):
                 self.select_user(),
                 {"op": "caption", "until": "Draw your pattern"},
                 {"op": "shot", "name": "login.xwd"},
+                {"op": "cpu", "seconds": 5},
                 {"op": "drag", "path": [int(d) for d in PATTERN]},
                 {"op": "marker"},
             ]
@@ -36,7 +43,12 @@ class LoginScreenTest(lightdm.LightDMCase):
         self.assertIn("Draw your pattern", report["steps"][1]["text"] or "", report["greeter_log"])
         image = screen.parse_xwd(self.read("login.xwd"))
         self.assertTrue(all(dot_drawn(image, dot) for dot in range(1, 10)), "the nine dots are not drawn")
-        self.assertEqual(report["steps"][4]["lines"], ["%s :50" % self.USER], report["log"][-3000:])
+        self.assertIsNone(pad.committed_shot_differs(LOGIN_SHOT, image))
+        # Idle, the greeter polls the pointer ten times a second and draws nothing: well under 1 % of a core.
+        idle = report["steps"][3]["share"]
+        print("\nLightDM greeter idle CPU: %.2f %% of a core" % (100 * idle))
+        self.assertLess(idle, 0.01)
+        self.assertEqual(report["steps"][5]["lines"], ["%s :50" % self.USER], report["log"][-3000:])
         self.assertEqual(self.sandbox.failures(self.USER), 0)
         self.assertOnAndOff(report)
 
@@ -54,7 +66,9 @@ class LoginScreenTest(lightdm.LightDMCase):
         self.assertIn("Wrong pattern", report["steps"][3]["text"] or "", report["greeter_log"])
         first = lightdm.dot_centre(int(WRONG_PATTERN[0]))
         shots = [screen.parse_xwd(self.read("wrong-%d.xwd" % i)) for i in range(4)]
-        self.assertTrue(any(screen.is_wrong_colour(image.pixel(*first)) for image in shots), "never red")
+        red = [image for image in shots if screen.is_wrong_colour(image.pixel(*first))]
+        self.assertTrue(red, "the wrong drawing is never red")
+        self.assertIsNone(pad.committed_shot_differs(WRONG_SHOT, red[0]))
         self.assertEqual(report["marker"], [])
         self.assertEqual(self.sandbox.failures(self.USER), 1)
 
@@ -101,6 +115,14 @@ class LoginScreenTest(lightdm.LightDMCase):
         )
         self.assertEqual(report["steps"][3]["lines"], ["%s :50" % self.USER], report["log"][-3000:])
         self.assertEqual(self.sandbox.failures(self.USER), 0)
+
+
+class ReferenceTest(unittest.TestCase):
+    def test_the_reference_gives_the_commands_the_tests_run(self):
+        with open(os.path.join(ROOT, "docs", "reference.md")) as f:
+            reference = f.read()
+        for command in (lightdm.ON_DOC % "pam-pattern-greeter", lightdm.OFF_DOC):
+            self.assertIn("    " + command + "   #", reference)
 
 
 if __name__ == "__main__":

@@ -99,11 +99,12 @@ def set_up_module():
     pad.set_up_module()
 
 
-class LightDMNamespace(pad.PadNamespace):
-    """pad.PadNamespace (profile, helper, private /dev) plus what the daemon needs; see the module docstring."""
+class LightDMNamespace(pad.DaemonNamespace):
+    """pad.DaemonNamespace (profile, helper, private /dev, /run and /tmp) plus what LightDM needs; see the module
+    docstring."""
 
     def __init__(self, test, user):
-        pad.PadNamespace.__init__(self, test)
+        pad.DaemonNamespace.__init__(self, test)
         extra = {
             "/usr/share/xgreeters": "xgreeters",
             "/usr/share/lightdm": "usr_share_lightdm",
@@ -142,43 +143,6 @@ class LightDMNamespace(pad.PadNamespace):
         for directory in (self.log_dir, self.run_dir):
             os.makedirs(directory)
             os.chmod(directory, 0o755)
-
-    def write_overlay(self, layer, name, text):
-        path = os.path.join(self.root, "overlay", layer, "up", name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        os.chmod(os.path.dirname(path), 0o755)
-        with open(path, "w") as f:
-            f.write(text)
-        os.chmod(path, 0o644)
-
-    def setup_script(self):
-        # A private /tmp (X's lock files) with the sandbox bound back at its path, and this tree too when it is
-        # under /tmp (a fresh clone there: the stack names the built module by its path).
-        kept = [self.root] + ([ROOT] if os.path.realpath(ROOT).startswith("/tmp/") else [])
-        lines = ["mount -t tmpfs -o mode=0755 tmpfs /run", "mkdir -p /run/lock /run/dbus"]
-        for i, path in enumerate(kept):
-            lines.append("mkdir -p /run/keep/%d && mount --bind %s /run/keep/%d" % (i, shlex.quote(path), i))
-        lines.append("mount -t tmpfs -o mode=1777 tmpfs /tmp")
-        for i, path in enumerate(kept):
-            lines.append("mkdir -p %s && mount --bind /run/keep/%d %s" % (shlex.quote(path), i, shlex.quote(path)))
-        return pad.PadNamespace.setup_script(self) + "\n".join(lines + [""])
-
-    def argv(self, command):
-        # A pid namespace too: when its first process (the driver) ends, the kernel ends every other one.
-        return [
-            "unshare",
-            "--mount",
-            "--pid",
-            "--uts",
-            "--fork",
-            "--kill-child",
-            "--mount-proc",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            self.setup_script() + command,
-        ]
 
 
 # The surface's test driver (Sources/Surfaces/lightdm/driver.py), one script with the shared parts in place.

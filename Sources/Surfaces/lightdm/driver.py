@@ -126,6 +126,24 @@ for step in job["steps"] if out["ready"] else []:
         result["status"] = [done.returncode, (done.stdout + done.stderr).decode(errors="replace")]
         result["ready"] = bool(connect(step.get("display", 2)))
         result["caption"] = caption()
+    elif op == "cpu":
+        # The greeter's CPU time (user + system, in clock ticks) over `seconds` of nobody touching it.
+        def ticks():
+            for entry in os.listdir("/proc"):
+                try:
+                    with open("/proc/%s/comm" % entry) as f:
+                        if f.read().strip() != "pam-pattern-gre":  # comm is cut at 15 bytes
+                            continue
+                    with open("/proc/%s/stat" % entry) as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                    return int(fields[11]) + int(fields[12])
+                except (OSError, ValueError):
+                    continue
+            return None
+        before = ticks()
+        time.sleep(step["seconds"])
+        after = ticks()
+        result["share"] = None if None in (before, after) else (after - before) / os.sysconf("SC_CLK_TCK") / step["seconds"]
     elif op == "log":
         result["found"] = bool(wait_for(lambda: step["text"] in daemon_log(), step.get("timeout", 20)))
     elif not common_step(step):

@@ -32,6 +32,11 @@ struct GreeterDaemon {
     var defaultSession: [UInt8]? { Self.text(calls.pointee.default_session?()) }
     var hostname: [UInt8] { Self.text(calls.pointee.hostname?()) ?? [] }
 
+    /// Shut down, restart or sleep (PATTERN_GREETER_SHUT_DOWN ...): whether the daemon's system allows it, and the
+    /// call.
+    func canPower(_ which: Int32) -> Bool { (calls.pointee.can_power?(which) ?? 0) != 0 }
+    func power(_ which: Int32) -> Bool { (calls.pointee.power?(which) ?? -1) == 0 }
+
     /// The users LightDM offers (its user list: AccountsService, or /etc/passwd by its own rules).
     func users() -> [(login: [UInt8], name: [UInt8], loggedIn: Bool, session: [UInt8]?)] {
         var found: [(login: [UInt8], name: [UInt8], loggedIn: Bool, session: [UInt8]?)] = []

@@ -31,6 +31,9 @@ struct GreeterLoop {
     var sessions: [(key: [UInt8], name: [UInt8])]
     var sessionIndex = 0
     var wasPressed = true
+    /// The corner's buttons: what each calls (PATTERN_GREETER_SHUT_DOWN ...), as shown right to left.
+    var powers: [Int32] = []
+    var clockMinute: Int64 = -1
 
     init(calls: UnsafePointer<pattern_greeter_daemon>, now: Int64) {
         var settings = PadSettings.load()
@@ -42,7 +45,26 @@ struct GreeterLoop {
         sessions = daemon.sessions()
         userIndex = Self.firstUser(users, hint: daemon.selectUserHint, lock: daemon.lockHint)
         choose(user: userIndex)
-        pad.renderer.header = daemon.hostname
+        let labels: [(Int32, [UInt8])] = [
+            (Int32(PATTERN_GREETER_SHUT_DOWN), localized("Shut Down")),
+            (Int32(PATTERN_GREETER_RESTART), localized("Restart")),
+            (Int32(PATTERN_GREETER_SUSPEND), localized("Sleep")),
+        ]
+        for (which, label) in labels where daemon.canPower(which) {
+            powers.append(which)
+            pad.renderer.corner.append(label)
+        }
+    }
+
+    /// The machine's name, the time and the date at the top, anew each minute.
+    mutating func showClock() {
+        let minute = pattern_pad_wall_seconds() / 60
+        guard minute != clockMinute else { return }
+        clockMinute = minute
+        var clock = [UInt8](repeating: 0, count: 128)
+        let n = clock.withUnsafeMutableBufferPointer { pattern_pad_clock($0.baseAddress, $0.count) }
+        pad.renderer.header = daemon.hostname + [0x20, 0x20, 0x20] + Array(clock[0..<min(n, clock.count)])
+        pad.dirty = true
     }
 
     /// The hinted user; at a lock without a hint, the first one logged in (the locked session's); else the first.
@@ -88,6 +110,7 @@ struct GreeterLoop {
             let now = pattern_pad_now_ms()
             readDaemon(now: now, &buffer)
             readKeys(now: now)
+            showClock()
             if let status = pad.step(now: now) {
                 if status == 0 && startSession() { return 0 }
                 // Esc, or a session that did not start: begin again.
@@ -165,7 +188,14 @@ struct GreeterLoop {
         let monitor = pad.monitorIndex(of: pad.pointer)
         guard monitor >= 0 && monitor < pad.layouts.count else { return }
         let layout = pad.layouts[monitor]
+        let x = pad.pointer.x &- pad.origins[monitor].x
         let y = pad.pointer.y &- pad.origins[monitor].y
+        let places = PadRenderer.cornerPlaces(pad.renderer.corner, layout: layout)
+        for (which, place) in zip(powers, places)
+        where abs(x &- place.x) <= place.halfWidth && abs(y &- place.y) <= layout.textSize * 3 / 2 {
+            if !daemon.power(which) { pattern_pad_log("the daemon refused to power off, restart or sleep") }
+            return
+        }
         if y > layout.nameY - layout.nameSize * 2 && y < layout.nameY + layout.nameSize && users.count > 1 {
             choose(user: (userIndex + 1) % users.count)
         } else if y > layout.height - layout.textSize * 4 && sessions.count > 1 {

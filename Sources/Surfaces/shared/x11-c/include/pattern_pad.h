@@ -34,6 +34,9 @@ void pattern_pad_wipe(unsigned char *bytes, size_t length);
 int64_t pattern_pad_now_ms(void);
 /* Seconds since the epoch. */
 int64_t pattern_pad_wall_seconds(void);
+/* The local time and date as the locale writes them ("14:05   Sunday 12/06/26"), into out (not NUL-terminated);
+ * returns the length, 0 when it did not fit. */
+size_t pattern_pad_clock(unsigned char *out, size_t capacity);
 
 /* An environment variable's value (NULL when unset). */
 const char *pattern_pad_getenv(const char *name);
