@@ -102,14 +102,15 @@ class LoginScreenTest(lightdm.LightDMCase):
         self.assertEqual(report["marker"], [])
 
     def test_a_jump_over_a_dot_takes_it_as_android_does(self):
-        # The Z, 1235789, drawn as one pointer jump from dot to corner (xdotool's mousemove: one motion event): 1 to
-        # 3 passes over 2, 3 to 7 over 5, 7 to 9 over 8. Read without the dots between, it would be 1379.
-        self.sandbox.enrol(self.USER, "1235789")
+        # 456378 drawn as one pointer jump from dot to dot (xdotool's mousemove: one motion event each): 4 to 6
+        # passes over 5, which is taken; 3 to 7 passes over 5 again, taken already. Read without the dots between,
+        # it would be 46378.
+        self.sandbox.enrol(self.USER, "456378")
         report = self.session(
             [
                 self.select_user(),
                 {"op": "caption", "until": "Draw your pattern"},
-                {"op": "drag", "path": [1, 3, 7, 9], "steps": 1, "pause": 0.05},
+                {"op": "drag", "path": [4, 6, 3, 7, 8], "steps": 1, "pause": 0.05},
                 {"op": "marker"},
             ]
         )
