@@ -31,6 +31,8 @@ struct GreeterDaemon {
     var selectUserHint: [UInt8]? { Self.text(calls.pointee.select_user_hint?()) }
     var defaultSession: [UInt8]? { Self.text(calls.pointee.default_session?()) }
     var hostname: [UInt8] { Self.text(calls.pointee.hostname?()) ?? [] }
+    /// The keyboard layout's short name ("us"), empty when unknown.
+    var layout: [UInt8] { Self.text(calls.pointee.layout?()) ?? [] }
 
     /// Shut down, restart or sleep (PATTERN_GREETER_SHUT_DOWN ...): whether the daemon's system allows it, and the
     /// call.

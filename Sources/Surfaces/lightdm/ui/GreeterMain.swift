@@ -34,6 +34,8 @@ struct GreeterLoop {
     /// The corner's buttons: what each calls (PATTERN_GREETER_SHUT_DOWN ...), as shown right to left.
     var powers: [Int32] = []
     var clockMinute: Int64 = -1
+    /// Read once: the greeter's keyboard is the X server's.
+    var keyboardLayout: [UInt8] = []
 
     init(calls: UnsafePointer<pattern_greeter_daemon>, now: Int64) {
         var settings = PadSettings.load()
@@ -45,6 +47,7 @@ struct GreeterLoop {
         sessions = daemon.sessions()
         userIndex = Self.firstUser(users, hint: daemon.selectUserHint, lock: daemon.lockHint)
         choose(user: userIndex)
+        keyboardLayout = daemon.layout
         let labels: [(Int32, [UInt8])] = [
             (Int32(PATTERN_GREETER_SHUT_DOWN), localized("Shut Down")),
             (Int32(PATTERN_GREETER_RESTART), localized("Restart")),
@@ -56,14 +59,17 @@ struct GreeterLoop {
         }
     }
 
-    /// The machine's name, the time and the date at the top, anew each minute.
+    /// The machine's name, the time and the date, and the keyboard layout at the top, anew each minute.
     mutating func showClock() {
         let minute = pattern_pad_wall_seconds() / 60
         guard minute != clockMinute else { return }
         clockMinute = minute
         var clock = [UInt8](repeating: 0, count: 128)
         let n = clock.withUnsafeMutableBufferPointer { pattern_pad_clock($0.baseAddress, $0.count) }
-        pad.renderer.header = daemon.hostname + [0x20, 0x20, 0x20] + Array(clock[0..<min(n, clock.count)])
+        let gap: [UInt8] = [0x20, 0x20, 0x20]
+        var header = daemon.hostname + gap + Array(clock[0..<min(n, clock.count)])
+        if !keyboardLayout.isEmpty { header += gap + keyboardLayout }
+        pad.renderer.header = header
         pad.dirty = true
     }
 
