@@ -43,6 +43,8 @@ class LockScreenTest(lightdm.LightDMCase):
         self.assertTrue(lock["ready"], report["log"][-3000:])
         # The locked session's user, chosen by the greeter itself (the daemon hints the lock, not the user).
         self.assertEqual(report["steps"][5]["text"].split("\n")[0], self.FULL_NAME)
+        # No session to choose at a lock: the pattern returns to the running one.
+        self.assertNotIn("Marker desktop", report["steps"][5]["text"])
         self.assertTrue(report["steps"][8]["found"], report["log"][-3000:])
         self.assertIsNone(pad.committed_shot_differs(LOCK_SHOT, screen.parse_xwd(self.read("lock.xwd"))))
         self.assertEqual(report["marker"], ["%s :50" % self.USER], "a second session started")

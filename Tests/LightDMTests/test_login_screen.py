@@ -40,7 +40,11 @@ class LoginScreenTest(lightdm.LightDMCase):
                 {"op": "marker"},
             ]
         )
-        self.assertIn("Draw your pattern", report["steps"][1]["text"] or "", report["greeter_log"])
+        caption = report["steps"][1]["text"] or ""
+        self.assertIn("Draw your pattern", caption, report["greeter_log"])
+        # The machine's name at the top, the session to start at the bottom.
+        self.assertIn(lightdm.HOSTNAME, caption)
+        self.assertIn("Marker desktop", caption)
         image = screen.parse_xwd(self.read("login.xwd"))
         self.assertTrue(all(dot_drawn(image, dot) for dot in range(1, 10)), "the nine dots are not drawn")
         self.assertIsNone(pad.committed_shot_differs(LOGIN_SHOT, image))

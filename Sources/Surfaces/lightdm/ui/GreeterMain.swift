@@ -31,6 +31,8 @@ struct GreeterLoop {
     var sessions: [(key: [UInt8], name: [UInt8])]
     var sessionIndex = 0
     var wasPressed = true
+    /// A lock (light-locker, dm-tool lock): the pattern returns to the running session, so no session is offered.
+    let lock: Bool
     /// The corner's buttons: what each calls (PATTERN_GREETER_SHUT_DOWN ...), as shown right to left.
     var powers: [Int32] = []
     var clockMinute: Int64 = -1
@@ -45,7 +47,8 @@ struct GreeterLoop {
         daemon = GreeterDaemon(calls: calls, user: nil)
         users = daemon.users()
         sessions = daemon.sessions()
-        userIndex = Self.firstUser(users, hint: daemon.selectUserHint, lock: daemon.lockHint)
+        lock = daemon.lockHint
+        userIndex = Self.firstUser(users, hint: daemon.selectUserHint, lock: lock)
         choose(user: userIndex)
         keyboardLayout = daemon.layout
         let labels: [(Int32, [UInt8])] = [
@@ -106,7 +109,7 @@ struct GreeterLoop {
         session.quietRuns = 0
         session.nextStartAt = 0
         pad.session = session
-        pad.renderer.footer = sessionIndex < sessions.count ? sessions[sessionIndex].name : []
+        pad.renderer.footer = !lock && sessionIndex < sessions.count ? sessions[sessionIndex].name : []
         pad.dirty = true
     }
 
@@ -204,7 +207,7 @@ struct GreeterLoop {
         }
         if y > layout.nameY - layout.nameSize * 2 && y < layout.nameY + layout.nameSize && users.count > 1 {
             choose(user: (userIndex + 1) % users.count)
-        } else if y > layout.height - layout.textSize * 4 && sessions.count > 1 {
+        } else if y > layout.height - layout.textSize * 3 && sessions.count > 1 && !lock {
             sessionIndex = (sessionIndex + 1) % sessions.count
             pad.renderer.footer = sessions[sessionIndex].name
             pad.dirty = true
