@@ -19,7 +19,7 @@ import os
 import shlex
 import shutil
 
-from support import helper, pad, surfaces
+from support import helper, pad, surfaces, zh_cn
 from support.paths import BUILD, ROOT, require_built, require_tools
 
 GREETER = os.path.join(BUILD, "pam-pattern-greeter")
@@ -103,8 +103,8 @@ class LightDMNamespace(pad.DaemonNamespace):
     """pad.DaemonNamespace (profile, helper, private /dev, /run and /tmp) plus what LightDM needs; see the module
     docstring."""
 
-    def __init__(self, test, user):
-        pad.DaemonNamespace.__init__(self, test)
+    def __init__(self, test, user, chinese=False):
+        pad.DaemonNamespace.__init__(self, test, chinese=chinese)
         extra = {
             "/usr/share/xgreeters": "xgreeters",
             "/usr/share/lightdm": "usr_share_lightdm",
@@ -138,11 +138,29 @@ class LightDMNamespace(pad.DaemonNamespace):
             "lightdm.conf.d/99-pp-test.conf",
             SETTINGS % {"sessions": sessions, "xserver": xserver, "session": SESSION_KEY},
         )
+        # zh_CN: the machine's language (/etc/default/locale, which the lightdm-greeter service's pam_env reads), and
+        # the locale compiled into a copy of /usr/lib/locale mounted over it.
+        self.locales = None
+        if chinese:
+            self.locales = os.path.join(self.root, "locales")
+            shutil.copytree("/usr/lib/locale", self.locales)
+            os.chmod(self.locales, 0o755)
+            zh_cn.compile_into(self.locales)
+            os.makedirs(os.path.join(self.etc_upper, "default"), exist_ok=True)
+            with open(os.path.join(self.etc_upper, "default", "locale"), "w") as f:
+                f.write("LANG=zh_CN.UTF-8\n")
+            os.chmod(os.path.join(self.etc_upper, "default", "locale"), 0o644)
         self.log_dir = os.path.join(self.root, "logs")
         self.run_dir = os.path.join(self.root, "run")
         for directory in (self.log_dir, self.run_dir):
             os.makedirs(directory)
             os.chmod(directory, 0o755)
+
+    def setup_script(self):
+        script = pad.DaemonNamespace.setup_script(self)
+        if self.locales:
+            script += "mount --bind %s /usr/lib/locale\n" % shlex.quote(self.locales)
+        return script
 
 
 # The surface's test driver (Sources/Surfaces/lightdm/driver.py), one script with the shared parts in place.
@@ -157,7 +175,7 @@ class LightDMCase(pad.PadCase):
     GREETER_SESSION = "pam-pattern-greeter"
 
     def namespace(self):
-        return LightDMNamespace(self, self.user)
+        return LightDMNamespace(self, self.user, chinese=self.CHINESE)
 
     def session(self, steps, timeout=180):
         """Runs the steps at the login screen, the greeter turned on (and off at the end) with the reference's
