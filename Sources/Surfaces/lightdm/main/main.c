@@ -110,6 +110,7 @@ static int start_session(const char *key) {
 
 static int lock_hint(void) { return lightdm_greeter_get_lock_hint(greeter) ? 1 : 0; }
 static const char *select_user_hint(void) { return lightdm_greeter_get_select_user_hint(greeter); }
+static int hide_users_hint(void) { return lightdm_greeter_get_hide_users_hint(greeter) ? 1 : 0; }
 
 static LightDMUser *user_at(int index) {
     GList *users = lightdm_user_list_get_users(lightdm_user_list_get_instance());
@@ -213,6 +214,7 @@ int main(void) {
         .start_session = start_session,
         .lock_hint = lock_hint,
         .select_user_hint = select_user_hint,
+        .hide_users_hint = hide_users_hint,
         .user_count = user_count,
         .user_login = user_login,
         .user_display_name = user_display_name,

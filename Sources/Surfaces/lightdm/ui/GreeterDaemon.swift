@@ -29,6 +29,7 @@ struct GreeterDaemon {
 
     var lockHint: Bool { (calls.pointee.lock_hint?() ?? 0) != 0 }
     var selectUserHint: [UInt8]? { Self.text(calls.pointee.select_user_hint?()) }
+    var hideUsersHint: Bool { (calls.pointee.hide_users_hint?() ?? 0) != 0 }
     var defaultSession: [UInt8]? { Self.text(calls.pointee.default_session?()) }
     var hostname: [UInt8] { Self.text(calls.pointee.hostname?()) ?? [] }
     /// The keyboard layout's short name ("us"), empty when unknown.

@@ -45,7 +45,8 @@ struct GreeterLoop {
         settings.timeoutSeconds = Int64(1) << 40
         pad = PadLoop(settings: settings, now: now)
         daemon = GreeterDaemon(calls: calls, user: nil)
-        users = daemon.users()
+        // greeter-hide-users: nobody listed; PAM asks the name (an echo-on prompt, answered from the field).
+        users = daemon.hideUsersHint ? [] : daemon.users()
         sessions = daemon.sessions()
         lock = daemon.lockHint
         userIndex = Self.firstUser(users, hint: daemon.selectUserHint, lock: lock)

@@ -37,6 +37,8 @@ struct pattern_greeter_daemon {
     int (*start_session)(const char *key);
     int (*lock_hint)(void);
     const char *(*select_user_hint)(void);
+    /* greeter-hide-users: list nobody, PAM asks the name. */
+    int (*hide_users_hint)(void);
     int (*user_count)(void);
     const char *(*user_login)(int index);
     const char *(*user_display_name)(int index);
