@@ -122,6 +122,28 @@ class LoginScreenTest(lightdm.LightDMCase):
         self.assertEqual(self.sandbox.failures(self.USER), 0)
 
 
+class HiddenUsersTest(lightdm.LightDMCase):
+    USER = "lightdm4"
+    PASSWORD = "Lightdm-test-pw-45"
+    SEAT = "greeter-hide-users=true\n"
+
+    def test_with_the_users_hidden_the_name_is_typed_then_the_pattern_drawn(self):
+        report = self.session(
+            [
+                {"op": "caption", "until": "login:"},
+                {"op": "type", "text": self.USER},
+                {"op": "key", "name": "Return"},
+                {"op": "caption", "until": "Draw your pattern"},
+                {"op": "drag", "path": [int(d) for d in PATTERN]},
+                {"op": "marker"},
+            ]
+        )
+        shown = report["steps"][0]["text"] or ""
+        self.assertIn("login:", shown, report["greeter_log"])
+        self.assertNotIn(self.FULL_NAME, shown, "a hidden user is listed")
+        self.assertEqual(report["steps"][5]["lines"], ["%s :50" % self.USER], report["log"][-3000:])
+
+
 class ReferenceTest(unittest.TestCase):
     def test_the_reference_gives_the_commands_the_tests_run(self):
         with open(os.path.join(ROOT, "docs", "reference.md")) as f:

@@ -77,7 +77,7 @@ sessions-directory=%(sessions)s
 [Seat:*]
 xserver-command=%(xserver)s
 user-session=%(session)s
-"""
+%(seat)s"""
 
 
 def on_command(greeter="pam-pattern-greeter"):
@@ -103,7 +103,7 @@ class LightDMNamespace(pad.DaemonNamespace):
     """pad.DaemonNamespace (profile, helper, private /dev, /run and /tmp) plus what LightDM needs; see the module
     docstring."""
 
-    def __init__(self, test, user, chinese=False):
+    def __init__(self, test, user, chinese=False, seat=""):
         pad.DaemonNamespace.__init__(self, test, chinese=chinese)
         extra = {
             "/usr/share/xgreeters": "xgreeters",
@@ -136,7 +136,7 @@ class LightDMNamespace(pad.DaemonNamespace):
         self.write_overlay(
             "usr_share_lightdm",
             "lightdm.conf.d/99-pp-test.conf",
-            SETTINGS % {"sessions": sessions, "xserver": xserver, "session": SESSION_KEY},
+            SETTINGS % {"sessions": sessions, "xserver": xserver, "session": SESSION_KEY, "seat": seat},
         )
         # zh_CN: the machine's language (/etc/default/locale, which the lightdm-greeter service's pam_env reads), and
         # the locale compiled into a copy of /usr/lib/locale mounted over it.
@@ -173,9 +173,11 @@ class LightDMCase(pad.PadCase):
 
     FULL_NAME = "Lee Lightdm"
     GREETER_SESSION = "pam-pattern-greeter"
+    # More [Seat:*] settings of the test's own, lines of lightdm.conf.
+    SEAT = ""
 
     def namespace(self):
-        return LightDMNamespace(self, self.user, chinese=self.CHINESE)
+        return LightDMNamespace(self, self.user, chinese=self.CHINESE, seat=self.SEAT)
 
     def session(self, steps, timeout=180):
         """Runs the steps at the login screen, the greeter turned on (and off at the end) with the reference's
