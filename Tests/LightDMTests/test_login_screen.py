@@ -76,6 +76,22 @@ class LoginScreenTest(lightdm.LightDMCase):
         self.assertEqual(report["marker"], [])
         self.assertEqual(self.sandbox.failures(self.USER), 1)
 
+    def test_a_drawing_made_while_the_last_is_judged_is_judged_too(self):
+        # The second drawing is released while PAM still hashes the first: it waits for the verdict (the daemon
+        # judges one answer at a time), then goes to a new pattern prompt. Both are counted: none is lost.
+        report = self.session(
+            [
+                self.select_user(),
+                {"op": "caption", "until": "Draw your pattern"},
+                {"op": "drag", "path": [int(d) for d in WRONG_PATTERN], "steps": 1, "pause": 0.02},
+                {"op": "drag", "path": [1, 2, 3, 6, 9], "steps": 1, "pause": 0.02},
+                {"op": "sleep", "seconds": 6},
+                {"op": "caption"},
+            ]
+        )
+        self.assertEqual(self.sandbox.failures(self.USER), 2, report["steps"][5]["text"])
+        self.assertEqual(report["marker"], [])
+
     def test_the_typed_password_starts_the_session(self):
         report = self.session(
             [
