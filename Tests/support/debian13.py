@@ -38,7 +38,8 @@ PACKAGES = (
     "libpam-runtime libx11-6 libxrandr2 libxft2 libtss2-esys-3.0.2-0t64 libtss2-sys1t64 libtss2-rc0t64 "
     "libtss2-tcti-swtpm0t64 plasma-workspace plasma-desktop-data sddm qml-module-qtquick2 qml-module-qtquick-window2 "
     "qml-module-qtquick-controls2 qml-module-qtqml-models2 qml6-module-qtquick qml6-module-qtquick-window "
-    "qml6-module-qtquick-controls qml6-module-qtqml-models qt6-svg-plugins"
+    "qml6-module-qtquick-controls qml6-module-qtqml-models qt6-svg-plugins "
+    "lightdm"
 ).split()
 
 

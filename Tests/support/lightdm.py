@@ -173,8 +173,9 @@ class LightDMCase(pad.PadCase):
 
     FULL_NAME = "Lee Lightdm"
     GREETER_SESSION = "pam-pattern-greeter"
-    # More [Seat:*] settings of the test's own, lines of lightdm.conf.
-    SEAT = ""
+    # More [Seat:*] settings of the test's own, lines of lightdm.conf: the user list shown (Debian's
+    # /usr/share/lightdm/lightdm.conf.d/01_debian.conf hides it).
+    SEAT = "greeter-hide-users=false\n"
 
     def namespace(self):
         return LightDMNamespace(self, self.user, chinese=self.CHINESE, seat=self.SEAT)

@@ -45,10 +45,12 @@ struct GreeterLoop {
         settings.timeoutSeconds = Int64(1) << 40
         pad = PadLoop(settings: settings, now: now)
         daemon = GreeterDaemon(calls: calls, user: nil)
-        // greeter-hide-users: nobody listed; PAM asks the name (an echo-on prompt, answered from the field).
-        users = daemon.hideUsersHint ? [] : daemon.users()
-        sessions = daemon.sessions()
         lock = daemon.lockHint
+        // greeter-hide-users (Debian's default): nobody listed, PAM asks the name (an echo-on prompt, answered from
+        // the field); at a lock only those logged in, so the locked session's user is offered.
+        let listed = daemon.users()
+        users = !daemon.hideUsersHint ? listed : (lock ? listed.filter { $0.loggedIn } : [])
+        sessions = daemon.sessions()
         userIndex = Self.firstUser(users, hint: daemon.selectUserHint, lock: lock)
         choose(user: userIndex)
         keyboardLayout = daemon.layout
