@@ -121,16 +121,18 @@ class LoginScreenTest(lightdm.LightDMCase):
         self.assertEqual(self.sandbox.failures(self.USER), 0)
         self.assertEqual(report["marker"], [])
 
-    def test_a_jump_over_a_dot_takes_it_as_android_does(self):
-        # 456378 drawn as one pointer jump from dot to dot (xdotool's mousemove: one motion event each): 4 to 6
-        # passes over 5, which is taken; 3 to 7 passes over 5 again, taken already. Read without the dots between,
-        # it would be 46378.
+    def test_a_jump_over_dots_takes_them_as_android_does(self):
+        # 456378 drawn with one pointer jump per stroke (xdotool's mousemove: one motion event each), the first
+        # overshooting: from 4 to a point past 6, where no dot is. Only a greeter that walks the segment between
+        # two samples takes 5 and 6 (read at the samples alone it is 43578, wrong); 3 to 7 passes 5, taken already.
         self.sandbox.enrol(self.USER, "456378")
+        x, y = lightdm.dot_centre(6)
+        past_six = [x + lightdm.SPACING * 6 // 10, y]
         report = self.session(
             [
                 self.select_user(),
                 {"op": "caption", "until": "Draw your pattern"},
-                {"op": "drag", "path": [4, 6, 3, 7, 8], "steps": 1, "pause": 0.05},
+                {"op": "drag", "path": [4, past_six, 3, 7, 8], "steps": 1, "pause": 0.05},
                 {"op": "marker"},
             ]
         )
