@@ -19,6 +19,12 @@ RETURNING = "Returning to existing user session"
 LOCK_SHOT = os.path.join(ROOT, "docs", "lightdm-lock.png")
 
 
+def wait_said(text):
+    """The seconds of "try again in 1 minute", "… 59 seconds", "… 1 minute 2 seconds" (DurationWords)."""
+    said = re.search(r"try again in ((?:\d+ (?:minutes?|seconds?) ?)+)", text).group(1)
+    return sum(int(n) * (60 if unit.startswith("minute") else 1) for n, unit in re.findall(r"(\d+) (\w+)", said))
+
+
 class LockScreenTest(lightdm.LightDMCase):
     USER = "lightdm2"
     PASSWORD = "Lightdm-test-pw-43"
@@ -67,7 +73,7 @@ class LockScreenTest(lightdm.LightDMCase):
         before, later, after = (report["steps"][i]["text"] or "" for i in (1, 3, 5))
         self.assertIn("Too many wrong patterns: try again in", before)
         self.assertNotIn("Draw your pattern", before)
-        seconds = [int(re.search(r"try again in (\d+)", text).group(1)) for text in (before, later)]
+        seconds = [wait_said(text) for text in (before, later)]
         self.assertLess(seconds[1], seconds[0], "the wait is not counted down: %r" % seconds)
         self.assertIn("try again in", after)
         self.assertNotIn("Checking", after)

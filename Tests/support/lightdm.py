@@ -200,7 +200,11 @@ class LightDMCase(pad.PadCase):
         }
         report = self.run_driver("lightdm", DRIVER, job, timeout)
         self.assertEqual(report["on"][0], 0, report["on"][1])
-        self.assertTrue(report["ready"], "the login screen did not come up:\n%s" % report["log"][-3000:])
+        self.assertTrue(
+            report["ready"],
+            "the login screen did not come up:\n%s\n…\n%s\ngreeter:\n%s"
+            % (report["log"][:6000], report["log"][-1500:], report["greeter_log"][-3000:]),
+        )
         return report
 
     def assertOnAndOff(self, report):
