@@ -33,6 +33,9 @@ PAD          := /usr/libexec/pam-pattern/auth_pattern
 DRAW         := /usr/libexec/pam-pattern/pattern-draw
 # The Wayland lock screen's PAM child, whose path is compiled into pattern-lock (LockMain.swift).
 LOCK_PAM     := /usr/libexec/pam-pattern/pattern-lock-pam
+# The LightDM greeter, where LightDM's own greeters are, and the directory LightDM reads greeters' entries from.
+GREETER      := /usr/sbin/pam-pattern-greeter
+XGREETERSDIR := /usr/share/xgreeters
 # Where desktop menus find the entry that starts it.
 APPLICATIONSDIR ?= $(PREFIX)/share/applications
 PAMCONFIGDIR ?= /usr/share/pam-configs
@@ -88,6 +91,10 @@ DEB_SDDM_PACKAGES := sddm dbus qml-module-qtquick2 qml-module-qtquick-window2 qm
                      qml6-module-qtquick-controls qml6-module-qtqml-models \
                      qml-module-qtquick-virtualkeyboard sddm-theme-breeze
 
+# The LightDM greeter: the daemon its tests run (Tests/LightDMTests) and the library its C main links, without the
+# greeter and desktop lightdm recommends.
+DEB_LIGHTDM_PACKAGES := lightdm liblightdm-gobject-dev
+
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
 # user's next build of the tree fails ("invalid access"). In the scratch path they go back with it (GIVE_BACK).
@@ -142,6 +149,7 @@ deps:
 	@$(call INSTALL_MISSING,$(DEB_KDE_PACKAGES),--no-install-recommends)
 	@$(call INSTALL_MISSING,$(DEB_SDDM_PACKAGES),--no-install-recommends)
 	@$(call INSTALL_MISSING,$(DEB_WAYLAND_PACKAGES),--no-install-recommends)
+	@$(call INSTALL_MISSING,$(DEB_LIGHTDM_PACKAGES),--no-install-recommends)
 
 # What the build needs, for `make demo`: after the toolchain check, so a machine without Swift is told
 # so before anything is installed.
@@ -232,6 +240,7 @@ build: check-deps toolchain build-owner
 	wayland-scanner private-code Tools/wayland-pointer/wlr-virtual-pointer-unstable-v1.xml $(BUILD)/wlr-virtual-pointer-protocol.c
 	gcc -Wall -Wextra -O2 -I$(BUILD) -o $(BUILD)/wayland-pointer Tools/wayland-pointer/wayland_pointer.c \
 	  $(BUILD)/wlr-virtual-pointer-protocol.c -lwayland-client
+	$(call PUT,strip -o,$(EMBEDDED_BIN)/pam-pattern-greeter,pam-pattern-greeter)
 	$(call PUT,strip -o,$(CLI_SCRATCH)/release/patternctl,patternctl)
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc
 	install -m 0755 $(EMBEDDED_BIN)/tpm-driver $(BUILD)/tpm-driver  # install: a new file, as PUT
@@ -272,6 +281,7 @@ build-embedded:
 	$(SWIFT_RELEASE) --product auth_pattern
 	$(SWIFT_RELEASE) --product pattern-draw
 	$(SWIFT_RELEASE) --product pattern-lock
+	$(SWIFT_RELEASE) --product pam-pattern-greeter
 	# the TPM layer's test driver (Tests/TPMTests), never installed
 	$(SWIFT_RELEASE) --product tpm-driver
 	# the core's pure functions as Embedded Swift, for Tests/CoreVectorsTests and Tests/QMLTests, never installed
@@ -355,7 +365,8 @@ FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 
 # only pam-pattern-sddm on SDDM (LXQt and others log in with SDDM without Plasma).
 DEB_LISTS := pam-pattern:$(subst $(SPACE),$(COMMA),$(PAM_PATTERN_LISTS)) pam-pattern-kde:$(SURFACES)/kde/package.list \
              pam-pattern-sddm:$(SURFACES)/sddm/package.list \
-             pam-pattern-wayland:$(SURFACES)/wayland/package.list
+             pam-pattern-wayland:$(SURFACES)/wayland/package.list \
+             pam-pattern-lightdm:$(SURFACES)/lightdm/package.list
 
 # DEB_LISTS, an entry a line (Tests/support/debs.py reads which lists make each package).
 print-deb-lists:

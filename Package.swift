@@ -44,6 +44,7 @@ let package = Package(
         .executable(name: "auth_pattern", targets: ["auth_pattern"]),
         .executable(name: "pattern-draw", targets: ["pattern-draw"]),
         .executable(name: "pattern-lock", targets: ["pattern-lock"]),
+        .executable(name: "pam-pattern-greeter", targets: ["pam-pattern-greeter"]),
     ],
     targets: [
         // libc, libcrypt and libpam, as seen from Swift (both builds). libcrypt is linked by the targets that hash
@@ -163,8 +164,9 @@ let package = Package(
                 "pad/main", "pad/package.list", "pad/driver.py",
                 "draw/main", "draw/package.list", "draw/driver.py", "draw/ui/pam-pattern-draw.desktop.in",
                 "wayland",
+                "lightdm/main", "lightdm/package.list", "lightdm/driver.py", "lightdm/ui/pam-pattern-greeter.desktop",
             ],
-            sources: ["shared/x11", "pad/ui", "draw/ui"],
+            sources: ["shared/x11", "pad/ui", "draw/ui", "lightdm/ui"],
             swiftSettings: embedded
         ),
         // auth_pattern, the xsecurelock auth module: a C main (Embedded Swift cannot see argv), then PatternPad.
@@ -197,6 +199,18 @@ let package = Package(
             dependencies: ["PatternLock", "CPatternPad", "CPatternLock"],
             path: "Sources/Surfaces/wayland/main",
             linkerSettings: embeddedExecutable
+        ),
+        // liblightdm-gobject, GLib and GObject, for the LightDM greeter's C main only.
+        .systemLibrary(name: "CLightDM", path: "Sources/CLightDM", pkgConfig: "liblightdm-gobject-1"),
+        // pam-pattern-greeter, the LightDM greeter: a C main that connects to the daemon (the only code that links
+        // liblightdm), then PatternPad (GreeterMain.swift) through a table of the daemon's calls.
+        .executableTarget(
+            name: "pam-pattern-greeter",
+            dependencies: ["PatternPad", "CPatternPad", "CLightDM"],
+            path: "Sources/Surfaces/lightdm/main",
+            linkerSettings: embeddedExecutable + [
+                .linkedLibrary("lightdm-gobject-1"), .linkedLibrary("gobject-2.0"), .linkedLibrary("glib-2.0"),
+            ]
         ),
         // libbsd's readpassphrase(3) for patternctl's prompts; never a dependency of the module.
         .systemLibrary(name: "CReadPassphrase", path: "Sources/CReadPassphrase"),

@@ -7,7 +7,7 @@
 # root:root, dpkg-deb sorts the members.
 # The Debian source package's files at the top of the tree (debian/) are this route's too, so the two build the
 # same packages: PACKAGE's stanza of debian/control, its substitution variables filled in as debhelper would
-# (${shlibs:Depends}, ${tss2:Recommends}, ${source:Version}; ${misc:Depends} is empty here), is its control
+# (${shlibs:Depends}, ${tss2:Recommends}, ${source:Version}, ${binary:Version}; ${misc:Depends} is empty here), is its control
 # file, with the source stanza's Maintainer, Section and Priority where the stanza has none. As debhelper
 # does, the first package (pam-pattern) takes debian/postinst, prerm, postrm, triggers and lintian-overrides;
 # another one debian/PACKAGE.postinst and so on, where it has them. A package whose stanza says
@@ -97,7 +97,7 @@ size=$(du -s -k --apparent-size --exclude=DEBIAN "$stage" | cut -f1)
     done
     grep -v -E '^(Package|Architecture): ' <<< "$stanza" |
         sed -e "s#\${shlibs:Depends}#$depends#" -e "s#\${tss2:Recommends}#$recommends#" \
-            -e "s#\${source:Version}#$version#g" -e 's#, *\${misc:Depends}##; s#\${misc:Depends}, *##'
+            -e "s#\${source:Version}#$version#g" -e "s#\${binary:Version}#$version#g" -e 's#, *\${misc:Depends}##; s#\${misc:Depends}, *##'
 } > "$stage/DEBIAN/control"
 
 find "$stage" -type d -exec chmod 0755 {} +

@@ -104,6 +104,7 @@ class ManPageTests(unittest.TestCase):
             "patternctl.8",
             "pam_pattern_helper.8",
             "auth_pattern.8",
+            "pam-pattern-greeter.8",
             "pam_pattern.conf.5",
             "pattern-lock.1",
         ):

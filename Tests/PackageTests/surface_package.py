@@ -4,6 +4,8 @@ but the ones the package's test names (MAINTAINER_FILES); lintian reports nothin
 removed from under them. Each package's test adds what is its own (its Depends, what it turns on, what it leaves).
 """
 
+import gzip
+import hashlib
 import os
 import re
 import shutil
@@ -12,7 +14,7 @@ import subprocess
 import tempfile
 import unittest
 
-from test_package import Namespace, sha256
+from test_package import Namespace, packaged_path, sha256
 
 from support import debs
 
@@ -64,7 +66,7 @@ class SurfacePackage:
 
     def expected_files(self):
         doc = "/usr/share/doc/" + self.PACKAGE
-        return sorted({dst for _, dst, _ in self.rows} | {doc + "/changelog.gz", doc + "/copyright"})
+        return sorted({packaged_path(dst) for _, dst, _ in self.rows} | {doc + "/changelog.gz", doc + "/copyright"})
 
     def shipped_files(self):
         """The package's files, checked against the build and its list (bytes, modes, owner; the control archive
@@ -77,14 +79,23 @@ class SurfacePackage:
         self.assertEqual(found, self.expected_files())
         for src, dst, mode in self.rows:
             with self.subTest(dst):
-                self.assertEqual(sha256(d + dst), sha256(src), "%s is not the bytes of %s" % (dst, src))
-                self.assertEqual(stat.S_IMODE(os.stat(d + dst).st_mode), mode, dst)
+                path = d + packaged_path(dst)
+                self.assertEqual(self.content(path), self.content(src, gzipped=False), "%s is not %s" % (dst, src))
+                self.assertEqual(stat.S_IMODE(os.stat(path).st_mode), mode, dst)
         members = subprocess.run(["dpkg-deb", "-c", self.deb], capture_output=True, text=True, check=True).stdout
         for line in members.splitlines():
             self.assertEqual(line.split()[1], "root/root", line)
             self.assertTrue(line.split()[0] in ("drwxr-xr-x", "-rw-r--r--", "-rwxr-xr-x"), line)
         self.assertEqual(sorted(os.listdir(os.path.join(d, "DEBIAN"))), sorted(self.MAINTAINER_FILES))
         return found
+
+    @staticmethod
+    def content(path, gzipped=None):
+        """A file's bytes' digest; a man page (gzipped in the package) ungzipped first."""
+        if gzipped or (gzipped is None and path.endswith(".gz")):
+            with gzip.open(path) as f:
+                return hashlib.sha256(f.read()).hexdigest()
+        return sha256(path)
 
     def test_lintian_reports_nothing(self):
         debs.assert_lintian_clean(self, self.deb, "error,warning,info")
@@ -101,9 +112,10 @@ class SurfacePackage:
         files = sorted(p for p in listed if os.path.isfile(ns.path(p)))
         self.assertEqual(files, self.expected_files(), "dpkg -L and the package's install list disagree")
         for src, dst, mode in self.rows:
-            st = os.stat(ns.path(dst))
+            path = ns.path(packaged_path(dst))
+            st = os.stat(path)
             self.assertEqual((stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid), (mode, 0, 0), dst)
-            self.assertEqual(sha256(ns.path(dst)), sha256(src), dst)
+            self.assertEqual(self.content(path), self.content(src, gzipped=False), dst)
         refused = ns.run(["dpkg", "-r", debs.BASE], check=False)
         self.assertNotEqual(refused.returncode, 0, refused.stdout)
         self.assertIn(self.PACKAGE, refused.stderr)

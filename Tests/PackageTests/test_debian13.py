@@ -21,6 +21,7 @@ from collections import namedtuple
 
 import test_fresh_install
 import test_kde_package
+import test_lightdm_package
 import test_package
 import test_sddm_package
 import test_wayland_package
@@ -599,6 +600,16 @@ class Debian13SddmPackage(test_sddm_package.SddmPackageTests):
         self.assertEqual(said["greeter"], "/usr/bin/sddm-greeter-qt6")
         self.maxDiff = None
         self.assertEqual(sddm.test_mode_problems(said, test_sddm_package.THEME), [], said)
+
+
+class Debian13LightDMPackage(test_lightdm_package.LightDMPackageTests):
+    """pam-pattern-lightdm installed beside pam-pattern in Debian 13 (its Depends resolve there: lightdm and the
+    liblightdm-gobject it links, built on Debian 12), and Debian 13's lintian on it."""
+
+    NAMESPACE = debian13.Debian13
+
+    def test_lintian_of_debian_13_reports_nothing(self):
+        debian13_lintian(self, self.deb, fail_on="error,warning,info")
 
 
 def debian13_lintian(test, deb, fail_on="error,warning"):

@@ -40,7 +40,9 @@ PACKAGES = (
     "qml-module-qtquick-controls2 qml-module-qtqml-models2 qml6-module-qtquick qml6-module-qtquick-window "
     "qml6-module-qtquick-controls qml6-module-qtqml-models qt6-svg-plugins "
     # pattern-lock's: sway 1.10 (ext-session-lock-v1) headless, grim, wtype, and the libraries the locker links.
-    "sway grim wtype libwayland-client0 libcairo2 libxkbcommon0"
+    "sway grim wtype libwayland-client0 libcairo2 libxkbcommon0 "
+    # the LightDM greeter's: the daemon
+    "lightdm"
 ).split()
 
 

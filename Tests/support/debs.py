@@ -3,8 +3,9 @@
 `make deb` prints one path per binary package (the Makefile's DEB_LISTS): pam-pattern, whose files are
 packaging/install.list's and the pad's and the drawing window's (Sources/Surfaces/*/package.list),
 pam-pattern-kde, the KDE lock screen's (Sources/Surfaces/kde/package.list), pam-pattern-sddm, the SDDM
-login screen's (Sources/Surfaces/sddm/package.list), and pam-pattern-wayland, the Wayland lock screen's
-(Sources/Surfaces/wayland/package.list). Every suite that installs or extracts a package uses
+login screen's (Sources/Surfaces/sddm/package.list), pam-pattern-wayland, the Wayland lock screen's
+(Sources/Surfaces/wayland/package.list), and pam-pattern-lightdm, the LightDM greeter's
+(Sources/Surfaces/lightdm/package.list). Every suite that installs or extracts a package uses
 these bytes.
 """
 
@@ -17,7 +18,7 @@ import tempfile
 from support.paths import ROOT
 
 BASE, KDE, SDDM = "pam-pattern", "pam-pattern-kde", "pam-pattern-sddm"
-WAYLAND = "pam-pattern-wayland"
+WAYLAND, LIGHTDM = "pam-pattern-wayland", "pam-pattern-lightdm"
 
 
 def deb_lists():

@@ -20,7 +20,7 @@ import tempfile
 import unittest
 
 from support import helper, screen, surfaces, zh_cn
-from support.paths import BUILD, MODULE, require_built, require_tools
+from support.paths import BUILD, MODULE, ROOT, require_built, require_tools
 
 PAD = os.path.join(BUILD, "auth_pattern")
 DRAW = os.path.join(BUILD, "pattern-draw")
@@ -160,6 +160,52 @@ class PadNamespace(helper.Namespace):
             os.chmod(messages, 0o755)
             lines.append("mount --bind %s %s" % (q(messages), zh_cn.MESSAGES))
         return "\n".join(lines) + "\n"
+
+
+class DaemonNamespace(PadNamespace):
+    """A PadNamespace for a display manager's daemon (SDDM, LightDM), which starts X servers, greeters and
+    sessions of its own: also a pid and uts namespace (when the driver ends, the kernel ends every process started
+    there), a private /run (the daemon's and the bus's sockets) and /tmp (X's lock files) with the sandbox bound
+    back at its path, and overlays written by write_overlay."""
+
+    def write_overlay(self, layer, name, text):
+        path = os.path.join(self.root, "overlay", layer, "up", name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        for directory in (os.path.dirname(path), os.path.dirname(os.path.dirname(path))):
+            if directory.startswith(os.path.join(self.root, "overlay", layer, "up", "")):
+                os.chmod(directory, 0o755)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, 0o644)
+
+    def setup_script(self):
+        # A private /tmp (X's lock files, the daemon's sockets) with the sandbox bound back at its path, and this tree
+        # too when it is under /tmp (a fresh clone there: the stack names the built module by its path).
+        kept = [self.root] + ([ROOT] if os.path.realpath(ROOT).startswith("/tmp/") else [])
+        lines = ["mount -t tmpfs -o mode=0755 tmpfs /run", "mkdir -p /run/lock /run/dbus /run/systemd/journal"]
+        for i, path in enumerate(kept):
+            lines.append("mkdir -p /run/keep/%d && mount --bind %s /run/keep/%d" % (i, shlex.quote(path), i))
+        lines.append("mount -t tmpfs -o mode=1777 tmpfs /tmp")
+        for i, path in enumerate(kept):
+            lines.append("mkdir -p %s && mount --bind /run/keep/%d %s" % (shlex.quote(path), i, shlex.quote(path)))
+        return PadNamespace.setup_script(self) + "\n".join(lines + [""])
+
+    def argv(self, command):
+        # A pid namespace too: when its first process (the driver) ends, the kernel ends every other one.
+        return [
+            "unshare",
+            "--mount",
+            "--pid",
+            "--uts",
+            "--fork",
+            "--kill-child",
+            "--mount-proc",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            self.setup_script() + command,
+        ]
 
 
 class PadCase(helper.HelperCase):

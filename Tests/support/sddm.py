@@ -28,7 +28,7 @@ import subprocess
 import tempfile
 
 from support import debs, pad, surfaces, xvfb
-from support.paths import BUILD, ROOT, require_built, require_tools, run
+from support.paths import BUILD, require_built, require_tools, run
 
 THEME_ID = "pam-pattern"
 THEME = os.path.join(BUILD, "sddm", THEME_ID)
@@ -183,11 +183,12 @@ echo "$(id -un) $DISPLAY" >> %(marker)s
 """
 
 
-class SddmNamespace(pad.PadNamespace):
-    """pad.PadNamespace (profile, helper, private /dev) plus what the daemon needs; see the module docstring."""
+class SddmNamespace(pad.DaemonNamespace):
+    """pad.DaemonNamespace (profile, helper, private /dev, /run and /tmp) plus what SDDM needs; see the module
+    docstring."""
 
     def __init__(self, test, user, virtual_keyboard=False):
-        pad.PadNamespace.__init__(self, test)
+        pad.DaemonNamespace.__init__(self, test)
         # /etc first: the overlays on /etc/security and /etc/pam.d go on top of it.
         extra = {
             # /usr/share/sddm, not its themes/: the sddm package ships no themes directory
@@ -258,45 +259,6 @@ class SddmNamespace(pad.PadNamespace):
         with open(os.path.join(state, "state.conf"), "w") as f:
             f.write("[Last]\nSession=%s\nUser=%s\n" % (SESSION, user.name))
         os.chown(os.path.join(state, "state.conf"), stat.st_uid, stat.st_gid)
-
-    def write_overlay(self, layer, name, text):
-        path = os.path.join(self.root, "overlay", layer, "up", name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        for directory in (os.path.dirname(path), os.path.dirname(os.path.dirname(path))):
-            if directory.startswith(os.path.join(self.root, "overlay", layer, "up", "")):
-                os.chmod(directory, 0o755)
-        with open(path, "w") as f:
-            f.write(text)
-        os.chmod(path, 0o644)
-
-    def setup_script(self):
-        # A private /tmp (X's lock files, SDDM's sockets) with the sandbox bound back at its path, and this tree
-        # too when it is under /tmp (a fresh clone there: the stack names the built module by its path).
-        kept = [self.root] + ([ROOT] if os.path.realpath(ROOT).startswith("/tmp/") else [])
-        lines = ["mount -t tmpfs -o mode=0755 tmpfs /run", "mkdir -p /run/lock /run/dbus /run/systemd/journal"]
-        for i, path in enumerate(kept):
-            lines.append("mkdir -p /run/keep/%d && mount --bind %s /run/keep/%d" % (i, shlex.quote(path), i))
-        lines.append("mount -t tmpfs -o mode=1777 tmpfs /tmp")
-        for i, path in enumerate(kept):
-            lines.append("mkdir -p %s && mount --bind /run/keep/%d %s" % (shlex.quote(path), i, shlex.quote(path)))
-        return pad.PadNamespace.setup_script(self) + "\n".join(lines + [""])
-
-    def argv(self, command):
-        # A pid namespace too: when its first process (the driver) ends, the kernel ends every other one.
-        return [
-            "unshare",
-            "--mount",
-            "--pid",
-            "--uts",
-            "--fork",
-            "--kill-child",
-            "--mount-proc",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            self.setup_script() + command,
-        ]
 
 
 # The surface's test driver (Sources/Surfaces/sddm/driver.py), one script with the shared parts in place.

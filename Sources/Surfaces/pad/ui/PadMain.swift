@@ -58,43 +58,52 @@ struct PadLoop {
         }
     }
 
+    var dirty = true
+    var lastSecond: Int64 = -1
+    var lastVisible: (error: Bool, shake: Bool, awaiting: Bool, dots: Int) = (false, false, false, 0)
+
     mutating func run() -> Int32 {
-        var dirty = true
-        var lastSecond: Int64 = -1
-        var lastVisible: (error: Bool, shake: Bool, awaiting: Bool, dots: Int) = (false, false, false, 0)
         while true {
             let now = pattern_pad_now_ms()
-            let beforeMessageAt = session.messageAt
-            let beforePrompt = session.prompt
-            session.tick(now: now)
-            if let status = session.finished { return end(status, now: now) }
-            if session.messageAt != beforeMessageAt || session.prompt != beforePrompt { dirty = true }
-            if pattern_pad_x11_events() != 0 {
-                measureMonitors()
-                dirty = true
-            }
-            if samplePointer(now: now) { dirty = true }
-            if readKeys(now: now) { dirty = true }
-            if let status = session.finished { return end(status, now: now) }
-            let visible = (
-                session.errorUntil > now, session.shakeUntil > now || session.tooShortUntil > now,
-                session.awaiting != .nothing, PadSecret.trace.pointee.count
-            )
-            if visible != lastVisible || session.shakeUntil > now {
-                dirty = true
-                lastVisible = visible
-            }
-            if case .wait = session.message, now / 1000 != lastSecond {
-                lastSecond = now / 1000
-                dirty = true
-            }
-            if dirty {
-                renderer.draw(session, layouts: layouts, origins: origins, pointer: pointer, now: now)
-                dirty = false
-            }
+            if let status = step(now: now) { return end(status, now: now) }
             var fds: [Int32] = [stdinOpen ? 0 : -1, session.run?.fromChild ?? -1]
             _ = pattern_pad_wait(&fds, 2, interval(now: now))
         }
+    }
+
+    /// One turn: PAM's words, the screen's events, the pointer and the keys, and a frame when something visible
+    /// changed. Returns the exit status once the session has finished (`end` then closes). The LightDM greeter takes
+    /// the same turns.
+    mutating func step(now: Int64) -> Int32? {
+        let beforeMessageAt = session.messageAt
+        let beforePrompt = session.prompt
+        session.tick(now: now)
+        if let status = session.finished { return status }
+        if session.messageAt != beforeMessageAt || session.prompt != beforePrompt { dirty = true }
+        if pattern_pad_x11_events() != 0 {
+            measureMonitors()
+            dirty = true
+        }
+        if samplePointer(now: now) { dirty = true }
+        if readKeys(now: now) { dirty = true }
+        if let status = session.finished { return status }
+        let visible = (
+            session.errorUntil > now, session.shakeUntil > now || session.tooShortUntil > now,
+            session.awaiting != .nothing, PadSecret.trace.pointee.count
+        )
+        if visible != lastVisible || session.shakeUntil > now {
+            dirty = true
+            lastVisible = visible
+        }
+        if case .wait = session.message, now / 1000 != lastSecond {
+            lastSecond = now / 1000
+            dirty = true
+        }
+        if dirty {
+            renderer.draw(session, layouts: layouts, origins: origins, pointer: pointer, now: now)
+            dirty = false
+        }
+        return nil
     }
 
     /// The pad's last moment: the cancelled runs still ending killed, and the success frame when authproto said yes

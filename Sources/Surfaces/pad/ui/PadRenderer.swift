@@ -15,7 +15,13 @@ package struct PadRenderer {
     /// The drawing (or the grid) once authproto said yes, just before the screen opens.
     static let success: UInt32 = 0x81C995
 
-    let userName: [UInt8]
+    var userName: [UInt8]
+    /// A line at the top and one at the bottom of every monitor (the LightDM greeter's machine, clock and session);
+    /// none at the lock screen.
+    var header: [UInt8] = []
+    var footer: [UInt8] = []
+    /// Buttons in the bottom right corner, right to left (the greeter's shut down, restart, sleep).
+    var corner: [[UInt8]] = []
     /// Wrapped lines of recent texts (text, width) -> lines: measuring text is the costly part of a frame.
     private var wrapped: [(key: [UInt8], width: Int32, size: Int32, lines: [[UInt8]])] = []
 
@@ -45,6 +51,7 @@ package struct PadRenderer {
         let hint = hint(session, now: now)
         if !hint.isEmpty { words += [0x0A] + hint }
         if let label = fieldLabel(session) { words += [0x0A] + label }
+        for line in [header, footer] + corner where !line.isEmpty { words += [0x0A] + line }
         return words
     }
 
@@ -71,6 +78,13 @@ package struct PadRenderer {
         let layout = layouts[index]
         pattern_pad_frame_begin(Int32(index), Self.background)
         _ = drawLine(userName, y: layout.nameY, size: layout.nameSize, colour: Self.text, layout: layout)
+        if !header.isEmpty {
+            _ = drawLine(header, y: layout.textSize * 2, size: layout.textSize, colour: Self.dim, layout: layout)
+        }
+        if !footer.isEmpty {
+            _ = drawLine(
+                footer, y: layout.height - layout.textSize * 2, size: layout.textSize, colour: Self.dim, layout: layout)
+        }
 
         let shift = PadGridPainter.shakeOffset(
             start: session.shakeStart, until: session.shakeUntil, layout: layout, now: now)
@@ -98,6 +112,9 @@ package struct PadRenderer {
             y = drawWrapped(status, y: y, size: layout.textSize, colour: red ? Self.error : Self.text, layout: layout)
         }
         y = drawWrapped(hint(session, now: now), y: y, size: layout.textSize, colour: Self.dim, layout: layout)
+        for (label, place) in zip(corner, Self.cornerPlaces(corner, layout: layout)) {
+            _ = pattern_pad_text(label, label.count, place.x, place.y, layout.textSize, Self.dim)
+        }
         drawField(session, y: y + layout.lineHeight / 2, layout: layout)
 
         let local = (x: pointer.x &- origins[index].x, y: pointer.y &- origins[index].y)
@@ -107,6 +124,19 @@ package struct PadRenderer {
             pattern_pad_fill_circle(local.x, local.y, 2, Self.text)
         }
         pattern_pad_frame_end()
+    }
+
+    /// Where the corner's buttons go: each label's centre and baseline, right to left along the bottom, and the half
+    /// width a tap may be off its centre.
+    static func cornerPlaces(_ labels: [[UInt8]], layout: PadLayout) -> [(x: Int32, y: Int32, halfWidth: Int32)] {
+        var places: [(x: Int32, y: Int32, halfWidth: Int32)] = []
+        var right = layout.width - layout.textSize
+        for label in labels {
+            let half = pattern_pad_text_width(label, label.count, layout.textSize) / 2 + layout.textSize / 2
+            places.append((right - half, layout.height - layout.textSize * 2, half))
+            right -= half * 2
+        }
+        return places
     }
 
     /// The trail's free end on monitor `index`: the pointer itself on the monitor being drawn on, the same offset

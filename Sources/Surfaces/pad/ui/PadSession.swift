@@ -17,9 +17,16 @@ import PatternCoreEmbedded
 ///
 /// Nothing here waits: a cancelled run ends in the background (`retiring`, reaped at each tick) while the next run
 /// asks for the pattern, so the loop reads the pointer at every frame and no drawing begun meanwhile is lost.
+///
+/// At the LightDM greeter (`daemon` set) the daemon runs PAM instead of authproto: a run is one authentication
+/// there, its prompts and messages come through `handle`, its end through `ended`, and a cancelled one ends at the
+/// daemon (nothing retires here). A drawing made while an answer is judged waits for the verdict there.
 package struct PadSession {
-    let settings: PadSettings
+    var settings: PadSettings
     package var run: AuthprotoRun? = nil
+    /// The LightDM daemon, at the greeter; `conversing` while an authentication runs there.
+    var daemon: GreeterDaemon? = nil
+    var conversing = false
     /// Cancelled runs still ending (pam_unix sits out its fail delay after a cancel): reaped, or killed after
     /// `retireGraceMs`, never read. `answered`: the run was judging an answer when it was left; its exit 0 (PAM said
     /// yes to that answer) still unlocks.
@@ -87,7 +94,7 @@ package struct PadSession {
         if finished != nil { return }
         settleRetiring(now: now)
         if finished != nil { return }
-        if run == nil && now >= nextStartAt { startRun() }
+        if run == nil && !conversing && now >= nextStartAt { startRun() }
         if var current = run {
             current.readAvailable()
             while let packet = current.reader.next() {
@@ -151,6 +158,18 @@ package struct PadSession {
     }
 
     private mutating func startRun() {
+        if let daemon {
+            guard daemon.authenticate() else {
+                pattern_pad_log("the LightDM daemon refused to authenticate")
+                nextStartAt = pattern_pad_now_ms() + 1000
+                return
+            }
+            conversing = true
+            prompt = nil
+            runPrompted = false
+            runSpokeOfPattern = false
+            return
+        }
         guard let started = AuthprotoRun.start(path: settings.authproto) else {
             pattern_pad_log("cannot start authproto")
             finished = 1
@@ -162,7 +181,8 @@ package struct PadSession {
         runSpokeOfPattern = false
     }
 
-    private mutating func ended(status: Int32, now: Int64) {
+    mutating func ended(status: Int32, now: Int64) {
+        conversing = false
         prompt = nil
         if status == 0 {
             succeeded = true
@@ -175,7 +195,7 @@ package struct PadSession {
         nextStartAt = now + (quietRuns == 0 ? 0 : min(5000, Int64(quietRuns) * 500))
     }
 
-    private mutating func handle(_ packet: AuthprotoPacket, now: Int64) {
+    mutating func handle(_ packet: AuthprotoPacket, now: Int64) {
         if packet.isPrompt {
             let asked = PadPrompt.classify(packet)
             if asked.isPattern {
@@ -228,7 +248,7 @@ package struct PadSession {
         guard queued != .nothing else { return }
         guard let waiting = prompt else {
             // The last answer is still being judged: the new drawing goes to a new run at once.
-            if queued == .pattern && awaiting != .nothing { restart(now: now, answered: true) }
+            if queued == .pattern && awaiting != .nothing && daemon == nil { restart(now: now, answered: true) }
             return
         }
         switch (waiting, queued) {
@@ -257,7 +277,7 @@ package struct PadSession {
         case (.text, .typed):
             sendTyped(UInt8(ascii: "u"))
         case (.secret, .pattern), (.text, .pattern):
-            if !restartedForQueue && run != nil {
+            if !restartedForQueue && (run != nil || conversing) {
                 restart(now: now, answered: false)
             } else {
                 // The pattern cannot be used now: the module's message says why (locked or disabled), else the pad's.
@@ -277,9 +297,14 @@ package struct PadSession {
     /// Leaves the current run to end by itself and starts another at the next tick, for the queued drawing (once per
     /// drawing).
     private mutating func restart(now: Int64, answered: Bool) {
-        guard let current = run else { return }
+        if let daemon, conversing {
+            daemon.cancel()
+            conversing = false
+        } else {
+            guard let current = run else { return }
+            retire(current, now: now, answered: answered)
+        }
         restartedForQueue = true
-        retire(current, now: now, answered: answered)
         run = nil
         prompt = nil
         awaiting = .nothing
@@ -311,6 +336,12 @@ package struct PadSession {
         defer { PadSecret.wipeReply() }
         prompt = nil
         sentAt = pattern_pad_now_ms()
+        if let daemon {
+            // The daemon takes a C string: the reply area has room for its NUL (replies are at most 512 bytes).
+            PadSecret.reply[min(count, PadSecret.replyCapacity - 1)] = 0
+            if !daemon.respond(PadSecret.reply) { pattern_pad_log("cannot answer the LightDM daemon") }
+            return
+        }
         guard var current = run else { return }
         if !current.reply(type, PadSecret.reply, count) { pattern_pad_log("cannot write to authproto") }
         run = current
@@ -318,6 +349,10 @@ package struct PadSession {
 
     /// Esc or the timeout: `x` to a waiting prompt, the run ended, the pad ends locked.
     package mutating func cancel() {
+        if let daemon, conversing {
+            daemon.cancel()
+            conversing = false
+        }
         if var current = run {
             current.stop(graceMs: 1000)
             run = nil

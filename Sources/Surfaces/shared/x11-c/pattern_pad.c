@@ -49,6 +49,13 @@ int64_t pattern_pad_now_ms(void) {
 
 int64_t pattern_pad_wall_seconds(void) { return (int64_t)time(NULL); }
 
+size_t pattern_pad_clock(unsigned char *out, size_t capacity) {
+    time_t now = time(NULL);
+    struct tm local;
+    if (capacity == 0 || localtime_r(&now, &local) == NULL) return 0;
+    return strftime((char *)out, capacity, "%R   %A %x", &local);
+}
+
 const char *pattern_pad_getenv(const char *name) { return getenv(name); }
 
 const char *pattern_pad_user_name(void) {

@@ -163,11 +163,66 @@ void pattern_pad_x11_close(void) {
     display = NULL;
 }
 
+/* Keys typed on the screen (pattern_pad_x11_take_keyboard), in xsecurelock's bytes, until read. A secret:
+ * wiped when read. */
+static int keys_taken;
+static unsigned char keys[512];
+static size_t keys_length;
+
+static void keep_key(XKeyEvent *key) {
+    char text[8];
+    KeySym keysym = NoSymbol;
+    int n = XLookupString(key, text, sizeof text, &keysym, NULL);
+    unsigned char one = 0;
+    if (keysym == XK_Return || keysym == XK_KP_Enter) one = '\r';
+    else if (keysym == XK_BackSpace) one = 0x08;
+    else if (keysym == XK_Escape) one = 0x1B;
+    else if (n == 1 && text[0] == 0x15) one = 0x15; /* Ctrl-U */
+    if (one != 0) {
+        if (keys_length < sizeof keys) keys[keys_length++] = one;
+    } else {
+        /* XLookupString gives Latin-1: as UTF-8, two bytes for each one above 0x7F. */
+        for (int i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)text[i];
+            if (c < 0x20 || c == 0x7F) continue;
+            if (c < 0x80 && keys_length < sizeof keys) keys[keys_length++] = c;
+            else if (c >= 0x80 && keys_length + 1 < sizeof keys) {
+                keys[keys_length++] = (unsigned char)(0xC0 | (c >> 6));
+                keys[keys_length++] = (unsigned char)(0x80 | (c & 0x3F));
+            }
+        }
+    }
+    explicit_bzero(text, sizeof text);
+}
+
+void pattern_pad_x11_take_keyboard(void) {
+    if (display == NULL) return;
+    keys_taken = 1;
+    XSelectInput(display, parent, StructureNotifyMask | KeyPressMask);
+    XSetInputFocus(display, PointerRoot, RevertToPointerRoot, CurrentTime);
+    XFlush(display);
+}
+
+size_t pattern_pad_x11_read_keys(unsigned char *bytes, size_t capacity) {
+    size_t n = keys_length < capacity ? keys_length : capacity;
+    memcpy(bytes, keys, n);
+    memmove(keys, keys + n, keys_length - n);
+    keys_length -= n;
+    explicit_bzero(keys + keys_length, sizeof keys - keys_length);
+    return n;
+}
+
+int pattern_pad_x11_fd(void) {
+    if (display == NULL || XPending(display) > 0) return -1;
+    return ConnectionNumber(display);
+}
+
 int pattern_pad_x11_events(void) {
     int changed = 0;
     while (display && XPending(display) > 0) {
         XEvent event;
         XNextEvent(display, &event);
+        if (event.type == KeyPress && keys_taken) keep_key(&event.xkey);
         if (event.type == ConfigureNotify && event.xconfigure.window == parent) changed = 1;
         if (randr_event_base >= 0 && event.type == randr_event_base + RRScreenChangeNotify) {
             XRRUpdateConfiguration(&event);

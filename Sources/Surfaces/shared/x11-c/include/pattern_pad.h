@@ -34,6 +34,9 @@ void pattern_pad_wipe(unsigned char *bytes, size_t length);
 int64_t pattern_pad_now_ms(void);
 /* Seconds since the epoch. */
 int64_t pattern_pad_wall_seconds(void);
+/* The local time and date as the locale writes them ("14:05   Sunday 12/06/26"), into out (not NUL-terminated);
+ * returns the length, 0 when it did not fit. */
+size_t pattern_pad_clock(unsigned char *out, size_t capacity);
 
 /* An environment variable's value (NULL when unset). */
 const char *pattern_pad_getenv(const char *name);
@@ -84,6 +87,14 @@ void pattern_pad_x11_close_keeping_frame(void);
 /* Handles pending X events; returns 1 when the monitors or the parent's
  * size changed (windows were remade: redraw everything), else 0. */
 int pattern_pad_x11_events(void);
+
+/* The LightDM greeter's screen is the root window and nobody else reads its keys: pressed keys are kept (in
+ * xsecurelock's bytes: Return '\r', BackSpace 0x08, Escape 0x1B, Ctrl-U 0x15, text as UTF-8) by
+ * pattern_pad_x11_events until read_keys copies them out (and wipes its own copy). */
+void pattern_pad_x11_take_keyboard(void);
+size_t pattern_pad_x11_read_keys(unsigned char *bytes, size_t capacity);
+/* The X connection's fd to poll, or -1 when Xlib already holds events (handle them first: a poll would wait). */
+int pattern_pad_x11_fd(void);
 
 int pattern_pad_monitor_count(void);
 /* Monitor i's rectangle in root coordinates. */
