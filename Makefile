@@ -225,6 +225,13 @@ build: check-deps toolchain build-owner
 	  && cp $(SURFACES)/shared/qml/PatternGrid.qml $(SURFACES)/shared/qml/PatternTrace.js $(BUILD)/sddm/pam-pattern.new/ \
 	  && $(PYTHON) po/module-words.py > $(BUILD)/sddm/pam-pattern.new/ModuleWords.js \
 	  && rm -rf $(BUILD)/sddm/pam-pattern && mv $(BUILD)/sddm/pam-pattern.new $(BUILD)/sddm/pam-pattern
+	# the GNOME Shell extension (lock screen and GDM greeter): its JS, and the same hit rules and words as the QML
+	# surfaces', without QML's `.pragma library` line (GJS takes the rest as it is)
+	rm -rf $(BUILD)/gnome/$(GNOME_UUID).new && mkdir -p $(BUILD)/gnome && cp -r $(SURFACES)/gnome/ui $(BUILD)/gnome/$(GNOME_UUID).new \
+	  && sed '/^\.pragma library$$/d' $(SURFACES)/shared/qml/PatternTrace.js > $(BUILD)/gnome/$(GNOME_UUID).new/patternTrace.js \
+	  && $(PYTHON) po/module-words.py > $(BUILD)/gnome/$(GNOME_UUID).new/moduleWords.js \
+	  && sed -i '/^\.pragma library$$/d' $(BUILD)/gnome/$(GNOME_UUID).new/moduleWords.js \
+	  && rm -rf $(BUILD)/gnome/$(GNOME_UUID) && mv $(BUILD)/gnome/$(GNOME_UUID).new $(BUILD)/gnome/$(GNOME_UUID)
 	# the desktop entry of `patternctl set --draw`, its words translated from the catalogues
 	cp $(SURFACES)/draw/ui/pam-pattern-draw.desktop.in $(BUILD)/pam-pattern-draw.desktop.new
 	for po in $(wildcard po/*.po); do \
@@ -373,6 +380,11 @@ install-kde:
 
 uninstall-kde:
 	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=$(SURFACES)/kde/package.list
+
+# The GNOME Shell extension (docs/reference.md, "GNOME"; the package pam-pattern-gnome): its uuid, and where
+# GNOME Shell finds extensions installed for everyone.
+GNOME_UUID := pam-pattern@pam-pattern.org
+GNOME_EXTENSION := /usr/share/gnome-shell/extensions/$(GNOME_UUID)
 
 # The SDDM login screen (README, "SDDM"; the package pam-pattern-sddm): the greeter theme SDDM finds by its
 # directory's name. Installing turns nothing on: the README's command copies the drop-in beside it to
