@@ -87,11 +87,15 @@ def woken():
     x("xdotool", "mousemove", "512", "700", "click", "1")
     return wait_for(lambda: any(l.startswith("reauthentication") for l in standin_lines()), 1.5)
 out["woken"] = out["locked"] and bool(wait_for(woken, 30, every=0.5))
-grid = out["locked"] and wait_for(lambda: lines("grid "), job.get("ready_timeout", 30))
+# Ready once the grid is on screen (its place logged); the stock lock screen once PAM asked its first question.
+if job["extension"]:
+    grid = out["woken"] and wait_for(lambda: lines("grid "), job.get("ready_timeout", 30))
+else:
+    grid = out["woken"] and wait_for(lambda: any(l.startswith("asked") for l in standin_lines()), 30)
 out["ready"] = bool(grid)
 if grid:
     time.sleep(0.5)  # the last of the layout
-for step in job["steps"] if (grid or not job["debug"]) and out["locked"] else []:
+for step in job["steps"] if grid else []:
     op = step["op"]
     result = {"op": op}
     if op == "drag":

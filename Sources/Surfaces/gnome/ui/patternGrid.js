@@ -13,6 +13,10 @@ var SIDE = 240;
 const WRONG_MS = 1000;
 const SHAKE_MS = 500;
 
+function buttonOf(event) {
+    return event.get_button ? event.get_button() : event.button;
+}
+
 var PatternGrid = GObject.registerClass({
     Signals: {
         // A release after 4 or more dots: the digits that answer PAM's pattern prompt.
@@ -146,8 +150,9 @@ var PatternGrid = GObject.registerClass({
         }
     }
 
+    // GNOME Shell 43's event vfuncs get the event's struct (x, y on the stage); later ones a Clutter.Event.
     _local(event) {
-        const [sx, sy] = event.get_coords();
+        const [sx, sy] = event.get_coords ? event.get_coords() : [event.x, event.y];
         const [ok, x, y] = this.transform_stage_point(sx, sy);
         return ok ? [x, y] : null;
     }
@@ -217,7 +222,7 @@ var PatternGrid = GObject.registerClass({
     }
 
     vfunc_button_press_event(event) {
-        if (this.locked || event.button !== 1)
+        if (this.locked || buttonOf(event) !== 1)
             return Clutter.EVENT_PROPAGATE;
         const point = this._local(event);
         if (point)
@@ -233,7 +238,7 @@ var PatternGrid = GObject.registerClass({
     }
 
     vfunc_button_release_event(event) {
-        if (event.button !== 1)
+        if (buttonOf(event) !== 1)
             return Clutter.EVENT_PROPAGATE;
         const point = this._local(event);
         if (point)
@@ -242,7 +247,7 @@ var PatternGrid = GObject.registerClass({
     }
 
     vfunc_touch_event(event) {
-        const type = event.type;
+        const type = event.get_type ? event.get_type() : event.type;
         const point = this._local(event);
         if (!point || this.locked)
             return Clutter.EVENT_STOP;
