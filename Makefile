@@ -66,6 +66,10 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 qtdeclarative5-dev-tools
 # The KDE lock screen's tests: the greeter and the Plasma package structure, without the desktop they recommend.
 DEB_KDE_PACKAGES := libkscreenlocker5 plasma-workspace qml-module-qtquick-controls2
+# The GNOME lock screen's and GDM login's tests (Tests/GNOMETests): the shell itself under Xvfb, without the desktop
+# it recommends, the D-Bus daemon of its private buses, gjs for the hit rules, libgdm's typelib and python3-gi for the
+# stand-in for GDM and logind.
+DEB_GNOME_PACKAGES := gnome-shell mutter dbus-x11 gnome-settings-daemon at-spi2-core gjs gir1.2-gdm-1.0 python3-gi
 # The SDDM login screen's tests: the daemon and its greeter (Tests/SDDMTests), without the desktop it recommends,
 # and what pam-pattern-sddm depends on (the QML its theme imports, for SDDM 0.19's Qt 5 greeter and 0.21's Qt 6
 # one), so PackageTests install it without a download; the QML module of Qt's on-screen keyboard (the theme's
@@ -126,6 +130,7 @@ deps:
 	@$(call INSTALL_MISSING,$(DEB_PACKAGES))
 	@$(call INSTALL_MISSING,$(DEB_KDE_PACKAGES),--no-install-recommends)
 	@$(call INSTALL_MISSING,$(DEB_SDDM_PACKAGES),--no-install-recommends)
+	@$(call INSTALL_MISSING,$(DEB_GNOME_PACKAGES),--no-install-recommends)
 
 # What the build needs, for `make demo`: after the toolchain check, so a machine without Swift is told
 # so before anything is installed.

@@ -9,7 +9,7 @@ Root only; needs gnome-shell and Xvfb (make deps)."""
 
 import time
 
-from support import formats, gnome, pad, screen
+from support import formats, gnome, pad
 from support.helper import PATTERN, WRONG_PATTERN
 
 setUpModule = gnome.set_up_module
@@ -65,7 +65,9 @@ class LockScreenTest(gnome.GnomeCase):
         self.assertEqual(self.logged(report, "pattern sent"), [])
         self.assertTrue(self.step(report, "until_unlocked")["unlocked"], report["log"])
         # pam_pattern's prompt skipped with an empty answer (not counted), the password's answered.
-        self.assertEqual([l for l in report["standin"] if l.startswith("asked")][:2], ["asked Pattern: ", "asked Password: "])
+        self.assertEqual(
+            [l for l in report["standin"] if l.startswith("asked")][:2], ["asked Pattern: ", "asked Password: "]
+        )
         self.assertEqual(self.sandbox.failures(self.USER), 0)
 
     def step(self, report, op):

@@ -101,8 +101,12 @@ class Conversation:
             text = (messages[i].contents.msg or b"").decode("utf-8", "replace")
             if style in (PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON):
                 note("asked %s" % text)
-                emit(self.verifier, "secret_info_query" if style == PAM_PROMPT_ECHO_OFF else "info_query",
-                     self.service, text)
+                emit(
+                    self.verifier,
+                    "secret_info_query" if style == PAM_PROMPT_ECHO_OFF else "info_query",
+                    self.service,
+                    text,
+                )
                 answer = self.answers.get()
                 if answer is None or self.cancelled:
                     return PAM_CONV_ERR  # the caller frees nothing of ours on an error; the few bytes leak
@@ -302,7 +306,10 @@ class Login1:
 
 
 bus = Gio.DBusConnection.new_for_address_sync(
-    job["bus"], Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None
+    job["bus"],
+    Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+    None,
+    None,
 )
 manager = Gdm.ManagerSkeleton()
 manager.props.version = "43.0"
@@ -313,7 +320,16 @@ manager.connect("handle-register-display", lambda m, call, _d: (m.complete_regis
 manager.export(bus, "/org/gnome/DisplayManager/Manager")
 login1 = Login1(bus)
 for name in ("org.gnome.DisplayManager", "org.freedesktop.login1"):
-    bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                  GLib.Variant("(su)", (name, 4)), None, Gio.DBusCallFlags.NONE, -1, None)
+    bus.call_sync(
+        "org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus",
+        "RequestName",
+        GLib.Variant("(su)", (name, 4)),
+        None,
+        Gio.DBusCallFlags.NONE,
+        -1,
+        None,
+    )
 note("ready")
 GLib.MainLoop().run()

@@ -83,7 +83,9 @@ class GnomeCase(pad.PadCase):
         report = self.run_driver("gnome", DRIVER, job, timeout)
         self.assertTrue(report["locked"], "the shell did not lock:\n%s\n%s" % (report["log"], report["standin"]))
         if debug:
-            self.assertTrue(report["ready"], "the lock screen's prompt did not come:\n%s\n%s" % (report["log"], report["standin"]))
+            self.assertTrue(
+                report["ready"], "the lock screen's prompt did not come:\n%s\n%s" % (report["log"], report["standin"])
+            )
         return report
 
     def logged(self, report, text):
