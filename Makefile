@@ -104,7 +104,7 @@ SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scr
 
 .PHONY: all screenshots screenshots-sddm build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list print-deb-lists deb bench fuzz lint format clean \
-        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm \
+        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm install-gnome uninstall-gnome \
         screenshots
 
 all: build
@@ -324,7 +324,8 @@ FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 
 # The binary packages `make deb` builds, each "package:list[,list...]"; only pam-pattern-kde depends on KDE,
 # only pam-pattern-sddm on SDDM (LXQt and others log in with SDDM without Plasma).
 DEB_LISTS := pam-pattern:$(subst $(SPACE),$(COMMA),$(PAM_PATTERN_LISTS)) pam-pattern-kde:$(SURFACES)/kde/package.list \
-             pam-pattern-sddm:$(SURFACES)/sddm/package.list
+             pam-pattern-sddm:$(SURFACES)/sddm/package.list \
+             pam-pattern-gnome:$(SURFACES)/gnome/package.list
 
 # DEB_LISTS, an entry a line (Tests/support/debs.py reads which lists make each package).
 print-deb-lists:
@@ -390,6 +391,14 @@ uninstall-kde:
 # GNOME Shell finds extensions installed for everyone.
 GNOME_UUID := pam-pattern@pam-pattern.org
 GNOME_EXTENSION := /usr/share/gnome-shell/extensions/$(GNOME_UUID)
+
+install-gnome:
+	@test -f $(BUILD)/gnome/$(GNOME_UUID)/extension.js || { echo "run 'make build' first"; exit 1; }
+	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=$(SURFACES)/gnome/package.list
+	@echo "installed; turn it on for yourself with: gnome-extensions enable $(GNOME_UUID)"
+
+uninstall-gnome:
+	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=$(SURFACES)/gnome/package.list
 
 # The SDDM login screen (README, "SDDM"; the package pam-pattern-sddm): the greeter theme SDDM finds by its
 # directory's name. Installing turns nothing on: the README's command copies the drop-in beside it to

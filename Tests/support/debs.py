@@ -3,7 +3,8 @@
 `make deb` prints one path per binary package (the Makefile's DEB_LISTS): pam-pattern, whose files are
 packaging/install.list's and the pad's and the drawing window's (Sources/Surfaces/*/package.list),
 pam-pattern-kde, the KDE lock screen's (Sources/Surfaces/kde/package.list), and pam-pattern-sddm, the SDDM
-login screen's (Sources/Surfaces/sddm/package.list). Every suite that installs or extracts a package uses
+login screen's (Sources/Surfaces/sddm/package.list), and pam-pattern-gnome, the GNOME Shell extension's
+(Sources/Surfaces/gnome/package.list). Every suite that installs or extracts a package uses
 these bytes.
 """
 
@@ -15,7 +16,7 @@ import tempfile
 
 from support.paths import ROOT
 
-BASE, KDE, SDDM = "pam-pattern", "pam-pattern-kde", "pam-pattern-sddm"
+BASE, KDE, SDDM, GNOME = "pam-pattern", "pam-pattern-kde", "pam-pattern-sddm", "pam-pattern-gnome"
 
 
 def deb_lists():
