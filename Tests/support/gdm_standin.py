@@ -2,7 +2,8 @@
 """A stand-in for GDM's daemon and for logind on a private bus, for GNOME Shell under test: what the shell's
 lock screen and GDM's greeter ask of them, and no more. Run as root (as GDM's worker runs PAM) in a test's
 namespace: `gdm_standin.py JOB` (JSON: "bus" the private system bus's address, "user", "session", "log",
-"service_dir" a private directory for the verifier's sockets).
+"service_dir" a private directory for the verifier's sockets, "greeter" true for GDM's login screen, where there
+is no session to reauthenticate).
 
 - org.gnome.DisplayManager: the Manager's Version (the shell locks only when GDM answers) and
   OpenReauthenticationChannel / OpenSession, each an address of a private D-Bus server on which GDM's
@@ -178,6 +179,10 @@ class Channel:
         verifier.connect("handle-answer-query", self.answer)
         verifier.connect("handle-cancel", self.cancel)
         verifier.export(connection, "/org/gnome/DisplayManager/Session")
+        # GDM's greeter also talks to its Greeter interface here; none of its methods is needed (each refused).
+        greeter = Gdm.GreeterSkeleton()
+        greeter.export(connection, "/org/gnome/DisplayManager/Session")
+        self.connections.append((connection, greeter))
         self.connections.append((connection, verifier))
         return True
 
@@ -219,6 +224,10 @@ channels = []
 
 
 def open_reauthentication_channel(manager, call, user):
+    if job.get("greeter"):
+        # At the login screen no one has a session to reauthenticate: GDM refuses, and the greeter opens one.
+        call.return_dbus_error("org.freedesktop.DBus.Error.AccessDenied", "no session for %s" % user)
+        return True
     channel = Channel(user, True)
     channels.append(channel)
     note("reauthentication %s" % user)

@@ -62,7 +62,7 @@ class GnomeCase(pad.PadCase):
     def namespace(self):
         return GnomeNamespace(self)
 
-    def session(self, steps, extension=True, debug=True, env=None, timeout=240):
+    def session(self, steps, extension=True, debug=True, env=None, timeout=240, greeter=False, steps_to_prompt=()):
         """Locks the shell and runs the steps at its lock screen; the report (steps, log, standin). extension=False:
         the stock lock screen (the extension installed, not enabled)."""
         job = {
@@ -74,7 +74,9 @@ class GnomeCase(pad.PadCase):
             "setpriv": pad.helper.setpriv_argv(self.user),
             "standin": STANDIN,
             "extensions": "['%s']" % UUID if extension else "@as []",
-            "shell_options": [],
+            "shell_options": ["--mode=gdm"] if greeter else [],
+            "greeter": greeter,
+            "steps_to_prompt": list(steps_to_prompt),
             "debug": debug,
             "extension": extension,
             "env": dict(env or {}),

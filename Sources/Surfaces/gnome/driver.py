@@ -32,7 +32,7 @@ os.makedirs(service_dir, exist_ok=True)
 os.chmod(service_dir, 0o755)
 standin = subprocess.Popen(["/usr/bin/python3", job["standin"], json.dumps({
     "bus": "unix:path=" + system_socket, "user": job["user"], "session": "c1", "log": standin_log,
-    "service_dir": service_dir})], stdout=output("standin"), stderr=subprocess.STDOUT, start_new_session=True)
+    "service_dir": service_dir, "greeter": job["greeter"]})], stdout=output("standin"), stderr=subprocess.STDOUT, start_new_session=True)
 def standin_lines():
     try:
         with open(standin_log) as f:
@@ -78,17 +78,28 @@ def screensaver(method):
     return done.stdout.decode(errors="replace").strip() if done.returncode == 0 else None
 def active():
     return screensaver("GetActive") == "(true,)"
-# Up once the screen shield answers; locked once it says so; the prompt woken by a click.
-out["up"] = bool(wait_for(lambda: screensaver("GetActive") is not None, 60, every=0.5))
-out["locked"] = out["up"] and bool(wait_for(lambda: screensaver("Lock") is not None and active(), 30, every=1))
+# The lock screen: up once the screen shield answers; locked once it says so; the prompt woken by a click.
+# GDM's greeter (--mode=gdm): up once its login dialog opened a session with GDM; the dialog is the steps'.
+if job["greeter"]:
+    out["up"] = out["locked"] = bool(wait_for(lambda: "session" in standin_lines(), 60, every=0.5))
+    time.sleep(2)
+else:
+    out["up"] = bool(wait_for(lambda: screensaver("GetActive") is not None, 60, every=0.5))
+    out["locked"] = out["up"] and bool(wait_for(lambda: screensaver("Lock") is not None and active(), 30, every=1))
 def woken():
     # A click shows the prompt, which opens GDM's channel at once; the shield takes the first ones only once
     # it has settled.
     x("xdotool", "mousemove", "512", "700", "click", "1")
     return wait_for(lambda: any(l.startswith("reauthentication") for l in standin_lines()), 1.5)
-out["woken"] = out["locked"] and bool(wait_for(woken, 30, every=0.5))
+out["woken"] = out["locked"] and (job["greeter"] or bool(wait_for(woken, 30, every=0.5)))
 # Ready once the grid is on screen (its place logged); the stock lock screen once PAM asked its first question.
-if job["extension"]:
+if job["greeter"] and not job["steps_to_prompt"]:
+    grid = out["woken"]
+elif job["greeter"]:
+    for step in job["steps_to_prompt"]:
+        common_step(step)
+    grid = wait_for(lambda: lines("grid ") if job["extension"] else any(l.startswith("asked") for l in standin_lines()), 30)
+elif job["extension"]:
     grid = out["woken"] and wait_for(lambda: lines("grid "), job.get("ready_timeout", 30))
 else:
     grid = out["woken"] and wait_for(lambda: any(l.startswith("asked") for l in standin_lines()), 30)
