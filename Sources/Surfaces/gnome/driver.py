@@ -6,7 +6,10 @@
 import json, os, signal, subprocess, sys, time
 job = json.loads(sys.argv[1])
 W = job["root"]
-out = {"steps": []}
+out = {"steps": [], "times": {}}
+started = time.monotonic()
+def mark(name):
+    out["times"][name] = round(time.monotonic() - started, 1)
 # include: shared/driver_xvfb.py
 # include: shared/driver_pointer.py
 runtime = os.path.join(W, "runtime")
@@ -71,7 +74,7 @@ def log():
         return f.read().decode("utf-8", "replace")
 def lines(text):
     return [l.split("pam_pattern: ", 1)[1] for l in log().splitlines() if "pam_pattern: " in l and l.split("pam_pattern: ", 1)[1].startswith(text)]
-SCREENSAVER = ["gdbus", "call", "--session", "--dest", "org.gnome.Shell.ScreenShield", "--object-path",
+SCREENSAVER = ["gdbus", "call", "--session", "--timeout", "5", "--dest", "org.gnome.Shell.ScreenShield", "--object-path",
                "/org/gnome/ScreenSaver", "--method"]
 def screensaver(method):
     done = as_user(*SCREENSAVER + ["org.gnome.ScreenSaver." + method])
@@ -80,17 +83,21 @@ def active():
     return screensaver("GetActive") == "(true,)"
 # The lock screen: up once the screen shield answers; locked once it says so; the prompt woken by a click.
 # GDM's greeter (--mode=gdm): up once its login dialog opened a session with GDM; the dialog is the steps'.
+mark("shell")
 if job["greeter"]:
     out["up"] = out["locked"] = bool(wait_for(lambda: "session" in standin_lines(), 60, every=0.5))
     time.sleep(2)
 else:
-    out["up"] = bool(wait_for(lambda: screensaver("GetActive") is not None, 60, every=0.5))
+    # Locking before the shell has finished starting is refused ("blocked by an application").
+    out["up"] = bool(wait_for(lambda: "GNOME Shell started" in log(), 60, every=0.2))
+    out["up"] = out["up"] and bool(wait_for(lambda: screensaver("GetActive") is not None, 30, every=0.5))
     out["locked"] = out["up"] and bool(wait_for(lambda: screensaver("Lock") is not None and active(), 30, every=1))
 def woken():
     # A click shows the prompt, which opens GDM's channel at once; the shield takes the first ones only once
     # it has settled.
     x("xdotool", "mousemove", "512", "700", "click", "1")
     return wait_for(lambda: any(l.startswith("reauthentication") for l in standin_lines()), 1.5)
+mark("locked")
 out["woken"] = out["locked"] and (job["greeter"] or bool(wait_for(woken, 30, every=0.5)))
 # Ready once the grid is on screen (its place logged); the stock lock screen once PAM asked its first question.
 if job["greeter"] and not job["steps_to_prompt"]:
@@ -103,7 +110,9 @@ elif job["extension"]:
     grid = out["woken"] and wait_for(lambda: lines("grid "), job.get("ready_timeout", 30))
 else:
     grid = out["woken"] and wait_for(lambda: any(l.startswith("asked") for l in standin_lines()), 30)
+mark("woken")
 out["ready"] = bool(grid)
+mark("ready")
 if grid:
     time.sleep(0.5)  # the last of the layout
 for step in job["steps"] if grid else []:
