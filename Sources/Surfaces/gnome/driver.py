@@ -130,6 +130,23 @@ for step in job["steps"] if grid else []:
         result["found"] = bool(wait_for(lambda: len(lines(step["text"])) >= want, step.get("timeout", 20)))
     elif op == "until_unlocked":
         result["unlocked"] = bool(wait_for(lambda: screensaver("GetActive") == "(false,)", step.get("timeout", 20), every=0.3))
+    elif op == "drag_to_unlocked":
+        # make bench: the drawing, then the time from the release to logind's Unlock (the stand-in's "unlock" line,
+        # sent once the PAM run succeeded): what ends the lock. (The extension's own "unlocked" line may never come:
+        # the Unlock can take the dialog away before GDM's VerificationComplete reaches it.)
+        drag_on_logged_grid(step)
+        released = time.monotonic()
+        if wait_for(lambda: "unlock" in standin_lines(), step.get("timeout", 20), every=0.002):
+            result["seconds"] = time.monotonic() - released
+    elif op == "cpu":
+        # make bench: the shell's CPU share of one core over the step's seconds (/proc/PID/stat).
+        def ticks():
+            with open("/proc/%d/stat" % shell.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return int(fields[11]) + int(fields[12])
+        before, started_at = ticks(), time.monotonic()
+        time.sleep(step["seconds"])
+        result["percent"] = 100.0 * (ticks() - before) / os.sysconf("SC_CLK_TCK") / (time.monotonic() - started_at)
     elif op == "active":
         result["active"] = active()
     elif not common_step(step):

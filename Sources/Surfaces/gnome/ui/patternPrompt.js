@@ -47,6 +47,7 @@ var PatternPrompt = class PatternPrompt {
         this.waitEnds = 0;
         this._countdown = 0;
         this._geometry = 0;
+        this._steadyTicks = 0;
         this._lastGeometry = '';
         this._swipeOwner = null;
         this._destroyId = prompt.connect('destroy', () => this.destroy());
@@ -64,9 +65,8 @@ var PatternPrompt = class PatternPrompt {
             });
             // Under the prompt's row (the password field and its button), above the message.
             this._prompt.insert_child_above(this.grid, this._prompt._mainBox);
-            if (DEBUG)
-                this._geometry = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 250, () => this._logGeometry());
         }
+        this._watchGeometry();
         this.grid.setLocked(locked);
         this.grid.accessible_name = locked
             ? tr('Pattern grid, locked: the message says how long') : tr('Pattern grid: draw your pattern');
@@ -103,15 +103,29 @@ var PatternPrompt = class PatternPrompt {
         }
     }
 
+    // The dots' place on the screen, logged (debug only) whenever it changes in the 2 s after something that can
+    // move it (the grid shown, a message above it): looked at 4 times a second, then left alone.
+    _watchGeometry() {
+        if (!DEBUG)
+            return;
+        this._steadyTicks = 0;
+        if (!this._geometry)
+            this._geometry = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 250, () => this._logGeometry());
+    }
+
     _logGeometry() {
         if (this.grid !== null && this.grid.mapped && this.grid.width > 0) {
             const line = this.grid.stageCentres().map(p => p.join(',')).join(' ');
             if (line !== this._lastGeometry) {
                 this._lastGeometry = line;
+                this._steadyTicks = 0;
                 debug(`grid ${line}`);
             }
         }
-        return GLib.SOURCE_CONTINUE;
+        if (++this._steadyTicks < 8)
+            return GLib.SOURCE_CONTINUE;
+        this._geometry = 0;
+        return GLib.SOURCE_REMOVE;
     }
 
     // The prompt's verifier asked `question` (wrapped AuthPrompt._onAskQuestion); `ask` is the shell's own.
@@ -212,6 +226,7 @@ var PatternPrompt = class PatternPrompt {
         if (!message)
             return;
         debug(`message ${text}`);
+        this._watchGeometry();
         const said = Words.read(message);
         if (said.kind === 'wrong' && this.drawingSent) {
             if (this.grid !== null && this.grid.phase === 'checking')
