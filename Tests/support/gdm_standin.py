@@ -18,7 +18,6 @@ Each PAM run's outcome goes to the log ("pam SERVICE USER STATUS"), with each pr
 """
 
 import ctypes
-import ctypes.util
 import json
 import os
 import queue
@@ -38,42 +37,16 @@ def note(text):
     LOG.write(text + "\n")
 
 
-# libpam through ctypes, as GDM's worker calls it: pam_start, pam_authenticate, pam_acct_mgmt, pam_end.
+# libpam through ctypes, as GDM's worker calls it: pam_start, pam_authenticate, pam_acct_mgmt, pam_end (the structs
+# and the libraries are support.pam's, which the suites' own conversations use).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from support.pam import CONV_FUNC as CONV, PAM_CONV_ERR, PAM_SUCCESS, PamConv, PamResponse, libc, libpam  # noqa: E402
+
 PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON, PAM_ERROR_MSG, PAM_TEXT_INFO = 1, 2, 3, 4
-PAM_SUCCESS, PAM_CONV_ERR = 0, 19
-
-
-class PamMessage(ctypes.Structure):
-    _fields_ = [("msg_style", ctypes.c_int), ("msg", ctypes.c_char_p)]
-
-
-class PamResponse(ctypes.Structure):
-    _fields_ = [("resp", ctypes.c_void_p), ("resp_retcode", ctypes.c_int)]
-
-
-CONV = ctypes.CFUNCTYPE(
-    ctypes.c_int,
-    ctypes.c_int,
-    ctypes.POINTER(ctypes.POINTER(PamMessage)),
-    ctypes.POINTER(ctypes.POINTER(PamResponse)),
-    ctypes.c_void_p,
-)
-
-
-class PamConv(ctypes.Structure):
-    _fields_ = [("conv", CONV), ("appdata_ptr", ctypes.c_void_p)]
-
-
-libpam = ctypes.CDLL(ctypes.util.find_library("pam"))
-libc = ctypes.CDLL(ctypes.util.find_library("c"))
-libc.calloc.restype = ctypes.c_void_p
-libc.calloc.argtypes = [ctypes.c_size_t, ctypes.c_size_t]
 libc.strdup.restype = ctypes.c_void_p
 libc.strdup.argtypes = [ctypes.c_char_p]
 libpam.pam_start.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(PamConv), ctypes.POINTER(ctypes.c_void_p)]
-for name in ("pam_authenticate", "pam_acct_mgmt"):
-    getattr(libpam, name).argtypes = [ctypes.c_void_p, ctypes.c_int]
-libpam.pam_end.argtypes = [ctypes.c_void_p, ctypes.c_int]
+libpam.pam_acct_mgmt.argtypes = [ctypes.c_void_p, ctypes.c_int]
 
 
 def emit(verifier, signal, *args):
