@@ -40,9 +40,20 @@ def note(text):
 # libpam through ctypes, as GDM's worker calls it: pam_start, pam_authenticate, pam_acct_mgmt, pam_end (the structs
 # and the libraries are support.pam's, which the suites' own conversations use).
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from support.pam import CONV_FUNC as CONV, PAM_CONV_ERR, PAM_SUCCESS, PamConv, PamResponse, libc, libpam  # noqa: E402
+from support.pam import (  # noqa: E402
+    CONV_FUNC as CONV,
+    PAM_CONV_ERR,
+    PAM_ERROR_MSG,
+    PAM_PROMPT_ECHO_OFF,
+    PAM_PROMPT_ECHO_ON,
+    PAM_SUCCESS,
+    PAM_TEXT_INFO,
+    PamConv,
+    PamResponse,
+    libc,
+    libpam,
+)
 
-PAM_PROMPT_ECHO_OFF, PAM_PROMPT_ECHO_ON, PAM_ERROR_MSG, PAM_TEXT_INFO = 1, 2, 3, 4
 libc.strdup.restype = ctypes.c_void_p
 libc.strdup.argtypes = [ctypes.c_char_p]
 libpam.pam_start.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(PamConv), ctypes.POINTER(ctypes.c_void_p)]
