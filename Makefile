@@ -68,8 +68,8 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
 DEB_KDE_PACKAGES := libkscreenlocker5 plasma-workspace qml-module-qtquick-controls2
 # The GNOME lock screen's and GDM login's tests (Tests/GNOMETests): the shell itself under Xvfb, without the desktop
 # it recommends, the D-Bus daemon of its private buses, gjs for the hit rules, libgdm's typelib and python3-gi for the
-# stand-in for GDM and logind.
-DEB_GNOME_PACKAGES := gnome-shell mutter dbus-x11 gnome-settings-daemon at-spi2-core gjs gir1.2-gdm-1.0 python3-gi
+# stand-in for GDM and logind, dconf-cli for the greeter's on and off commands.
+DEB_GNOME_PACKAGES := gnome-shell mutter dbus-x11 gnome-settings-daemon at-spi2-core gjs gir1.2-gdm-1.0 python3-gi dconf-cli
 # The SDDM login screen's tests: the daemon and its greeter (Tests/SDDMTests), without the desktop it recommends,
 # and what pam-pattern-sddm depends on (the QML its theme imports, for SDDM 0.19's Qt 5 greeter and 0.21's Qt 6
 # one), so PackageTests install it without a download; the QML module of Qt's on-screen keyboard (the theme's
