@@ -80,6 +80,10 @@ DEB_PACKAGES := $(DEB_BUILD_PACKAGES) sudo expect tmux strace pamtester \
                 qtdeclarative5-dev-tools
 # The KDE lock screen's tests: the greeter and the Plasma package structure, without the desktop they recommend.
 DEB_KDE_PACKAGES := libkscreenlocker5 plasma-workspace qml-module-qtquick-controls2
+# The GNOME lock screen's and GDM login's tests (Tests/GNOMETests): the shell itself under Xvfb, without the desktop
+# it recommends, the D-Bus daemon of its private buses, gjs for the hit rules, libgdm's typelib and python3-gi for the
+# stand-in for GDM and logind, dconf-cli for the greeter's on and off commands.
+DEB_GNOME_PACKAGES := gnome-shell mutter dbus-x11 gnome-settings-daemon at-spi2-core gjs gir1.2-gdm-1.0 python3-gi dconf-cli
 # The SDDM login screen's tests: the daemon and its greeter (Tests/SDDMTests), without the desktop it recommends,
 # and what pam-pattern-sddm depends on (the QML its theme imports, for SDDM 0.19's Qt 5 greeter and 0.21's Qt 6
 # one), so PackageTests install it without a download; the QML module of Qt's on-screen keyboard (the theme's
@@ -122,7 +126,7 @@ SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scr
 
 .PHONY: wayland-protocols all screenshots screenshots-sddm build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
         print-installed-files print-installed-directories print-install-list print-deb-lists deb bench fuzz lint format clean \
-        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm \
+        strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm install-gnome uninstall-gnome \
         screenshots
 
 all: build
@@ -150,6 +154,7 @@ deps:
 	@$(call INSTALL_MISSING,$(DEB_SDDM_PACKAGES),--no-install-recommends)
 	@$(call INSTALL_MISSING,$(DEB_WAYLAND_PACKAGES),--no-install-recommends)
 	@$(call INSTALL_MISSING,$(DEB_LIGHTDM_PACKAGES),--no-install-recommends)
+	@$(call INSTALL_MISSING,$(DEB_GNOME_PACKAGES),--no-install-recommends)
 
 # What the build needs, for `make demo`: after the toolchain check, so a machine without Swift is told
 # so before anything is installed.
@@ -260,6 +265,13 @@ build: check-deps toolchain build-owner
 	  && cp $(SURFACES)/shared/qml/PatternGrid.qml $(SURFACES)/shared/qml/PatternTrace.js $(BUILD)/sddm/pam-pattern.new/ \
 	  && $(PYTHON) po/module-words.py > $(BUILD)/sddm/pam-pattern.new/ModuleWords.js \
 	  && rm -rf $(BUILD)/sddm/pam-pattern && mv $(BUILD)/sddm/pam-pattern.new $(BUILD)/sddm/pam-pattern
+	# the GNOME Shell extension (lock screen and GDM greeter): its JS, and the same hit rules and words as the QML
+	# surfaces', without QML's `.pragma library` line (GJS takes the rest as it is)
+	rm -rf $(BUILD)/gnome/$(GNOME_UUID).new && mkdir -p $(BUILD)/gnome && cp -r $(SURFACES)/gnome/ui $(BUILD)/gnome/$(GNOME_UUID).new \
+	  && sed '/^\.pragma library$$/d' $(SURFACES)/shared/qml/PatternTrace.js > $(BUILD)/gnome/$(GNOME_UUID).new/patternTrace.js \
+	  && $(PYTHON) po/module-words.py > $(BUILD)/gnome/$(GNOME_UUID).new/moduleWords.js \
+	  && sed -i '/^\.pragma library$$/d' $(BUILD)/gnome/$(GNOME_UUID).new/moduleWords.js \
+	  && rm -rf $(BUILD)/gnome/$(GNOME_UUID) && mv $(BUILD)/gnome/$(GNOME_UUID).new $(BUILD)/gnome/$(GNOME_UUID)
 	# the desktop entry of `patternctl set --draw`, its words translated from the catalogues
 	cp $(SURFACES)/draw/ui/pam-pattern-draw.desktop.in $(BUILD)/pam-pattern-draw.desktop.new
 	for po in $(wildcard po/*.po); do \
@@ -366,7 +378,8 @@ FOR_EACH_ROW = set -- $(INSTALL_ROWS); while [ $$\# -ge 3 ]; do src=$$1 dst=$$2 
 DEB_LISTS := pam-pattern:$(subst $(SPACE),$(COMMA),$(PAM_PATTERN_LISTS)) pam-pattern-kde:$(SURFACES)/kde/package.list \
              pam-pattern-sddm:$(SURFACES)/sddm/package.list \
              pam-pattern-wayland:$(SURFACES)/wayland/package.list \
-             pam-pattern-lightdm:$(SURFACES)/lightdm/package.list
+             pam-pattern-lightdm:$(SURFACES)/lightdm/package.list \
+             pam-pattern-gnome:$(SURFACES)/gnome/package.list
 
 # DEB_LISTS, an entry a line (Tests/support/debs.py reads which lists make each package).
 print-deb-lists:
@@ -427,6 +440,19 @@ install-kde:
 
 uninstall-kde:
 	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=$(SURFACES)/kde/package.list
+
+# The GNOME Shell extension (docs/reference.md, "GNOME"; the package pam-pattern-gnome): its uuid, and where
+# GNOME Shell finds extensions installed for everyone.
+GNOME_UUID := pam-pattern@pam-pattern.org
+GNOME_EXTENSION := /usr/share/gnome-shell/extensions/$(GNOME_UUID)
+
+install-gnome:
+	@test -f $(BUILD)/gnome/$(GNOME_UUID)/extension.js || { echo "run 'make build' first"; exit 1; }
+	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=$(SURFACES)/gnome/package.list
+	@echo "installed; turn it on for yourself with: gnome-extensions enable $(GNOME_UUID)"
+
+uninstall-gnome:
+	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=$(SURFACES)/gnome/package.list
 
 # The SDDM login screen (README, "SDDM"; the package pam-pattern-sddm): the greeter theme SDDM finds by its
 # directory's name. Installing turns nothing on: the README's command copies the drop-in beside it to

@@ -357,6 +357,26 @@ if [ -n "$helper_row" ] && [ -n "$pad_rows" ] && [ -x "$greeter" ] \
 | KDE lock screen: release of the right drawing to the greeter's success, as the user through the helper (median of $kde_rounds; the ratio's per round) | $(ms "$kde_unlock") | one yescrypt cost $cost verification: $(ms "$kde_verify") | $kde_ratio | <= 1.5 ($(verdict "$kde_ratio" 1.5)) |"
 fi
 
+# The GNOME lock screen (the real gnome-shell 43 with the extension `make build` assembled), as the bench user, GDM
+# and logind stood in for, the PAM service gdm-password holding pam_pattern alone, run as root as GDM's worker does:
+# the release of the right drawing to the verification's end against one yescrypt verification of the same cost in
+# the same round, and the shell's idle CPU at the prompt with the grid against the stock prompt
+# (bench/gnome_lock_screen.py).
+gnome_rows=""
+if [ -n "$helper_row" ] && command -v gnome-shell >/dev/null \
+    && [ -f "$build/gnome/pam-pattern@pam-pattern.org/extension.js" ]; then
+    mkdir -m 0700 "$work/gnome-home"
+    chown "$bench_uid:$bench_uid" "$work/gnome-home"
+    printf 'auth required %s\naccount required pam_permit.so\n' "$build/pam_pattern.so" >"$work/etc/pam.d/gdm-password"
+    chmod 0644 "$work/etc/pam.d/gdm-password"
+    gnome=$(/usr/bin/python3 -W ignore "$(dirname "$0")/gnome_lock_screen.py" "$(cd "$(dirname "$0")/.." && pwd)" \
+        "$build" "$work" "$bench_uid" "$user" "$work/gnome-home" "$secret" "$unix_hash" "$secret" "${BENCH_GNOME_ROUNDS:-5}")
+    read -r _ gnome_unlock gnome_verify gnome_ratio gnome_rounds < <(grep '^unlock ' <<<"$gnome")
+    read -r _ gnome_idle gnome_stock gnome_idle_ratio < <(grep '^idle ' <<<"$gnome")
+    gnome_rows="| GNOME lock screen (gnome-shell 43, the extension): release of the right drawing to logind's Unlock, PAM run as root by the GDM stand-in (median of $gnome_rounds; the ratio's per round) | $(ms "$gnome_unlock") | one yescrypt cost $cost verification: $(ms "$gnome_verify") | $gnome_ratio | <= 1.5 ($(verdict "$gnome_ratio" 1.5)) |
+| GNOME lock screen: the shell's CPU, idle at the prompt (10 s), % of one core, with the grid / the stock prompt | $gnome_idle % | $gnome_stock % | $gnome_idle_ratio | |"
+fi
+
 auth_ratio=$(ratio "$p_us" "$u_us")
 echo "pam_pattern benchmark: $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -r), yescrypt cost $cost, median of $iterations (auth) / $loads (load)"
 echo
@@ -373,3 +393,4 @@ echo "| lookup, 100,000-user store (no hash) | $(ms "$big_us") | 1-user store: $
 [ -z "$unlock_rows" ] || echo "$unlock_rows"
 [ -z "$kde_rows" ] || echo "$kde_rows"
 [ -z "$wayland_rows" ] || echo "$wayland_rows"
+[ -z "$gnome_rows" ] || echo "$gnome_rows"

@@ -55,7 +55,7 @@ def package_lists():
 
 class SurfaceShapeTests(unittest.TestCase):
     def test_every_surface_has_the_same_parts(self):
-        self.assertEqual(surfaces(ROOT), ["draw", "kde", "lightdm", "pad", "sddm", "wayland"])
+        self.assertEqual(surfaces(ROOT), ["draw", "gnome", "kde", "lightdm", "pad", "sddm", "wayland"])
         self.assertEqual(shape_problems(ROOT, package_lists(), os.path.join(ROOT, "Tests")), [])
 
     def test_every_part_is_used_by_a_build(self):

@@ -4,7 +4,8 @@
 packaging/install.list's and the pad's and the drawing window's (Sources/Surfaces/*/package.list),
 pam-pattern-kde, the KDE lock screen's (Sources/Surfaces/kde/package.list), pam-pattern-sddm, the SDDM
 login screen's (Sources/Surfaces/sddm/package.list), pam-pattern-wayland, the Wayland lock screen's
-(Sources/Surfaces/wayland/package.list), and pam-pattern-lightdm, the LightDM greeter's
+(Sources/Surfaces/wayland/package.list), pam-pattern-gnome, the GNOME Shell extension's
+(Sources/Surfaces/gnome/package.list), and pam-pattern-lightdm, the LightDM greeter's
 (Sources/Surfaces/lightdm/package.list). Every suite that installs or extracts a package uses
 these bytes.
 """
@@ -19,6 +20,7 @@ from support.paths import ROOT
 
 BASE, KDE, SDDM = "pam-pattern", "pam-pattern-kde", "pam-pattern-sddm"
 WAYLAND, LIGHTDM = "pam-pattern-wayland", "pam-pattern-lightdm"
+GNOME = "pam-pattern-gnome"
 
 
 def deb_lists():

@@ -1,0 +1,95 @@
+"""GNOME Shell's lock screen with the pam_pattern extension, at the real shell: `gnome-shell --x11 --replace`
+under Xvfb, run by a throwaway user on a private session bus, with GDM's daemon and logind stood in for on a
+private system bus (support/gdm_standin.py: it runs the REAL gdm-password PAM stack as root, as GDM's worker
+does, pam_pattern in it through common-auth's profile). The extension sits where its package installs it (an
+overlay on /usr/share/gnome-shell) and is enabled in the user's settings, as `gnome-extensions enable` does.
+Driven by xdotool.
+
+The extension logs what a test needs on the shell's stderr when PAM_PATTERN_GNOME_DEBUG=1, never a secret:
+"pam_pattern: grid X,Y ..." (the nine dots' centres on the screen), "asked pattern", "pattern sent",
+"wrong pattern", "shaken off N", "message TEXT", "locked for N s", "countdown N", "unlocked".
+"""
+
+import os
+import shutil
+
+from support import pad, surfaces
+from support.paths import BUILD, ROOT, require_built, require_tools
+
+UUID = "pam-pattern@pam-pattern.org"
+EXTENSION = os.path.join(BUILD, "gnome", UUID)
+SHELL_DATA = "/usr/share/gnome-shell"
+STANDIN = os.path.join(ROOT, "Tests", "support", "gdm_standin.py")
+# Debian's gdm3 /etc/pam.d/gdm-password, its auth and account parts (the machine has no gdm3): common-auth,
+# where the pattern's profile is enabled, after GDM's own checks.
+GDM_PASSWORD = [
+    "auth    requisite       pam_nologin.so",
+    "auth    required        pam_succeed_if.so user != root quiet_success",
+    "@include common-auth",
+    "@include common-account",
+]
+
+
+def set_up_module():
+    require_built(os.path.join(EXTENSION, "extension.js"))
+    require_tools("Xvfb", "xdotool", "xwd", "gnome-shell", "dbus-daemon", "gsettings", "gdbus")
+    pad.set_up_module()
+
+
+DRIVER = surfaces.driver("gnome")
+
+
+class GnomeNamespace(pad.PadNamespace):
+    """pad.PadNamespace plus gdm-password in /etc/pam.d and the extension under /usr/share/gnome-shell/extensions
+    (an overlay)."""
+
+    def __init__(self, test):
+        pad.PadNamespace.__init__(self, test, services={"gdm-password": GDM_PASSWORD})
+        self.overlays[SHELL_DATA] = "gnome_shell"
+        for layer in ("up", "work"):
+            os.makedirs(os.path.join(self.root, "overlay", "gnome_shell", layer), exist_ok=True)
+        extensions = os.path.join(self.root, "overlay", "gnome_shell", "up", "extensions")
+        shutil.copytree(EXTENSION, os.path.join(extensions, UUID))
+        for directory, _, files in os.walk(extensions):
+            os.chmod(directory, 0o755)
+            for name in files:
+                os.chmod(os.path.join(directory, name), 0o644)
+
+
+class GnomeCase(pad.PadCase):
+    """A throwaway USER with a password and helper.PATTERN, the profile enabled, the shell locked."""
+
+    def namespace(self):
+        return GnomeNamespace(self)
+
+    def session(self, steps, extension=True, debug=True, env=None, timeout=240, greeter=False, steps_to_prompt=()):
+        """Locks the shell and runs the steps at its lock screen; the report (steps, log, standin). extension=False:
+        the stock lock screen (the extension installed, not enabled)."""
+        job = {
+            "root": self.sandbox.root,
+            "screen": [1024, 768],
+            "user": self.user.name,
+            "uid": self.user.uid,
+            "home": "/home/" + self.user.name,
+            "setpriv": pad.helper.setpriv_argv(self.user),
+            "standin": STANDIN,
+            "extensions": "['%s']" % UUID if extension else "@as []",
+            "shell_options": ["--mode=gdm"] if greeter else [],
+            "greeter": greeter,
+            "steps_to_prompt": list(steps_to_prompt),
+            "debug": debug,
+            "extension": extension,
+            "env": dict(env or {}),
+            "steps": steps,
+        }
+        report = self.run_driver("gnome", DRIVER, job, timeout)
+        self.assertTrue(report["locked"], "the shell did not lock:\n%s\n%s" % (report["log"], report["standin"]))
+        if debug:
+            self.assertTrue(
+                report["ready"], "the lock screen's prompt did not come:\n%s\n%s" % (report["log"], report["standin"])
+            )
+        return report
+
+    def logged(self, report, text):
+        said = [line.split("pam_pattern: ", 1)[1] for line in report["log"].splitlines() if "pam_pattern: " in line]
+        return [line for line in said if line.startswith(text)]
