@@ -66,8 +66,10 @@ endif
 # The Wayland lock screen (pattern-lock): its compositor side's headers, and wayland-scanner for the protocols' glue
 # (make wayland-protocols) and the tests' virtual pointer (build/wayland-pointer).
 DEB_WAYLAND_BUILD_PACKAGES := libwayland-dev libcairo2-dev libxkbcommon-dev wayland-protocols
-DEB_BUILD_PACKAGES := g++ libpam0g-dev libcrypt-dev libtss2-dev libbsd-dev gettext libx11-dev libxrandr-dev libxft-dev \
-                      $(DEB_WAYLAND_BUILD_PACKAGES)
+# The LightDM greeter (pam-pattern-greeter) links liblightdm-gobject.
+DEB_LIGHTDM_BUILD_PACKAGES := liblightdm-gobject-dev
+DEB_BUILD_PACKAGES := g++ dpkg-dev libpam0g-dev libcrypt-dev libtss2-dev libbsd-dev gettext libx11-dev libxrandr-dev libxft-dev \
+                      $(DEB_WAYLAND_BUILD_PACKAGES) $(DEB_LIGHTDM_BUILD_PACKAGES)
 # The Wayland lock screen's tests (Tests/WaylandTests): headless sway as a user, grim's screenshots, wtype's keys; without the desktop
 # sway recommends.
 DEB_WAYLAND_PACKAGES := sway grim wtype
@@ -97,7 +99,7 @@ DEB_SDDM_PACKAGES := sddm dbus qml-module-qtquick2 qml-module-qtquick-window2 qm
 
 # The LightDM greeter: the daemon its tests run (Tests/LightDMTests) and the library its C main links, without the
 # greeter and desktop lightdm recommends.
-DEB_LIGHTDM_PACKAGES := lightdm liblightdm-gobject-dev
+DEB_LIGHTDM_PACKAGES := lightdm
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the
