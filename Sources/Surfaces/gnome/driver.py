@@ -3,7 +3,7 @@
 # which runs the real PAM stack as root), the extension enabled in the user's settings; then the screen locked
 # over D-Bus, the prompt woken, its grid found in the shell's log, and the steps of a job (Tests/support/gnome.py,
 # GnomeCase.session). Run as root in the test's namespace with the job (JSON) on argv[1]; prints its report (JSON).
-import json, os, signal, subprocess, sys, time
+import atexit, json, os, signal, subprocess, sys, time
 job = json.loads(sys.argv[1])
 W = job["root"]
 out = {"steps": [], "times": {}}
@@ -12,6 +12,16 @@ def mark(name):
     out["times"][name] = round(time.monotonic() - started, 1)
 # include: shared/driver_xvfb.py
 # include: shared/driver_pointer.py
+# Whatever this driver started is ended when it exits, also when a step fails (a shell left behind keeps its
+# buses and the user's processes alive after the test).
+started_processes = []
+def end_all():
+    for process in reversed(started_processes):
+        stop(process)
+    if xvfb.poll() is None:
+        xvfb.terminate()
+        xvfb.wait()
+atexit.register(end_all)
 runtime = os.path.join(W, "runtime")
 os.makedirs(runtime, exist_ok=True)
 os.chown(runtime, job["uid"], -1)
@@ -27,6 +37,7 @@ def output(name):
     return open(os.path.join(W, name + ".out"), "wb")
 system_bus = subprocess.Popen(["dbus-daemon", "--config-file", os.path.join(W, "system-bus.conf"), "--nofork"],
                               stdout=output("system-bus"), stderr=subprocess.STDOUT, start_new_session=True)
+started_processes.append(system_bus)
 session_socket = os.path.join(runtime, "bus")
 wait_for(lambda: os.path.exists(system_socket), 10)
 standin_log = os.path.join(W, "standin.log")
@@ -36,6 +47,7 @@ os.chmod(service_dir, 0o755)
 standin = subprocess.Popen(["/usr/bin/python3", job["standin"], json.dumps({
     "bus": "unix:path=" + system_socket, "user": job["user"], "session": "c1", "log": standin_log,
     "service_dir": service_dir, "greeter": job["greeter"]})], stdout=output("standin"), stderr=subprocess.STDOUT, start_new_session=True)
+started_processes.append(standin)
 def standin_lines():
     try:
         with open(standin_log) as f:
@@ -55,6 +67,7 @@ user_env.update(job["env"])
 session_bus = subprocess.Popen(job["setpriv"] + ["dbus-daemon", "--session", "--nofork", "--address",
                                                  "unix:path=" + session_socket], env=user_env, stdout=output("session-bus"),
                                stderr=subprocess.STDOUT, start_new_session=True)
+started_processes.append(session_bus)
 wait_for(lambda: os.path.exists(session_socket), 10)
 def as_user(*argv, **kwargs):
     return subprocess.run(job["setpriv"] + list(argv), env=user_env, stdout=subprocess.PIPE,
@@ -69,6 +82,7 @@ log_path = os.path.join(W, "shell.log")
 shell = subprocess.Popen(job["setpriv"] + ["gnome-shell", "--x11", "--replace"] + job["shell_options"],
                          env=user_env, stdout=open(log_path, "wb"), stderr=subprocess.STDOUT,
                          start_new_session=True)
+started_processes.append(shell)
 def log():
     with open(log_path, "rb") as f:
         return f.read().decode("utf-8", "replace")
