@@ -49,6 +49,8 @@ def dot_centre(dot):
 
 
 # The X server LightDM starts: Xvfb, without the arguments only Xorg understands; exec keeps the ready signal.
+# -noreset: a test's X client (xprop) that ends while no other is connected would otherwise reset the server, and
+# the daemon's own connection, made at that moment, failed ("Error connecting to XServer").
 XSERVER = (
     """#!/bin/sh
 set -- "$@" END
@@ -60,7 +62,7 @@ while [ "$1" != END ]; do
   esac
 done
 shift
-exec Xvfb "$@" -screen 0 %dx%dx24
+exec Xvfb "$@" -noreset -screen 0 %dx%dx24
 """
     % SCREEN
 )
@@ -102,6 +104,9 @@ def set_up_module():
 class LightDMNamespace(pad.DaemonNamespace):
     """pad.DaemonNamespace (profile, helper, private /dev, /run and /tmp) plus what LightDM needs; see the module
     docstring."""
+
+    # LightDM's X servers are :50 and up, by number (minimum-display-number), not the first free one.
+    PRIVATE_NETWORK = True
 
     def __init__(self, test, user, chinese=False, seat=""):
         pad.DaemonNamespace.__init__(self, test, chinese=chinese)

@@ -190,22 +190,32 @@ class DaemonNamespace(PadNamespace):
             lines.append("mkdir -p %s && mount --bind /run/keep/%d %s" % (shlex.quote(path), i, shlex.quote(path)))
         return PadNamespace.setup_script(self) + "\n".join(lines + [""])
 
+    # A network namespace too (no network, only the loopback's absence): X's abstract sockets are per network
+    # namespace, so an X server another test runs at the same display number elsewhere on the machine is not the
+    # one the daemon connects to.
+    PRIVATE_NETWORK = False
+
     def argv(self, command):
         # A pid namespace too: when its first process (the driver) ends, the kernel ends every other one.
-        return [
-            "unshare",
-            "--mount",
-            "--pid",
-            "--uts",
-            "--fork",
-            "--kill-child",
-            "--mount-proc",
-            "--propagation",
-            "private",
-            "sh",
-            "-c",
-            self.setup_script() + command,
-        ]
+        return (
+            [
+                "unshare",
+                "--mount",
+                "--pid",
+                "--uts",
+            ]
+            + (["--net"] if self.PRIVATE_NETWORK else [])
+            + [
+                "--fork",
+                "--kill-child",
+                "--mount-proc",
+                "--propagation",
+                "private",
+                "sh",
+                "-c",
+                self.setup_script() + command,
+            ]
+        )
 
 
 class PadCase(helper.HelperCase):

@@ -83,8 +83,9 @@ daemon = subprocess.Popen(["lightdm", "--debug", "--log-dir", job["log_dir"], "-
 
 
 def connect(count):
-    # The greeter of the count-th display, once it names its window.
-    shown = wait_for(lambda: len(greeter_displays()) >= count, 60)
+    # The greeter of the count-th display, once it names its window; nothing connects to that X server before the
+    # greeter has connected to the daemon (the daemon's own connection to it comes first).
+    shown = wait_for(lambda: len(greeter_displays()) >= count and daemon_log().count("Greeter connected") >= count, 60)
     if not shown:
         return None
     use_display(greeter_displays()[count - 1])
