@@ -98,7 +98,9 @@ class ArchitectureMapTests(unittest.TestCase):
 
     def test_every_row_names_processes_the_page_defines(self):
         defined = processes(self.text)
-        self.assertEqual(defined, {"module", "helper", "patternctl", "pad", "draw", "lock", "greeter", "qml", "shell", "tests"})
+        self.assertEqual(
+            defined, {"module", "helper", "patternctl", "pad", "draw", "lock", "greeter", "qml", "shell", "tests"}
+        )
         for paths, named in self.rows:
             self.assertTrue(paths, "a map row without a path")
             self.assertTrue(named and named <= defined, (paths, sorted(named - defined)))
