@@ -127,7 +127,7 @@ CLI_SCRATCH   := $(SCRATCH)/cli
 SWIFT_RELEASE_CLI := $(IN_SWIFT_TMP) $(SWIFT) build --no-color-diagnostics --scratch-path $(CLI_SCRATCH) -c release --disable-local-rpath
 
 .PHONY: wayland-protocols all screenshots screenshots-sddm build build-embedded build-cli deps build-deps check-deps pot words toolchain print-swift build-owner test test-swift test-integration test-fuzz demo install uninstall \
-        print-installed-files print-installed-directories print-install-list print-deb-lists deb bench fuzz lint format clean \
+        print-installed-files print-installed-directories print-install-list print-deb-lists deb reproducible bench fuzz lint format clean \
         strength-tool strength-figures strength-table install-kde uninstall-kde install-rows uninstall-rows install-sddm uninstall-sddm install-gnome uninstall-gnome \
         screenshots
 
@@ -497,6 +497,11 @@ deb: deps build
 	done
 	@rm -rf $(DEB_STAGE)
 	@$(GIVE_BACK)
+
+# The Debian source package built twice in unstable (time, path, umask and time zone varied), each .deb's hashes
+# printed and every differing file named (packaging/reproducible.py); root. Not in `make test`: two full builds.
+reproducible: deps
+	PAM_PATTERN_BUILD=$(CURDIR)/$(BUILD) PAM_PATTERN_ROOT=$(CURDIR) $(PYTHON) packaging/reproducible.py
 
 # The screenshots in docs/ made anew from the real programs (root; Xvfb and the greeters, make deps): the KDE
 # lock screen beside the stock Breeze one on Plasma 5.27 (docs/kde-lock-screen-5.27.png, docs/kde-breeze-5.27.png)

@@ -125,6 +125,7 @@ def previous_release_debs(tag, timings):
         os.makedirs(tree)
         archive = subprocess.Popen(["git", "-C", ROOT, "archive", commit], stdout=subprocess.PIPE)
         subprocess.run(["tar", "-x", "-C", tree], stdin=archive.stdout, check=True)
+        archive.stdout.close()
         if archive.wait() != 0:
             raise AssertionError("git archive %s failed" % tag)
         made = timings.run(
