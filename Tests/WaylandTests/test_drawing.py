@@ -73,6 +73,26 @@ class DrawingTest(wayland.WaylandCase):
         self.assertIn("Too short: connect at least 4 dots.", self.step(report, "screen")["text"])
         self.assertEqual(self.replies(), [("p", "7896")])
 
+    def test_a_drawing_made_while_the_last_is_judged_is_not_lost(self):
+        # The PAM child takes 2 s to judge each answer (a slow hash): the second drawing comes while the first is
+        # judged, and the loop, which never waits on PAM, takes it and sends it to a new run.
+        report = self.session(
+            [
+                {"op": "ready"},
+                {"op": "drag", "path": [1, 2, 3, 6]},
+                {"op": "sleep", "seconds": 0.3},
+                {"op": "drag", "path": [7, 8, 9, 6]},
+                {"op": "sleep", "seconds": 1.5},
+            ],
+            env={"PAD_RECORDER_DELAY": "2"},
+            recorder=True,
+        )
+        self.assertReady(report)
+        # The first run, judging when the second drawing came, is left to end by itself and told so ("x"): the
+        # drawings are the "p" replies.
+        drawings = [reply for reply in self.replies() if reply[0] == "p"]
+        self.assertEqual(drawings, [("p", "1236"), ("p", "7896")], report["lock_log"][-2000:])
+
     def test_random_drags_send_what_the_core_reads(self):
         drags = random_drags(20261206, 24)
         expected = [digits for digits in core_reading(drags) if len(digits) >= 4]
