@@ -58,4 +58,4 @@ class LoginScreenTest(gnome.GnomeCase):
     def test_without_the_extension_there_is_no_grid(self):
         report = self.login([{"op": "sleep", "seconds": 1}], extension=False)
         self.assertEqual(self.logged(report, ""), [])
-        self.assertIn("asked Pattern: ", report["standin"])
+        self.assertIn("asked Pattern or password: ", report["standin"])
