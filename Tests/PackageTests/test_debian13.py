@@ -700,6 +700,7 @@ ON_DEBIAN_13 = {
         "test_plasma_6_copy_is_made_again_whole_when_the_stock_shell_changes_and_goes_with_the_package",
         "test_plasma_6_plasmashell_takes_the_copy_as_its_desktop_shell_under_the_same_name",
         "test_plasma_6_on_refuses_a_copy_it_did_not_make",
+        "test_plasma_6_tells_a_wrong_password_after_a_wrong_drawing_and_a_person_without_a_pattern_sees_no_grid",
     ],
     Debian13SddmPackage: [
         "test_installed_beside_pam_pattern_turns_nothing_on_and_purged_leaves_nothing",
