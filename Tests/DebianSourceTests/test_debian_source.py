@@ -30,6 +30,9 @@ BUILT = {}
 ENROLLED, OTHER = "debsrc-enrolled", "debsrc-other"
 PATTERN, WRONG = "2946138", "24678"
 # What an upgrade must keep: the patterns, the throttle state and attempt records, the settings, PAM's stack.
+# pam-pattern-gnome: GNOME Shell 43's extension (Debian 12) until it is ported to 45's ES modules; its Depends pin
+# gnome-shell 43, which unstable does not have.
+GNOME_43_ONLY = "pam-pattern-gnome_"
 KEPT = ("/etc/security/pam_pattern", "/var/lib/pam_pattern", "/etc/security/pam_pattern.conf", "/etc/pam.d")
 
 
@@ -181,9 +184,15 @@ class DebianSourcePackage(unittest.TestCase):
 
     def test_every_binary_packages_relations_resolve_on_unstable(self):
         """Depends and Recommends of each package (the surfaces' Qt, Plasma and SDDM packages too) name packages
-        unstable has, all installable together; pam-pattern itself is left out (it is the one built here)."""
+        unstable has, all installable together; pam-pattern itself is left out (it is the one built here), and
+        pam-pattern-gnome, pinned to GNOME Shell 43, only checked to be so."""
         relations = []
         for deb in self.results["deb"]:
+            if os.path.basename(deb).startswith(GNOME_43_ONLY):
+                # Pinned to the shell its extension was tested on (docs/reference.md says so): not unstable's.
+                pinned = subprocess.run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True, text=True).stdout
+                self.assertIn("gnome-shell (<< 44)", pinned)
+                continue
             for name in ("Depends", "Recommends"):
                 field = subprocess.run(["dpkg-deb", "-f", deb, name], capture_output=True, text=True).stdout
                 relations += [
@@ -226,7 +235,18 @@ class DebianSourcePackage(unittest.TestCase):
             subprocess.run(["dpkg", "--compare-versions", installed, "gt", tag[1:]]).returncode == 0,
             "%s is no upgrade of %s" % (installed, tag),
         )
-        self.assertEqual(snapshot(system, KEPT), before)
+        after = snapshot(system, KEPT)
+        # PAM's stack is the same but for the profile's own line, which pam-auth-update writes again from the new
+        # release's profile (its options may change between releases): still enabled, now the new one's.
+        stack = "/etc/pam.d/common-auth"
+        self.assertEqual(
+            {p: e for p, e in after.items() if p != stack}, {p: e for p, e in before.items() if p != stack}
+        )
+        self.assertEqual(after[stack][:3], before[stack][:3])
+        with open(os.path.join(ROOT, "pam-configs", "pattern")) as f:
+            shipped = [line.split("\t")[-1] for line in f.read().splitlines() if "pam_pattern.so" in line][0]
+        with open(system.path(stack)) as f:
+            self.assertIn(shipped, f.read(), "the upgrade did not keep the profile enabled with its new line")
         self.assertEqual(self.failures(system), 1, "the upgrade lost the count")
         right = self.su(system, PATTERN)
         # su ran `id -un` as ENROLLED, after the module's word on the failed attempt the upgrade kept
