@@ -266,8 +266,8 @@ fi
 # The pad at the real xsecurelock, as the bench user, with pam_pattern alone in a PAM service of its own (through
 # the setuid helper installed above): the time from the release of the right drawing to xsecurelock's exit (the
 # screen open), against one yescrypt verification of the same cost in the same round (bench/pad_unlock.py). Then
-# the pad loop's longest stall while a PAM run it cancelled is still ending: a stand-in authproto asks for the
-# password, a drawing cancels it, and the stand-in takes 2 s to end (pam_unix's fail delay) while pad_probe times
+# the pad loop's longest stall while a PAM run it cancelled is still ending: a stand-in authproto says a wrong
+# pattern and asks for the password, a drawing cancels it, and the stand-in takes 2 s to end (pam_unix's fail delay) while pad_probe times
 # pointer moves to the frames that show them.
 unlock_rows=""
 if [ -n "$helper_row" ] && [ -n "$pad_rows" ] && [ -x /usr/libexec/xsecurelock/authproto_pam ] \
@@ -280,7 +280,8 @@ if [ -n "$helper_row" ] && [ -n "$pad_rows" ] && [ -x /usr/libexec/xsecurelock/a
         "$secret" "${BENCH_PAD_ROUNDS:-9}")
     unlock_rows="| pad at xsecurelock: release of the right drawing to xsecurelock's exit (the success frame drawn first), as the user through the helper (median of $unlock_rounds; the ratio's per round) | $(ms "$unlock_us") | one yescrypt cost $cost verification: $(ms "$verify_us") | $unlock_ratio | <= 1.5 ($(verdict "$unlock_ratio" 1.5)) |"
     locker_display 2
-    printf '#!/bin/sh\nprintf "P 10\\nPassword: \\n"\nread -r answer\necho "$answer" >>"%s"\nsleep 2\n' \
+    # The module's word first (the pad offers the grid only once PAM said there is a pattern), then the password.
+    printf '#!/bin/sh\nm="Wrong pattern. 4 tries left before a wait."\nprintf "e %%d\\n%%s\\n" ${#m} "$m"\nprintf "P 10\\nPassword: \\n"\nread -r answer\necho "$answer" >>"%s"\nsleep 2\n' \
         "$work/cancelled" >"$work/slow-proto"
     chmod 0755 "$work/slow-proto"
     mkfifo "$work/keys2"
