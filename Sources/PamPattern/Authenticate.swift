@@ -214,9 +214,9 @@ struct Authenticator {
         if options.prompt == PatternSettings.defaultPrompt {
             let failed = triesLeft < max(options.throttle.deny, 1)
             if conversation.silent && failed && triesLeft > 0 {
-                return UserMessages.promptWithTries(forwardPass: options.asksForPassword, left: triesLeft)
+                return UserMessages.promptWithTries(orPassword: options.asksForPassword, left: triesLeft)
             }
-            return UserMessages.defaultPrompt(forwardPass: options.asksForPassword)
+            return UserMessages.defaultPrompt(orPassword: options.asksForPassword)
         }
         return options.effectivePrompt
     }

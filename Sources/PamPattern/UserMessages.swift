@@ -15,8 +15,8 @@ enum UserMessages {
     }
 
     /// The echo-off prompt when pam.d sets no `prompt=`.
-    static func defaultPrompt(forwardPass: Bool) -> [UInt8] {
-        return forwardPass ? localized("Pattern or password: ") : localized("Pattern: ")
+    static func defaultPrompt(orPassword: Bool) -> [UInt8] {
+        return orPassword ? localized("Pattern or password: ") : localized("Pattern: ")
     }
 
     /// A refusal of the person's pattern, then the way out for a forgotten one (ForgottenPattern).
@@ -25,8 +25,8 @@ enum UserMessages {
     }
 
     /// The default prompt under PAM_SILENT after a failure: the tries left before a wait, which no message can say.
-    static func promptWithTries(forwardPass: Bool, left: Int) -> [UInt8] {
-        forwardPass
+    static func promptWithTries(orPassword: Bool, left: Int) -> [UInt8] {
+        orPassword
             ? localizedPlural(
                 "Pattern or password (%s try before a wait): ", "Pattern or password (%s tries before a wait): ",
                 Int64(left), number(Int64(left)))

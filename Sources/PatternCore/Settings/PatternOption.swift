@@ -36,8 +36,8 @@ public struct PatternOption: Sendable {
     /// is `.both`: the configuration file sets it for the module, the helper and patternctl alike, and a pam.d
     /// argument may override it for one service. Policy for setting patterns (cost, self-enrolment) is `.conf`:
     /// the module never sets a pattern, so a pam.d line has nothing to say about it. How one service talks to
-    /// its user (prompt, grid, nullok, forward_pass, forward_non_pattern, remote hosts, debug) is `.argument`: it belongs to that
-    /// service's pam.d line. The services told nothing (`quiet_services`) are `.conf` too: their stacks reach the
+    /// its user (prompt, grid, nullok, forward_pass, forward_non_pattern, remote hosts, debug) is `.argument`: it
+    /// belongs to that service's pam.d line. The services told nothing (`quiet_services`) are `.conf` too: their stacks reach the
     /// module through common-auth, one pam.d line shared by every service, which could not single one out.
     public static let table: [PatternOption] = [
         PatternOption(
