@@ -1,9 +1,10 @@
 """make bench's unlock probe (bench/run-bench.sh): the right drawing at the real xsecurelock with auth_pattern, run
 by the bench user on a private Xvfb (-ac), through the PAM service SERVICE (pam_pattern, run as the user, so through
-the setuid helper). Each round locks, wakes the pad, draws the pattern with xdotool and times from the release (just
-after `xdotool mouseup` returns) to xsecurelock's exit; beside it, in the same round, one yescrypt verification of
-the same cost (HASH, checked against SECRET in this process). Prints the medians in us and the median of the
-per-round ratios: "unlock_us yescrypt_us ratio rounds".
+the setuid helper). Each round locks, wakes the pad, draws the pattern with xdotool, releases the button through
+XTEST from this process and times from that release (marked as it leaves this process) to xsecurelock's exit (woken
+by its pidfd); beside it, in the same round, one yescrypt verification of the same cost (HASH, checked against SECRET
+in this process). Prints the medians in us and the median of the per-round ratios: "unlock_us yescrypt_us ratio
+rounds".
 
 usage: pad_unlock.py PAD UID SERVICE DIGITS HASH SECRET ROUNDS
 """
@@ -14,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from lock_screen_bench import median, start_xvfb, yescrypt_seconds
+from lock_screen_bench import XTestPointer, exit_time, median, start_xvfb, yescrypt_seconds
 
 pad, uid, service, digits, stored, secret, rounds = sys.argv[1:8]
 uid, rounds = int(uid), int(rounds)
@@ -27,6 +28,7 @@ def centre(dot):
 
 
 xvfb, display = start_xvfb()
+pointer = XTestPointer(display)
 
 
 def x(*argv):
@@ -72,22 +74,20 @@ try:
             x("xdotool", "mousemove", str(point[0]), str(point[1]))
             time.sleep(0.03)
         time.sleep(0.05)
-        x("xdotool", "mouseup", "1")
-        released = time.monotonic()
-        try:
-            status = locker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
+        released = pointer.release()
+        opened = exit_time(locker, 20)
+        if opened is None:
             os.killpg(locker.pid, signal.SIGKILL)
             sys.exit("pad_unlock: the right drawing did not unlock")
-        opened = time.monotonic()
-        if status != 0:
-            sys.exit("pad_unlock: xsecurelock exited %d" % status)
+        if locker.returncode != 0:
+            sys.exit("pad_unlock: xsecurelock exited %d" % locker.returncode)
         verified = yescrypt_seconds(secret, stored)
         unlock.append(opened - released)
         verify.append(verified)
         ratios.append((opened - released) / verified)
         time.sleep(0.3)
 finally:
+    pointer.close()
     xvfb.terminate()
     xvfb.wait()
 print("%d %d %.3f %d" % (median(unlock) * 1e6, median(verify) * 1e6, median(ratios), len(ratios)))
