@@ -66,8 +66,8 @@ struct PadLoop {
         while true {
             let now = pattern_pad_now_ms()
             if let status = step(now: now) { return end(status, now: now) }
-            var fds: [Int32] = [stdinOpen ? 0 : -1, session.run?.fromChild ?? -1]
-            _ = pattern_pad_wait(&fds, 2, interval(now: now))
+            var fds: [Int32] = [stdinOpen ? 0 : -1, session.run?.fromChild ?? -1, session.run?.exitWatch ?? -1]
+            _ = pattern_pad_wait(&fds, 3, interval(now: now))
         }
     }
 

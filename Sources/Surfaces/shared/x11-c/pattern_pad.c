@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -147,6 +148,13 @@ long pattern_pad_read(int fd, unsigned char *buffer, size_t capacity) {
         if (errno == EAGAIN) return -2;
         return -1;
     }
+}
+
+int pattern_pad_exit_watch(pid_t pid) {
+#ifdef SYS_pidfd_open
+    if (pid > 0) return (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+    return -1;
 }
 
 int pattern_pad_reap(pid_t pid, int *status) {

@@ -43,6 +43,9 @@ package struct AuthprotoRun {
     let pid: Int32
     private(set) var toChild: Int32
     package private(set) var fromChild: Int32
+    /// Readable once the child has ended (-1 where the kernel has no pidfd): a loop waits on it beside `fromChild`,
+    /// whose end of file may come just before the child can be reaped.
+    package private(set) var exitWatch: Int32
     var reader = AuthprotoReader()
     /// The exit status once the child has ended (128 + signal for a death by signal).
     private(set) var exitStatus: Int32? = nil
@@ -57,7 +60,7 @@ package struct AuthprotoRun {
             }
         }
         guard pid > 0 else { return nil }
-        return AuthprotoRun(pid: pid, toChild: to, fromChild: from)
+        return AuthprotoRun(pid: pid, toChild: to, fromChild: from, exitWatch: pattern_pad_exit_watch(pid))
     }
 
     /// Reads what authproto wrote; at end of file the output side is closed.
@@ -146,7 +149,9 @@ package struct AuthprotoRun {
     mutating func close() {
         pattern_pad_close(toChild)
         pattern_pad_close(fromChild)
+        pattern_pad_close(exitWatch)
         toChild = -1
         fromChild = -1
+        exitWatch = -1
     }
 }

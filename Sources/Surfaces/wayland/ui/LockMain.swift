@@ -111,8 +111,8 @@ struct LockLoop {
                 renderer.draw(session, layouts: layouts, origins: origins, pointer: pointer, now: now)
                 dirty = false
             }
-            var fds: [Int32] = [session.run?.fromChild ?? -1]
-            if pattern_lock_wait(&fds, 1, interval(now: now)) < 0 {
+            var fds: [Int32] = [session.run?.fromChild ?? -1, session.run?.exitWatch ?? -1]
+            if pattern_lock_wait(&fds, 2, interval(now: now)) < 0 {
                 // The compositor went away: nothing is left to unlock or to draw on.
                 pattern_pad_log("lost the connection to the compositor")
                 session.cancel()

@@ -58,6 +58,11 @@ pid_t pattern_pad_spawn(const char *path, int *to_child, int *from_child);
 int pattern_pad_write_packet(int fd, char type, const unsigned char *bytes, size_t length);
 /* read(2) that returns -2 for "nothing yet" (EAGAIN), 0 at end of file. */
 long pattern_pad_read(int fd, unsigned char *buffer, size_t capacity);
+/* A descriptor that becomes readable when the child ends (a pidfd,
+ * close-on-exec), or -1 where the kernel has none. Its output's end of file
+ * can come just before the child can be reaped: without this, the exit would
+ * wait for the loop's next timeout. */
+int pattern_pad_exit_watch(pid_t pid);
 /* waitpid without blocking: 1 and *status (exit code, or 128+signal) when
  * the child has ended, 0 while it runs, -1 on error. */
 int pattern_pad_reap(pid_t pid, int *status);
