@@ -162,7 +162,7 @@ BURN = "import os, resource, sys, time\n" \
 
 def loaded(what):
     try:
-        done = subprocess.run(["tpm2_getcap", "-T", job["tcti"], what], stdout=subprocess.PIPE,
+        done = subprocess.run(["tpm2_getcap", "-T", job["tools_tcti"], what], stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True, timeout=5)
         return len([line for line in done.stdout.splitlines() if line.strip()])
     except subprocess.TimeoutExpired:
@@ -297,7 +297,7 @@ class TPMConversationAttackTest(unittest.TestCase):
             "pam_try": os.path.join(BUILD, "pam-try"),
             "confdir": self.confdir,
             "limit": TPM_BOUND + SLACK,
-            "tcti": self.tpm.tcti,
+            "tools_tcti": self.tpm.tools_tcti,
         }
         job.update(extra)
         # deny/lock_after high: the attacker's killed checks stay counted (no free guess) and must not lock

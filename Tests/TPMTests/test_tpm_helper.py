@@ -144,7 +144,7 @@ class TPMThroughHelperTest(helper.HelperCase):
         parts = self.script(
             [
                 self.root_call("tpm-enroll", helper.WRONG_PATTERN),  # a change: new index, then the old one deleted
-                "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
+                "tpm2_getcap -T %s handles-nv-index" % self.tpm.tools_tcti,
                 # user:uid:$tpm2$... (the uid is there once the line belongs to an account)
                 "grep -cE '^%s:([0-9]+:)?\\$tpm2\\$' /etc/security/pam_pattern/patterns" % self.USER,
                 self.verify(helper.WRONG_PATTERN),
@@ -152,7 +152,7 @@ class TPMThroughHelperTest(helper.HelperCase):
                 as_user(self.user, helper.helper_call("tpm-enroll", self.USER, "printf '%s\\0' 1236")),
                 as_user(self.user, helper.helper_call("tpm-remove", self.USER)),
                 self.root_call("tpm-remove"),
-                "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti,
+                "tpm2_getcap -T %s handles-nv-index" % self.tpm.tools_tcti,
                 "cat /etc/security/pam_pattern/patterns",
                 self.root_call("tpm-remove"),
             ]

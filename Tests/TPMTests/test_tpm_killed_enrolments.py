@@ -53,7 +53,7 @@ def run(operation, fields, delay=None):
     return answer
 
 def strays():
-    listing = subprocess.run(["tpm2_getcap", "-T", job["tcti"], "handles-nv-index"], capture_output=True, text=True)
+    listing = subprocess.run(["tpm2_getcap", "-T", job["tools_tcti"], "handles-nv-index"], capture_output=True, text=True)
     defined = {int(h, 16) for h in re.findall(r"0x[0-9a-fA-F]+", listing.stdout)}
     named = {int(h, 16) for h in re.findall(r"\$tpm2\$([0-9a-f]{8})\$", open(job["store"]).read())}
     return len({h for h in defined if job["first"] <= h <= job["last"]} - named)
@@ -127,7 +127,7 @@ class KilledEnrolmentsTest(unittest.TestCase):
             "patternctl": helper.PATTERNCTL,
             "user": self.USER,
             "patterns": PATTERNS,
-            "tcti": self.tpm.tcti,
+            "tools_tcti": self.tpm.tools_tcti,
             "store": "/etc/security/pam_pattern/patterns",
             "first": FIRST,
             "last": LAST,
@@ -178,7 +178,7 @@ class PruneAnyNumberTest(unittest.TestCase):
         os.chmod(self.sandbox.store, 0o600)
 
     def test_one_prune_deletes_them_all(self):
-        define = "tpm2_nvdefine -T %s 0x%%08x -C o -s 8 -a 'ownerread|ownerwrite' >/dev/null" % self.tpm.tcti
+        define = "tpm2_nvdefine -T %s 0x%%08x -C o -s 8 -a 'ownerread|ownerwrite' >/dev/null" % self.tpm.tools_tcti
         command = "; ".join(define % (FIRST + 3 * i) for i in range(self.ORPHANS))
         done = self.sandbox.run(command + "; " + helper.helper_call("tpm-prune", "root"), timeout=600)
         self.assertEqual(helper.parse_call(done.stdout), ("pruned %d" % self.ORPHANS, helper.SUCCESS), done.stderr)

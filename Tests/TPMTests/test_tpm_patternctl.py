@@ -70,7 +70,7 @@ class PatternctlTPMTest(helper.HelperCase):
         return as_user(self.user, self.call_helper("verify", pattern))
 
     def indexes(self):
-        return "tpm2_getcap -T %s handles-nv-index" % self.tpm.tcti
+        return "tpm2_getcap -T %s handles-nv-index" % self.tpm.tools_tcti
 
     line = "cat %s" % STORE
 
@@ -363,7 +363,7 @@ class PatternctlTPMTest(helper.HelperCase):
                 self.conf("yes"),
                 self.root_set(FIRST),  # 1
                 self.line,  # 2
-                "tpm2_nvdefine -T %s %s -C o -s 8 -a 'ownerread|ownerwrite' >/dev/null" % (self.tpm.tcti, outside),
+                "tpm2_nvdefine -T %s %s -C o -s 8 -a 'ownerread|ownerwrite' >/dev/null" % (self.tpm.tools_tcti, outside),
                 # 4: an enrolment killed between defining its index and writing its line: the store's writer
                 # lock is held, so the helper waits in the save when SIGKILL comes.
                 "(flock -x 9; sleep 4) 9>>/etc/security/pam_pattern/.patterns.lock & sleep 0.3; "

@@ -50,7 +50,7 @@ class SlowChipTest(patternctl_tests.PatternctlTPMTest):
 
     def strays(self, count):
         """`count` indexes no store line names, as killed enrolments leave them (straight into swtpm)."""
-        one = "%s enroll %s stray %s 5 >/dev/null" % (TPM_DRIVER, shlex.quote(self.tpm.tcti), FIRST)
+        one = "%s enroll %s stray %s 5 >/dev/null" % (TPM_DRIVER, shlex.quote(self.tpm.tools_tcti), FIRST)
         return " && ".join([one] * count)
 
     def assert_too_slow(self, step):

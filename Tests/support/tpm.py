@@ -44,6 +44,9 @@ class SoftwareTPM:
         self.directory = tempfile.mkdtemp(prefix="pam_pattern-swtpm.")
         self.socket = os.path.join(self.directory, "s")
         self.tcti = "swtpm:path=" + self.socket
+        # What a test's own tpm2-tools use, always swtpm's socket: the slowed proxy has no control channel, which
+        # tpm2-tools' swtpm TCTI needs, and what a test reads of the TPM must never be slowed or cut by it.
+        self.tools_tcti = self.tcti
         # The socket `tcti` names (a proxy's, when one is in front).
         self.served = self.socket
         self.pid = None
@@ -105,7 +108,7 @@ class SoftwareTPM:
         """A tpm2-tools command against this TPM (as root: owner auth is empty), on swtpm's own socket: what a test
         reads of the TPM is never slowed or cut by the proxy that stands for a slow chip."""
         return subprocess.run(
-            [args[0], "-T", "swtpm:path=" + self.socket] + list(args[1:]),
+            [args[0], "-T", self.tools_tcti] + list(args[1:]),
             check=check,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
