@@ -217,7 +217,7 @@ class PatternctlTPMTest(helper.HelperCase):
                 self.conf("yes"),
                 self.root_set(FIRST),  # 1
                 self.line,  # 2
-                "tpm2_changeauth -T %s -c owner owner-secret" % self.tpm.tcti,  # 3
+                "tpm2_changeauth -T %s -c owner owner-secret" % self.tpm.tools_tcti,  # 3
                 self.root_set(SECOND),  # 4
                 self.line,  # 5
                 self.verify(FIRST),  # 6
