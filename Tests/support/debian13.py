@@ -43,6 +43,9 @@ PACKAGES = (
     "sway grim wtype libwayland-client0 libcairo2 libxkbcommon0 "
     # the LightDM greeter's: the daemon
     "lightdm"
+    # GNOME Shell 48's (GNOMETests): the shell without the desktop, its private buses' daemon, gjs, libgdm's typelib
+    # and python3-gi for the stand-in for GDM and logind, dconf-cli for the greeter's keyfile.
+    " gnome-shell mutter dbus-x11 gnome-settings-daemon at-spi2-core gjs gir1.2-gdm-1.0 python3-gi dconf-cli"
 ).split()
 
 
