@@ -112,20 +112,14 @@ def collect(root):
                 entries.setdefault((value, None), [])
                 if rel not in entries[(value, None)]:
                     entries[(value, None)].append(rel)
-    for folder in QML_SOURCES:
-        for path in sorted((root / folder).rglob("*.qml")):
-            rel = str(path.relative_to(root))
-            for m in QML_WORD.finditer(path.read_text(encoding="utf-8")):
-                files = entries.setdefault((swift_unescape(m.group(1), rel), None), [])
-                if rel not in files:
-                    files.append(rel)
-    for folder in JS_SOURCES:
-        for path in sorted((root / folder).rglob("*.js")):
-            rel = str(path.relative_to(root))
-            for m in JS_WORD.finditer(path.read_text(encoding="utf-8")):
-                files = entries.setdefault((swift_unescape(m.group(1), rel), None), [])
-                if rel not in files:
-                    files.append(rel)
+    for folders, files_named, word in ((QML_SOURCES, "*.qml", QML_WORD), (JS_SOURCES, "*.js", JS_WORD)):
+        for folder in folders:
+            for path in sorted((root / folder).rglob(files_named)):
+                rel = str(path.relative_to(root))
+                for m in word.finditer(path.read_text(encoding="utf-8")):
+                    files = entries.setdefault((swift_unescape(m.group(1), rel), None), [])
+                    if rel not in files:
+                        files.append(rel)
     return [(msgid, plural, files) for (msgid, plural), files in entries.items()]
 
 
