@@ -11,7 +11,6 @@ not enabled the same drawing unlocks nothing. Root only; needs debootstrap (make
 
 import json
 import os
-import shutil
 import sys
 import time
 import unittest
@@ -30,13 +29,7 @@ SHOT = os.path.join(ROOT, "docs", "gnome-48-lock-screen-wrong.png")
 STARTED = time.monotonic()
 
 
-def setUpModule():
-    if os.geteuid() != 0:
-        raise unittest.SkipTest("needs root: debootstrap, chroot, mount namespaces")
-    for tool in ("debootstrap", "unshare", "nsenter", "chroot"):
-        if shutil.which(tool) is None:
-            raise AssertionError("%s is not installed (make deps)" % tool)
-    debian13.cached_root()
+setUpModule = debian13.set_up_module
 
 
 def tearDownModule():
@@ -102,6 +95,7 @@ class Shell48Test(unittest.TestCase):
         report = self.session(
             user,
             [
+                {"op": "shot", "name": "before.xwd"},
                 {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "shots", "name": "wrong", "count": 6, "every": 0.1},
                 {"op": "until", "text": "wrong pattern"},
@@ -121,6 +115,8 @@ class Shell48Test(unittest.TestCase):
         before_right = len(said) - said[::-1].index("pattern sent") - 1
         centres = pad.grid_centres([line for line in said[:before_right] if line.startswith("grid ")][-1])
         red = pad.wrong_drawing_red_a_while(self, centres, self.shot, WRONG_PATTERN)
+        # The message's lines are kept for it: the grid is where it was before the drawing.
+        gnome.grid_stayed(self, gnome.grid_when_drawn(report), self.shot("before.xwd"), self.shot("after.xwd"))
         self.assertTrue(self.step(report, "until_unlocked")["unlocked"], report["log"][-4000:])
         self.assertEqual(gnome.logged(report, "pattern sent"), ["pattern sent"] * 2)
         self.assertIn("pam gdm-password %s 0" % user, report["standin"])
@@ -156,17 +152,21 @@ class Shell48Test(unittest.TestCase):
         report = self.session(
             user,
             [
+                {"op": "shot", "name": "before.xwd"},
                 {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "until", "text": "wrong pattern"},
                 {"op": "sleep", "seconds": 1.5},
+                {"op": "shot", "name": "after.xwd"},
                 {"op": "drag", "path": pad.dots(PATTERN)},
                 {"op": "until", "text": "unlocked"},
             ],
             greeter=True,
             steps_to_prompt=[{"op": "type", "text": user}, {"op": "key", "name": "Return"}],
         )
-        self.assertTrue(report["steps"][1]["found"], report["log"][-4000:])
+        self.assertTrue(report["steps"][2]["found"], report["log"][-4000:])
         self.assertEqual(len(gnome.logged(report, "message Wrong pattern. 4 tries left before a wait.")), 1)
+        # The message's lines are kept for it: the grid is where it was before the drawing.
+        gnome.grid_stayed(self, gnome.grid_when_drawn(report), self.shot("before.xwd"), self.shot("after.xwd"))
         self.assertTrue(report["steps"][-1]["found"], report["log"][-4000:])
         self.assertIn("session", report["standin"])
         self.assertIn("pam gdm-password %s 0" % user, report["standin"])

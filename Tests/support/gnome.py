@@ -88,6 +88,23 @@ def logged(report, text):
     return [line for line in said if line.startswith(text)]
 
 
+def grid_when_drawn(report):
+    """The dots' centres as last logged before the first drawing was sent."""
+    said = logged(report, "")
+    return pad.grid_centres([line for line in said[: said.index("pattern sent")] if line.startswith("grid ")][-1])
+
+
+def grid_stayed(test, centres, before, after):
+    """Nothing under the pointer moved when the module's message came: the square around the dots at `centres`
+    (as logged before the drawing) is the same pixels in `before` (a screenshot before the drawing) and `after`
+    (once the wrong drawing's red is over and the message shows). A grid that moved shows its dots elsewhere."""
+    reach = (centres[1][0] - centres[0][0]) // 2
+    box = (centres[0][0] - reach, centres[0][1] - reach, centres[8][0] + reach + 1, centres[8][1] + reach + 1)
+    was, now = before.crop(*box), after.crop(*box)
+    moved = [y for y in range(was.height) if was.rows[y] != now.rows[y]]
+    test.assertEqual(moved, [], "the grid's square %r changed when the message came (rows off: %d)" % (box, len(moved)))
+
+
 class GnomeCase(pad.PadCase):
     """A throwaway USER with a password and helper.PATTERN, the profile enabled, the shell locked."""
 
