@@ -78,7 +78,8 @@ class EsModuleTests(unittest.TestCase):
         paths.require_built(*(os.path.join(d, n) for d in (gnome.EXTENSION, gnome.EXTENSION_48) for n in SHARED))
         for name in SHARED:
             with self.subTest(name=name):
-                status, out, err = translate(open(os.path.join(gnome.EXTENSION, name), encoding="utf-8").read())
+                with open(os.path.join(gnome.EXTENSION, name), encoding="utf-8") as f:
+                    status, out, err = translate(f.read())
                 self.assertEqual(status, 0, err)
                 with open(os.path.join(gnome.EXTENSION_48, name), encoding="utf-8") as f:
                     self.assertEqual(f.read(), out)
