@@ -267,13 +267,23 @@ build: check-deps toolchain build-owner
 	  && cp $(SURFACES)/shared/qml/PatternGrid.qml $(SURFACES)/shared/qml/PatternTrace.js $(BUILD)/sddm/pam-pattern.new/ \
 	  && $(PYTHON) po/module-words.py > $(BUILD)/sddm/pam-pattern.new/ModuleWords.js \
 	  && rm -rf $(BUILD)/sddm/pam-pattern && mv $(BUILD)/sddm/pam-pattern.new $(BUILD)/sddm/pam-pattern
-	# the GNOME Shell extension (lock screen and GDM greeter): its JS, and the same hit rules and words as the QML
-	# surfaces', without QML's `.pragma library` line (GJS takes the rest as it is)
-	rm -rf $(BUILD)/gnome/$(GNOME_UUID).new && mkdir -p $(BUILD)/gnome && cp -r $(SURFACES)/gnome/ui $(BUILD)/gnome/$(GNOME_UUID).new \
-	  && sed '/^\.pragma library$$/d' $(SURFACES)/shared/qml/PatternTrace.js > $(BUILD)/gnome/$(GNOME_UUID).new/patternTrace.js \
-	  && $(PYTHON) po/module-words.py > $(BUILD)/gnome/$(GNOME_UUID).new/moduleWords.js \
-	  && sed -i '/^\.pragma library$$/d' $(BUILD)/gnome/$(GNOME_UUID).new/moduleWords.js \
-	  && rm -rf $(BUILD)/gnome/$(GNOME_UUID) && mv $(BUILD)/gnome/$(GNOME_UUID).new $(BUILD)/gnome/$(GNOME_UUID)
+	# the GNOME Shell extension (lock screen and GDM greeter), one directory per shell it runs on: 43's (legacy GJS
+	# modules, the shared files as written) and 48's (ES modules, es_module.py's translation of the same files); each
+	# its entry point and metadata, and the same hit rules and words as the QML surfaces', without QML's `.pragma
+	# library` line; GDM's keyfile (both uuids) once, in 43's
+	for flavour in 43:$(GNOME_UUID) 48:$(GNOME_UUID_48); do \
+	  shell=$${flavour%%:*}; d=$(BUILD)/gnome/$${flavour#*:}; \
+	  rm -rf $$d.new && mkdir -p $$d.new && cp $(SURFACES)/gnome/ui/*.* $(SURFACES)/gnome/ui/shell-$$shell/* $$d.new/ \
+	  && sed '/^\.pragma library$$/d' $(SURFACES)/shared/qml/PatternTrace.js > $$d.new/patternTrace.js \
+	  && $(PYTHON) po/module-words.py > $$d.new/moduleWords.js && sed -i '/^\.pragma library$$/d' $$d.new/moduleWords.js \
+	  && { [ $$shell != 43 ] || cp $(SURFACES)/gnome/ui/gdm-login-screen $$d.new/; } || exit 1; \
+	  if [ $$shell != 43 ]; then \
+	    for js in patternGrid patternPrompt promptHooks patternTrace moduleWords; do \
+	      $(PYTHON) $(SURFACES)/gnome/es_module.py $$d.new/$$js.js > $$d.new/$$js.mjs && mv $$d.new/$$js.mjs $$d.new/$$js.js || exit 1; \
+	    done; \
+	  fi; \
+	  rm -rf $$d && mv $$d.new $$d || exit 1; \
+	done
 	# the desktop entry of `patternctl set --draw`, its words translated from the catalogues
 	cp $(SURFACES)/draw/ui/pam-pattern-draw.desktop.in $(BUILD)/pam-pattern-draw.desktop.new
 	for po in $(wildcard po/*.po); do \
@@ -446,12 +456,15 @@ uninstall-kde:
 # The GNOME Shell extension (docs/reference.md, "GNOME"; the package pam-pattern-gnome): its uuid, and where
 # GNOME Shell finds extensions installed for everyone.
 GNOME_UUID := pam-pattern@pam-pattern.org
+GNOME_UUID_48 := pam-pattern-48@pam-pattern.org
 GNOME_EXTENSION := /usr/share/gnome-shell/extensions/$(GNOME_UUID)
+GNOME_EXTENSION_48 := /usr/share/gnome-shell/extensions/$(GNOME_UUID_48)
 
 install-gnome:
 	@test -f $(BUILD)/gnome/$(GNOME_UUID)/extension.js || { echo "run 'make build' first"; exit 1; }
 	@$(MAKE) -s --no-print-directory install-rows INSTALL_LIST=$(SURFACES)/gnome/package.list
-	@echo "installed; turn it on for yourself with: gnome-extensions enable $(GNOME_UUID)"
+	@echo "installed; turn it on for yourself with: gnome-extensions enable $(GNOME_UUID) (GNOME 43)"
+	@echo "(GNOME 48: gnome-extensions enable $(GNOME_UUID_48))"
 
 uninstall-gnome:
 	@$(MAKE) -s --no-print-directory uninstall-rows INSTALL_LIST=$(SURFACES)/gnome/package.list

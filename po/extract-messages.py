@@ -4,6 +4,7 @@
 xgettext has no Swift parser, so this reads the one call shape the sources
 use: localized("msgid", ...) and localizedPlural("singular", "plural", ...),
 and in the KDE lock screen's and the SDDM theme's QML Words.tr("msgid"),
+in the GNOME Shell extension's JavaScript tr('msgid'),
 and translatable("msgid") where the core marks a message it builds for patternctl to translate,
 with plain string literals (no interpolation: arguments fill %s / %N$s).
 A msgid may also be a multi-line (triple-quoted) literal, as the help texts
@@ -27,6 +28,10 @@ DESKTOP_KEYS = ("Name", "GenericName", "Comment", "Keywords")
 # surface in every shipped language (ModuleWords.js, tr).
 QML_SOURCES = ["Sources/Surfaces/kde", "Sources/Surfaces/sddm"]
 QML_WORD = re.compile(r"\bWords\.tr\(\s*" + r'"((?:[^"\\\n]|\\.)*)"')
+# The GNOME Shell extension's words, marked tr('msgid') (a plain single-quoted literal, the shell's own style); the
+# extension reads them back from moduleWords.js (po/module-words.py), as the QML surfaces do.
+JS_SOURCES = ["Sources/Surfaces/gnome"]
+JS_WORD = re.compile(r"\btr\(\s*'((?:[^'\\\n]|\\.)*)'")
 LITERAL = r'"((?:[^"\\\n]|\\.)*)"'
 # """ on its own line, the lines, then the closing """ whose indentation every line drops.
 MULTILINE = r'"""\n((?:.|\n)*?)\n([ \t]*)"""'
@@ -107,13 +112,14 @@ def collect(root):
                 entries.setdefault((value, None), [])
                 if rel not in entries[(value, None)]:
                     entries[(value, None)].append(rel)
-    for folder in QML_SOURCES:
-        for path in sorted((root / folder).rglob("*.qml")):
-            rel = str(path.relative_to(root))
-            for m in QML_WORD.finditer(path.read_text(encoding="utf-8")):
-                files = entries.setdefault((swift_unescape(m.group(1), rel), None), [])
-                if rel not in files:
-                    files.append(rel)
+    for folders, files_named, word in ((QML_SOURCES, "*.qml", QML_WORD), (JS_SOURCES, "*.js", JS_WORD)):
+        for folder in folders:
+            for path in sorted((root / folder).rglob(files_named)):
+                rel = str(path.relative_to(root))
+                for m in word.finditer(path.read_text(encoding="utf-8")):
+                    files = entries.setdefault((swift_unescape(m.group(1), rel), None), [])
+                    if rel not in files:
+                        files.append(rel)
     return [(msgid, plural, files) for (msgid, plural), files in entries.items()]
 
 

@@ -94,8 +94,9 @@ def languages(root):
     return result
 
 
-# Where the QML surfaces' own words are marked (Words.tr("...")): their entries in the template name these files.
-SCREEN_SOURCES = ("Sources/Surfaces/kde/", "Sources/Surfaces/sddm/")
+# Where the surfaces' own words are marked (QML's Words.tr("..."), the GNOME extension's tr('...')): their entries in the
+# template name these files.
+SCREEN_SOURCES = ("Sources/Surfaces/kde/", "Sources/Surfaces/sddm/", "Sources/Surfaces/gnome/")
 
 
 def screen_words(root):

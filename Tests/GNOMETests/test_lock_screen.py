@@ -22,6 +22,7 @@ class LockScreenTest(gnome.GnomeCase):
     def test_a_wrong_drawing_is_counted_once_then_the_right_one_unlocks(self):
         report = self.session(
             [
+                {"op": "shot", "name": "before.xwd"},
                 {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "shots", "name": "wrong", "count": 6, "every": 0.1},
                 {"op": "until", "text": "wrong pattern"},
@@ -43,6 +44,8 @@ class LockScreenTest(gnome.GnomeCase):
         before_right = len(said) - said[::-1].index("pattern sent") - 1
         centres = pad.grid_centres([line for line in said[:before_right] if line.startswith("grid ")][-1])
         pad.wrong_drawing_red_a_while(self, centres, self.shot, WRONG_PATTERN)
+        # The message's lines are kept for it: the grid is where it was before the drawing.
+        gnome.grid_stayed(self, gnome.grid_when_drawn(report), self.shot("before.xwd"), self.shot("after.xwd"))
         self.assertTrue(self.step(report, "until_unlocked")["unlocked"], report["log"])
         self.assertEqual(self.logged(report, "pattern sent"), ["pattern sent"] * 2)
         self.assertIn("pam gdm-password %s 0" % self.USER, report["standin"])

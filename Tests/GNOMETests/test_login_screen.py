@@ -31,6 +31,7 @@ class LoginScreenTest(gnome.GnomeCase):
     def test_a_wrong_drawing_is_counted_once_then_the_right_one_logs_in(self):
         report = self.login(
             [
+                {"op": "shot", "name": "before.xwd"},
                 {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
                 {"op": "shots", "name": "wrong", "count": 6, "every": 0.1},
                 {"op": "until", "text": "wrong pattern"},
@@ -40,10 +41,12 @@ class LoginScreenTest(gnome.GnomeCase):
                 {"op": "until", "text": "unlocked"},
             ]
         )
-        self.assertTrue(report["steps"][2]["found"], report["log"])
+        self.assertTrue(report["steps"][3]["found"], report["log"])
         self.assertEqual(len(self.logged(report, "message Wrong pattern. 4 tries left before a wait.")), 1)
         centres = pad.grid_centres(self.logged(report, "grid")[-1])
         red = pad.wrong_drawing_red_a_while(self, centres, self.shot, WRONG_PATTERN)
+        # The message's lines are kept for it: the grid is where it was before the drawing.
+        gnome.grid_stayed(self, gnome.grid_when_drawn(report), self.shot("before.xwd"), self.shot("after.xwd"))
         self.assertTrue(report["steps"][-1]["found"], report["log"])
         self.assertEqual(self.logged(report, "pattern sent"), ["pattern sent"] * 2)
         # The greeter's own session (no reauthentication), judged by the module: 1 failure, then the success.

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 from support.paths import ROOT
@@ -68,6 +69,33 @@ class CatalogueTest(unittest.TestCase):
         self.assertEqual(made.returncode, 0, made.stderr)
         with open(POT, encoding="utf-8") as f:
             self.assertEqual(made.stdout, f.read(), "po/pam_pattern.pot is stale: run `make pot`")
+
+    def test_the_gnome_extensions_own_words_are_extracted(self):
+        """A word only the GNOME Shell extension's JavaScript marks (tr('...')) is in the template, naming its file,
+        and po/module-words.py gives it to the surfaces' words (the extension reads it back from there)."""
+        with tempfile.TemporaryDirectory(prefix="pam_pattern-pot.") as tree:
+            for name in ("po", "Sources/Surfaces/draw/ui", "Sources/Surfaces/gnome/ui"):
+                os.makedirs(os.path.join(tree, name))
+            shutil.copy(
+                os.path.join(ROOT, "Sources/Surfaces/draw/ui/pam-pattern-draw.desktop.in"),
+                os.path.join(tree, "Sources/Surfaces/draw/ui"),
+            )
+            with open(os.path.join(tree, "Sources/Surfaces/gnome/ui/prompt.js"), "w") as f:
+                f.write("const label = tr('Only the shell\\'s word');\n")
+            made = subprocess.run(
+                [sys.executable, os.path.join(PO, "extract-messages.py"), tree], capture_output=True, text=True
+            )
+            self.assertEqual(made.returncode, 0, made.stderr)
+            self.assertIn('#: Sources/Surfaces/gnome/ui/prompt.js\nmsgid "Only the shell\'s word"\n', made.stdout)
+            # The real template with that entry (the module's own sentences, which module-words.py reads too).
+            entry = made.stdout[made.stdout.index("\n#: Sources/Surfaces/gnome/") :]
+            with open(POT, encoding="utf-8") as f, open(os.path.join(tree, "po", "pam_pattern.pot"), "w") as out:
+                out.write(f.read() + entry)
+            words = subprocess.run(
+                [sys.executable, os.path.join(PO, "module-words.py"), tree], capture_output=True, text=True
+            )
+            self.assertEqual(words.returncode, 0, words.stderr)
+            self.assertIn("Only the shell's word", words.stdout)
 
     def test_every_message_is_translated(self):
         self.assertIn("zh_CN", LANGUAGES)

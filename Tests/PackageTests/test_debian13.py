@@ -20,6 +20,7 @@ import unittest
 from collections import namedtuple
 
 import test_fresh_install
+import test_gnome_package
 import test_kde_package
 import test_lightdm_package
 import test_package
@@ -679,6 +680,16 @@ class Debian13WaylandPackage(test_wayland_package.WaylandPackageTests):
         debian13_lintian(self, self.deb, fail_on="error,warning,info")
 
 
+class Debian13GnomePackage(test_gnome_package.GnomePackageTests):
+    """pam-pattern-gnome installed beside pam-pattern in Debian 13 (its Depends resolve there: gnome-shell 48), and
+    Debian 13's lintian on it. Tests/GNOMETests/test_debian13.py run the installed extension in gnome-shell 48."""
+
+    NAMESPACE = debian13.Debian13
+
+    def test_lintian_of_debian_13_reports_nothing(self):
+        debian13_lintian(self, self.deb, fail_on="error,warning,info")
+
+
 # Of PackageTests, what only an installed system shows (the package's bytes are PackageTests' on the host).
 ON_DEBIAN_13 = {
     Debian13Package: [
@@ -709,6 +720,10 @@ ON_DEBIAN_13 = {
     ],
     Debian13WaylandPackage: [
         "test_installed_beside_pam_pattern_it_holds_it",
+        "test_lintian_of_debian_13_reports_nothing",
+    ],
+    Debian13GnomePackage: [
+        "test_installed_beside_pam_pattern_turns_nothing_on_and_purged_leaves_nothing",
         "test_lintian_of_debian_13_reports_nothing",
     ],
     Debian13FreshInstall: ["test_a_new_user_sets_checks_changes_and_removes_a_pattern_as_the_readme_says"],

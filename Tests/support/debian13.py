@@ -21,6 +21,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import unittest
 
 from support.paths import BUILD
 
@@ -43,7 +44,20 @@ PACKAGES = (
     "sway grim wtype libwayland-client0 libcairo2 libxkbcommon0 "
     # the LightDM greeter's: the daemon
     "lightdm"
+    # GNOME Shell 48's (GNOMETests): the shell without the desktop, its private buses' daemon, gjs, libgdm's typelib
+    # and python3-gi for the stand-in for GDM and logind, dconf-cli for the greeter's keyfile.
+    " gnome-shell mutter dbus-x11 gnome-settings-daemon at-spi2-core gjs gir1.2-gdm-1.0 python3-gi dconf-cli"
 ).split()
+
+
+def set_up_module():
+    """A suite's setUpModule for tests in the system: skipped unless root, the tools it needs there, the cache."""
+    if os.geteuid() != 0:
+        raise unittest.SkipTest("needs root: debootstrap, chroot, mount namespaces")
+    for tool in ("debootstrap", "unshare", "nsenter", "chroot"):
+        if shutil.which(tool) is None:
+            raise AssertionError("%s is not installed (make deps)" % tool)
+    cached_root()
 
 
 def host_mirror():

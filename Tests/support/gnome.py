@@ -18,6 +18,9 @@ from support.paths import BUILD, ROOT, require_built, require_tools
 
 UUID = "pam-pattern@pam-pattern.org"
 EXTENSION = os.path.join(BUILD, "gnome", UUID)
+# GNOME Shell 48's (ES modules): the same shared files, made into ES modules by the build (es_module.py).
+UUID_48 = "pam-pattern-48@pam-pattern.org"
+EXTENSION_48 = os.path.join(BUILD, "gnome", UUID_48)
 SHELL_DATA = "/usr/share/gnome-shell"
 STANDIN = os.path.join(ROOT, "Tests", "support", "gdm_standin.py")
 # Debian's gdm3 /etc/pam.d/gdm-password, its auth and account parts (the machine has no gdm3): common-auth,
@@ -56,6 +59,52 @@ class GnomeNamespace(pad.PadNamespace):
                 os.chmod(os.path.join(directory, name), 0o644)
 
 
+def shell_job(root, user, uid, setpriv, standin, uuid, steps, greeter=False, steps_to_prompt=(), debug=True, env=None):
+    """The gnome driver's job: the shell run by `user` (`setpriv` the argv prefix that becomes them) with the
+    extension `uuid` enabled (None: the stock lock screen, the extension installed but not enabled), the stand-in
+    at `standin`, the driver's files in `root`; GDM's greeter (`--mode=gdm`) if `greeter`."""
+    return {
+        "root": root,
+        "screen": [1024, 768],
+        "user": user,
+        "uid": uid,
+        "home": "/home/" + user,
+        "setpriv": setpriv,
+        "standin": standin,
+        "extensions": "['%s']" % uuid if uuid else "@as []",
+        "shell_options": ["--mode=gdm"] if greeter else [],
+        "greeter": greeter,
+        "steps_to_prompt": list(steps_to_prompt),
+        "debug": debug,
+        "extension": uuid is not None,
+        "env": dict(env or {}),
+        "steps": steps,
+    }
+
+
+def logged(report, text):
+    """The extension's debug lines (without "pam_pattern: ") in the shell's log that start with `text`."""
+    said = [line.split("pam_pattern: ", 1)[1] for line in report["log"].splitlines() if "pam_pattern: " in line]
+    return [line for line in said if line.startswith(text)]
+
+
+def grid_when_drawn(report):
+    """The dots' centres as last logged before the first drawing was sent."""
+    said = logged(report, "")
+    return pad.grid_centres([line for line in said[: said.index("pattern sent")] if line.startswith("grid ")][-1])
+
+
+def grid_stayed(test, centres, before, after):
+    """Nothing under the pointer moved when the module's message came: the square around the dots at `centres`
+    (as logged before the drawing) is the same pixels in `before` (a screenshot before the drawing) and `after`
+    (once the wrong drawing's red is over and the message shows). A grid that moved shows its dots elsewhere."""
+    reach = (centres[1][0] - centres[0][0]) // 2
+    box = (centres[0][0] - reach, centres[0][1] - reach, centres[8][0] + reach + 1, centres[8][1] + reach + 1)
+    was, now = before.crop(*box), after.crop(*box)
+    moved = [y for y in range(was.height) if was.rows[y] != now.rows[y]]
+    test.assertEqual(moved, [], "the grid's square %r changed when the message came (rows off: %d)" % (box, len(moved)))
+
+
 class GnomeCase(pad.PadCase):
     """A throwaway USER with a password and helper.PATTERN, the profile enabled, the shell locked."""
 
@@ -65,23 +114,19 @@ class GnomeCase(pad.PadCase):
     def session(self, steps, extension=True, debug=True, env=None, timeout=240, greeter=False, steps_to_prompt=()):
         """Locks the shell and runs the steps at its lock screen; the report (steps, log, standin). extension=False:
         the stock lock screen (the extension installed, not enabled)."""
-        job = {
-            "root": self.sandbox.root,
-            "screen": [1024, 768],
-            "user": self.user.name,
-            "uid": self.user.uid,
-            "home": "/home/" + self.user.name,
-            "setpriv": pad.helper.setpriv_argv(self.user),
-            "standin": STANDIN,
-            "extensions": "['%s']" % UUID if extension else "@as []",
-            "shell_options": ["--mode=gdm"] if greeter else [],
-            "greeter": greeter,
-            "steps_to_prompt": list(steps_to_prompt),
-            "debug": debug,
-            "extension": extension,
-            "env": dict(env or {}),
-            "steps": steps,
-        }
+        job = shell_job(
+            self.sandbox.root,
+            self.user.name,
+            self.user.uid,
+            pad.helper.setpriv_argv(self.user),
+            STANDIN,
+            UUID if extension else None,
+            steps,
+            greeter=greeter,
+            steps_to_prompt=steps_to_prompt,
+            debug=debug,
+            env=env,
+        )
         report = self.run_driver("gnome", DRIVER, job, timeout)
         self.assertTrue(report["locked"], "the shell did not lock:\n%s\n%s" % (report["log"], report["standin"]))
         if debug:
@@ -91,5 +136,4 @@ class GnomeCase(pad.PadCase):
         return report
 
     def logged(self, report, text):
-        said = [line.split("pam_pattern: ", 1)[1] for line in report["log"].splitlines() if "pam_pattern: " in line]
-        return [line for line in said if line.startswith(text)]
+        return logged(report, text)

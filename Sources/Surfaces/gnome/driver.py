@@ -105,7 +105,8 @@ else:
     # Locking before the shell has finished starting is refused ("blocked by an application").
     out["up"] = bool(wait_for(lambda: "GNOME Shell started" in log(), 60, every=0.2))
     out["up"] = out["up"] and bool(wait_for(lambda: screensaver("GetActive") is not None, 30, every=0.5))
-    out["locked"] = out["up"] and bool(wait_for(lambda: screensaver("Lock") is not None and active(), 30, every=1))
+    # Asked again only while not locked: 48's Lock answers once the lock screen is shown, never when it already is.
+    out["locked"] = out["up"] and bool(wait_for(lambda: active() or (screensaver("Lock") is not None and active()), 30, every=1))
 def woken():
     # A click shows the prompt, which opens GDM's channel at once; the shield takes the first ones only once
     # it has settled.

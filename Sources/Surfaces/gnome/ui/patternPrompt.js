@@ -63,8 +63,10 @@ var PatternPrompt = class PatternPrompt {
                 if (this.wait === null)
                     this._prompt.setMessage(null);
             });
-            // Under the prompt's row (the password field and its button), above the message.
+            // Under the prompt's row (the password field and its button), above the message, whose lines are
+            // kept for it (stylesheet.css) so that a message moves nothing under the pointer.
             this._prompt.insert_child_above(this.grid, this._prompt._mainBox);
+            this._prompt._message.add_style_class_name('pam-pattern-message');
         }
         this._watchGeometry();
         this.grid.setLocked(locked);
@@ -80,6 +82,8 @@ var PatternPrompt = class PatternPrompt {
             this._geometry = 0;
         }
         if (this.grid !== null) {
+            if (this._prompt._message)
+                this._prompt._message.remove_style_class_name('pam-pattern-message');
             this.grid.destroy();
             this.grid = null;
             this._lastGeometry = '';

@@ -1,8 +1,7 @@
-// pam_pattern's GNOME Shell extension (GNOME Shell 43): at the lock screen and at GDM's login, the unlock
-// pattern is drawn on a grid under the prompt when pam_pattern asks for it (patternPrompt.js); the password
-// field stays. It wraps five methods of the shell's AuthPrompt (js/gdm/authPrompt.js), private ones: the
-// versions it was tested on are pinned in metadata.json. Kept enabled in the lock screen and the greeter by
-// metadata.json's session-modes.
+// The pattern's hooks into the shell's AuthPrompt (js/gdm/authPrompt.js), shared by the extension's entry points
+// for GNOME Shell 43 and 48 (shell-43/, shell-48/): five of its methods wrapped, private ones, the same in both
+// versions (the versions it was tested on are pinned in each metadata.json). What a wrapper adds is the prompt's
+// PatternPrompt (patternPrompt.js).
 const AuthPrompt = imports.gdm.authPrompt;
 const Me = imports.misc.extensionUtils.getCurrentExtension();
 const { PatternPrompt } = Me.imports.patternPrompt;
@@ -40,7 +39,7 @@ const WRAPPED = {
     },
 };
 
-class Extension {
+var PromptHooks = class PromptHooks {
     constructor() {
         this._originals = null;
     }
@@ -68,8 +67,4 @@ class Extension {
         for (const prompt of PatternPrompt.live)
             prompt.destroy();
     }
-}
-
-function init() {
-    return new Extension();
-}
+};
