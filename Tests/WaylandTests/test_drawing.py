@@ -1,7 +1,7 @@
 """What pattern-lock sends for what is drawn, at a real headless sway driven by a virtual pointer, with the pad's
 authproto stand-in as its PAM child (it records every reply): a drawing of fewer dots than minlen is never sent;
 random drags send exactly the dots the core (build/core-vectors-embedded, the PadTrace rules) reads from the same
-pointer path. Root only (make deps)."""
+pointer path; on both paths (support.wayland). Root only (make deps)."""
 
 import os
 import random
@@ -50,9 +50,7 @@ def random_drags(seed, count):
     return drags
 
 
-class DrawingTest(wayland.WaylandCase):
-    USER = "wayland4"
-
+class Drawing:
     def replies(self):
         """What the recorder got, without its last line when the session ends (its stdin closed: "None None")."""
         return [reply for reply in self.recorded() if reply != ("None", "None")]
@@ -106,8 +104,12 @@ class DrawingTest(wayland.WaylandCase):
         self.assertEqual(self.replies(), [("p", digits) for digits in expected], report["lock_log"][-2000:])
 
 
-if __name__ == "__main__":
-    unittest.main()
+class DrawingTest(Drawing, wayland.WaylandCase):
+    USER = "wayland4"
+
+
+class DrawingDebian13Test(Drawing, wayland.Debian13Case):
+    USER = "wayland4"
 
 
 class HiDPITest(wayland.WaylandCase):
@@ -141,3 +143,7 @@ class HiDPITest(wayland.WaylandCase):
 def plain_dot(r, g, b):
     """A dot not taken (PadRenderer.dot, 0x80868B)."""
     return abs(r - 0x80) < 16 and abs(g - 0x86) < 16 and abs(b - 0x8B) < 16
+
+
+if __name__ == "__main__":
+    unittest.main()
