@@ -69,16 +69,16 @@ class WaylandNamespace(pad.PadNamespace):
         os.chmod(self.pointer, 0o755)
 
 
-def job(root, user, uid, setpriv, locker, pointer, steps, env=None, scale=1):
-    """The driver's job: sway as `user` (uid, run through `setpriv`) with its sandbox at `root`, the locker and the
-    virtual pointer at their paths in the system the driver runs in, the steps."""
+def job(root, user, uid, setpriv, locker, pointer, steps, env=None, scales=(1,)):
+    """The driver's job: sway as `user` (uid, run through `setpriv`) with its sandbox at `root` and an output of
+    SCREEN's pixels at each of `scales` (left to right: HEADLESS-1, -2...), the locker and the virtual pointer at
+    their paths in the system the driver runs in, the steps (a drag's or a shot's "output": its index, 0 unless
+    said)."""
     return {
         "root": root,
         "screen": list(SCREEN),
-        "scale": scale,
-        "spacing": SPACING * scale,
+        "outputs": [{"scale": scale, "spacing": SPACING * scale, "centre": list(centre(scale))} for scale in scales],
         "size": SPACING,
-        "centre": list(centre(scale)),
         "user": user,
         "uid": uid,
         "home": "/home/" + user,
@@ -117,7 +117,8 @@ class WaylandCase(LockScreenChecks, pad.PadCase):
     which the locker locks with wlr-layer-shell + wlr-input-inhibitor."""
 
     PASSWORD = "Wayland-test-pw-42"
-    SCALE = 1
+    # The outputs' scales (one output unless said).
+    SCALES = (1,)
     PROTOCOL = "wlr-layer-shell + wlr-input-inhibitor"
     SWAY_UNLOCKED = []
 
@@ -138,7 +139,7 @@ class WaylandCase(LockScreenChecks, pad.PadCase):
         setpriv = pad.helper.setpriv_argv(self.user)
         steps_job = job(
             self.sandbox.root, self.user.name, self.user.uid, setpriv, INSTALLED_LOCKER, self.sandbox.pointer, steps,
-            environment, self.SCALE,
+            environment, self.SCALES,
         )
         return self.run_driver("wayland", DRIVER, steps_job, timeout)
 
@@ -186,7 +187,8 @@ class Debian13Case(LockScreenChecks, unittest.TestCase):
     test with no failures; the session's files are under /tmp/wl/USER."""
 
     PASSWORD = "Wayland-13-pw-42"
-    SCALE = 1
+    # The outputs' scales (one output unless said).
+    SCALES = (1,)
     PROTOCOL = "ext-session-lock-v1"
     SWAY_UNLOCKED = ["session locked", "session unlocked"]
     STATE_DIR = "/var/lib/pam_pattern"
@@ -219,7 +221,7 @@ class Debian13Case(LockScreenChecks, unittest.TestCase):
         setpriv = ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.uid, "--clear-groups"]
         steps_job = job(
             self.root, self.USER, self.uid, setpriv, "/usr/bin/pattern-lock", "/tmp/wl/wayland-pointer", steps,
-            environment, self.SCALE,
+            environment, self.SCALES,
         )
         done = self.system.run(["python3", "-c", DRIVER, json.dumps(steps_job)], check=False, timeout=timeout)
         self.assertEqual(done.returncode, 0, done.stderr)

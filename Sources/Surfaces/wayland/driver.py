@@ -25,14 +25,21 @@ run_dir = os.path.join(W, "run")
 os.makedirs(run_dir, exist_ok=True)
 os.chown(run_dir, uid, -1)
 os.chmod(run_dir, 0o700)
+# The outputs side by side, each of job["screen"]'s pixels at its own scale; "x" is its left edge in the layout's
+# logical pixels (where the virtual pointer moves).
+outputs = job["outputs"]
 conf = os.path.join(W, "sway.conf")
 with open(conf, "w") as f:
-    f.write("output HEADLESS-1 resolution %dx%d scale %d bg #336699 solid_color\n"
-            % (job["screen"][0], job["screen"][1], job["scale"]))
+    left = 0
+    for number, output in enumerate(outputs, 1):
+        output["name"], output["x"] = "HEADLESS-%d" % number, left
+        f.write("output %s resolution %dx%d position %d,0 scale %d bg #336699 solid_color\n"
+                % (output["name"], job["screen"][0], job["screen"][1], left, output["scale"]))
+        left += job["screen"][0] // output["scale"]
 user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
             "XDG_RUNTIME_DIR": run_dir}
 sway_env = dict(user_env, WLR_BACKENDS="headless", WLR_LIBINPUT_NO_DEVICES="1", WLR_RENDERER="pixman",
-                WLR_HEADLESS_OUTPUTS="1")
+                WLR_HEADLESS_OUTPUTS=str(len(outputs)))
 sway_log = open(os.path.join(W, "sway.log"), "wb")
 sway = subprocess.Popen(job["setpriv"] + ["sway", "-c", conf, "-d"], env=sway_env, stdout=sway_log,
                         stderr=subprocess.STDOUT, start_new_session=True)
@@ -50,8 +57,8 @@ if not socket_name:
 wl_env = dict(user_env, WAYLAND_DISPLAY=socket_name)
 def as_user(argv, **kwargs):
     return subprocess.run(job["setpriv"] + argv, env=wl_env, capture_output=True, timeout=30, **kwargs)
-# The logical size the pointer moves in (the output's pixels over its scale).
-logical = (job["screen"][0] // job["scale"], job["screen"][1] // job["scale"])
+# The layout's logical size, the box the pointer's absolute positions are in (each output's pixels over its scale).
+logical = (left, max(job["screen"][1] // output["scale"] for output in outputs))
 pointer = subprocess.Popen(job["setpriv"] + [job["pointer"], str(logical[0]), str(logical[1])], env=wl_env,
                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 def send(*lines):
@@ -76,24 +83,22 @@ def screen():
 def screen_until(wanted, timeout):
     wanted = [wanted] if isinstance(wanted, str) else wanted
     return wait_for(lambda: all(w in screen() for w in wanted) and screen(), timeout) or screen()
-def to_pointer(point):
-    # Buffer pixels (the locker's layout) to the virtual pointer's logical ones.
-    return point[0] // job["scale"], point[1] // job["scale"]
-def centre(dot):
-    c = job["centre"]; s = job["spacing"]
+def centre(dot, output):
+    c = output["centre"]; s = output["spacing"]
     return c[0] + ((dot - 1) % 3 - 1) * s, c[1] + ((dot - 1) // 3 - 1) * s
-def move(point):
-    p = to_pointer(point)
-    send("move %d %d" % p)
-def glide(points, steps=4, pause=0.02):
+def move(point, output):
+    # An output's pixels (the locker's layout on it) to the virtual pointer's logical place in the layout.
+    send("move %d %d" % (output["x"] + point[0] // output["scale"], point[1] // output["scale"]))
+def glide(points, output, steps=4, pause=0.02):
     last = points[0]
     for point in points[1:]:
         for i in range(1, steps + 1):
-            move((last[0] + (point[0] - last[0]) * i // steps, last[1] + (point[1] - last[1]) * i // steps))
+            move((last[0] + (point[0] - last[0]) * i // steps, last[1] + (point[1] - last[1]) * i // steps), output)
             send("sleep %d" % int(pause * 1000))
         last = point
-def shot(name):
-    done = as_user(["grim", os.path.join(run_dir, name)])
+def shot(name, output=None):
+    # The whole layout, or one output's pixels (grim -o).
+    done = as_user(["grim"] + (["-o", outputs[output]["name"]] if output is not None else []) + [os.path.join(run_dir, name)])
     if done.returncode == 0:
         os.replace(os.path.join(run_dir, name), os.path.join(W, name))
     return done.returncode == 0
@@ -107,10 +112,11 @@ for position, step in enumerate(job["steps"]):
                                                              if isinstance(step.get("until", ""), str) else step["until"]))
         time.sleep(0.2)
     elif op == "drag":
-        points = [centre(p) if isinstance(p, int) else tuple(p) for p in step["path"]]
-        move(points[0])
+        output = outputs[step.get("output", 0)]
+        points = [centre(p, output) if isinstance(p, int) else tuple(p) for p in step["path"]]
+        move(points[0], output)
         send("sleep 50", "down", "sleep 30")
-        glide(points, step.get("steps", 4), step.get("pause", 0.02))
+        glide(points, output, step.get("steps", 4), step.get("pause", 0.02))
         send("sleep 30", "up")
         result["synced"] = sync()
     elif op == "type":
@@ -119,7 +125,7 @@ for position, step in enumerate(job["steps"]):
     elif op == "screen":
         result["text"] = screen_until(step.get("until", []), step.get("timeout", 5))
     elif op == "shot":
-        result["taken"] = shot(step["name"])
+        result["taken"] = shot(step["name"], step.get("output"))
     elif op == "shots":
         # `count` screenshots `every` s apart (NAME-0.png ...).
         for i in range(step["count"]):
