@@ -8,8 +8,7 @@ import random
 import subprocess
 import unittest
 
-from support import pad, paths, pointer_paths, wayland
-from support.helper import PATTERN
+from support import paths, pointer_paths, wayland
 
 
 setUpModule = wayland.set_up_module

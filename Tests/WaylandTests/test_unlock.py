@@ -31,25 +31,7 @@ class Unlock:
         self.assertNotIn("wrong pattern", "\n".join(report["log"]))
 
     def test_a_wrong_drawing_is_refused_and_counted_once_then_the_right_one_unlocks(self):
-        report = self.session(
-            [
-                {"op": "ready"},
-                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
-                {"op": "screen", "until": "Password: ", "timeout": 10},
-                {"op": "wait", "timeout": 1.5},
-                {"op": "drag", "path": pad.dots(PATTERN)},
-                {"op": "wait", "timeout": 20},
-            ]
-        )
-        self.assertReady(report)
-        first, second = self.step(report, "wait", 0), self.step(report, "wait", 1)
-        self.assertFalse(first["unlocked"], report["lock_log"])
-        log = "\n".join(report["log"])
-        # Counted once: the module's line (the helper logs its own too).
-        self.assertEqual(log.count("pam_pattern(pattern-lock:auth): wrong pattern for user " + self.USER), 1, log)
-        self.assertTrue(second["unlocked"], report["lock_log"])
-        self.assertSwayUnlocked(report)
-        self.assertEqual(self.failures(), 0)  # the right pattern reset the count
+        self.assertWrongCountedOnceThenRightUnlocks("drag")
 
     def test_the_password_typed_unlocks(self):
         report = self.session([{"op": "ready"}, {"op": "type", "text": self.PASSWORD}, {"op": "wait", "timeout": 20}])

@@ -20,12 +20,13 @@ import shutil
 import unittest
 
 from support import debian13, debs, formats, pad, screen, surfaces
-from support.helper import PATTERN
+from support.helper import PATTERN, WRONG_PATTERN
 from support.paths import BUILD, ROOT, require_built, require_tools
 
 LOCKER = os.path.join(BUILD, "pattern-lock")
 PAM_CHILD = os.path.join(BUILD, "pattern-lock-pam")
 POINTER = os.path.join(BUILD, "wayland-pointer")
+TOUCH_HOST = os.path.join(BUILD, "wayland-touch-host")
 INSTALLED_LOCKER = "/usr/libexec/pam-pattern/pattern-lock"
 PAM_FILE = os.path.join(ROOT, "Sources", "Surfaces", "wayland", "pattern-lock.pam")
 SCREEN = (800, 600)
@@ -47,7 +48,7 @@ def dot_centre(dot, scale=1):
 def set_up_module():
     """The locker, its PAM child and pointer built, sway, grim and wtype installed (else the suite fails), then the
     run lock the helper suites share."""
-    require_built(LOCKER, PAM_CHILD, POINTER)
+    require_built(LOCKER, PAM_CHILD, POINTER, TOUCH_HOST)
     require_tools("sway", "grim", "wtype", "pam-auth-update", "debootstrap", "unshare", "nsenter", "chroot")
     pad.set_up_module()
 
@@ -65,16 +66,19 @@ class WaylandNamespace(pad.PadNamespace):
             shutil.copyfile(built, target)
             os.chmod(target, 0o755)
         self.pointer = os.path.join(self.root, "wayland-pointer")
-        shutil.copyfile(POINTER, self.pointer)
-        os.chmod(self.pointer, 0o755)
+        self.touch_host = os.path.join(self.root, "wayland-touch-host")
+        for built, copy in ((POINTER, self.pointer), (TOUCH_HOST, self.touch_host)):
+            shutil.copyfile(built, copy)
+            os.chmod(copy, 0o755)
 
 
-def job(root, user, uid, setpriv, locker, pointer, steps, env=None, scales=(1,)):
+def job(root, user, uid, setpriv, locker, pointer, steps, env=None, scales=(1,), touch_host=None):
     """The driver's job: sway as `user` (uid, run through `setpriv`) with its sandbox at `root` and an output of
     SCREEN's pixels at each of `scales` (left to right: HEADLESS-1, -2...), the locker and the virtual pointer at
     their paths in the system the driver runs in, the steps (a drag's or a shot's "output": its index, 0 unless
-    said)."""
+    said); with `touch_host` (its path there), sway runs nested in it and "touch" steps draw with a finger."""
     return {
+        "touch_host": touch_host,
         "root": root,
         "screen": list(SCREEN),
         "outputs": [{"scale": scale, "spacing": SPACING * scale, "centre": list(centre(scale))} for scale in scales],
@@ -106,6 +110,30 @@ class LockScreenChecks:
         )
         self.assertIn("locking with " + self.PROTOCOL, report["lock_log"])
 
+    def assertWrongCountedOnceThenRightUnlocks(self, op):
+        """A session: a wrong drawing (by `op`: "drag", the pointer, or "touch", a finger) is refused and counted
+        once (the module's line; the helper logs its own too), then the right one unlocks, sway's lock with it, and
+        the count is reset."""
+        report = self.session(
+            [
+                {"op": "ready"},
+                {"op": op, "path": pad.dots(WRONG_PATTERN)},
+                {"op": "screen", "until": "Password: ", "timeout": 10},
+                {"op": "wait", "timeout": 1.5},
+                {"op": op, "path": pad.dots(PATTERN)},
+                {"op": "wait", "timeout": 20},
+            ]
+        )
+        self.assertReady(report)
+        first, second = self.step(report, "wait", 0), self.step(report, "wait", 1)
+        self.assertFalse(first["unlocked"], report["lock_log"])
+        log = "\n".join(report["log"])
+        self.assertEqual(log.count("pam_pattern(pattern-lock:auth): wrong pattern for user " + self.USER), 1, log)
+        self.assertTrue(second["unlocked"], report["lock_log"])
+        self.assertSwayUnlocked(report)
+        self.assertEqual(self.failures(), 0)
+        return report
+
     def assertSwayUnlocked(self, report):
         """Sway's own word that its session lock ended by the locker's unlock (sway 1.7 has no session lock to
         log: SWAY_UNLOCKED is empty there, and so must its log be)."""
@@ -119,6 +147,8 @@ class WaylandCase(LockScreenChecks, pad.PadCase):
     PASSWORD = "Wayland-test-pw-42"
     # The outputs' scales (one output unless said).
     SCALES = (1,)
+    # A touch screen (support for "touch" steps): sway nested in build/wayland-touch-host.
+    TOUCH = False
     PROTOCOL = "wlr-layer-shell + wlr-input-inhibitor"
     SWAY_UNLOCKED = []
 
@@ -138,8 +168,16 @@ class WaylandCase(LockScreenChecks, pad.PadCase):
             os.chown(self.sandbox.recorder_log, self.user.uid, -1)
         setpriv = pad.helper.setpriv_argv(self.user)
         steps_job = job(
-            self.sandbox.root, self.user.name, self.user.uid, setpriv, INSTALLED_LOCKER, self.sandbox.pointer, steps,
-            environment, self.SCALES,
+            self.sandbox.root,
+            self.user.name,
+            self.user.uid,
+            setpriv,
+            INSTALLED_LOCKER,
+            self.sandbox.pointer,
+            steps,
+            environment,
+            self.SCALES,
+            self.sandbox.touch_host if self.TOUCH else None,
         )
         return self.run_driver("wayland", DRIVER, steps_job, timeout)
 
@@ -174,6 +212,7 @@ def trixie():
         system.run(["pam-auth-update", "--enable", "pattern", "pattern-reset"])
         system.sh("mkdir -m 0755 /tmp/wl")
         shutil.copy(POINTER, system.path("/tmp/wl/wayland-pointer"))
+        shutil.copy(TOUCH_HOST, system.path("/tmp/wl/wayland-touch-host"))
         with open(system.path("/tmp/wl/authproto_recorder"), "w") as f:
             f.write(pad.RECORDER)
         os.chmod(system.path("/tmp/wl/authproto_recorder"), 0o755)
@@ -189,6 +228,8 @@ class Debian13Case(LockScreenChecks, unittest.TestCase):
     PASSWORD = "Wayland-13-pw-42"
     # The outputs' scales (one output unless said).
     SCALES = (1,)
+    # A touch screen (support for "touch" steps): sway nested in build/wayland-touch-host.
+    TOUCH = False
     PROTOCOL = "ext-session-lock-v1"
     SWAY_UNLOCKED = ["session locked", "session unlocked"]
     STATE_DIR = "/var/lib/pam_pattern"
@@ -220,8 +261,16 @@ class Debian13Case(LockScreenChecks, unittest.TestCase):
             self.system.sh("install -m 0644 -o %d /dev/null %s/recorder.log" % (self.uid, self.root))
         setpriv = ["setpriv", "--reuid=%d" % self.uid, "--regid=%d" % self.uid, "--clear-groups"]
         steps_job = job(
-            self.root, self.USER, self.uid, setpriv, "/usr/bin/pattern-lock", "/tmp/wl/wayland-pointer", steps,
-            environment, self.SCALES,
+            self.root,
+            self.USER,
+            self.uid,
+            setpriv,
+            "/usr/bin/pattern-lock",
+            "/tmp/wl/wayland-pointer",
+            steps,
+            environment,
+            self.SCALES,
+            "/tmp/wl/wayland-touch-host" if self.TOUCH else None,
         )
         done = self.system.run(["python3", "-c", DRIVER, json.dumps(steps_job)], check=False, timeout=timeout)
         self.assertEqual(done.returncode, 0, done.stderr)
