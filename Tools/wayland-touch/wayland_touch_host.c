@@ -7,7 +7,8 @@
  *   wayland-touch-host NAME     serves $XDG_RUNTIME_DIR/NAME; then reads lines on stdin:
  *   down X Y | move X Y | up    a finger at X Y of the nested output's pixels (one finger, id 0)
  *   sleep MS                    a pause between lines
- *   sync                        prints "ok" once sway's window is mapped and every line before it was sent
+ *   sync                        prints "ok" once every line before it was sent, sway's window is up and its
+ *                               touch device made
  *
  * Only what the wayland backend asks for: wl_compositor, wl_shm, xdg_wm_base and a touch-only wl_seat. Its
  * requests are taken by one dispatcher per interface, most ignored (nothing is drawn: a buffer is released
@@ -22,7 +23,7 @@
 #include <wayland-server.h>
 
 extern const struct wl_interface xdg_wm_base_interface, xdg_positioner_interface, xdg_surface_interface,
-    xdg_toplevel_interface;
+    xdg_toplevel_interface, xdg_popup_interface;
 
 static struct wl_display *display;
 static struct wl_resource *toplevel_surface;  /* the wl_surface of sway's window: where a touch lands */
@@ -96,17 +97,12 @@ static int compositor_request(const void *impl, void *target, uint32_t opcode, c
     return 0;
 }
 
-static int toplevel_request(const void *impl, void *target, uint32_t opcode, const struct wl_message *m,
-                            union wl_argument *args) {
-    return ignore(impl, target, opcode, m, args);
-}
-
 /* xdg_surface: get_toplevel configures it at once (0x0: sway's own output size) */
 static int xdg_surface_request(const void *impl, void *target, uint32_t opcode, const struct wl_message *m,
                                union wl_argument *args) {
     struct wl_resource *xdg_surface = target;
     if (opcode == 1) {
-        struct wl_resource *toplevel = made(xdg_surface, &xdg_toplevel_interface, args[0].n, toplevel_request);
+        struct wl_resource *toplevel = made(xdg_surface, &xdg_toplevel_interface, args[0].n, ignore);
         if (toplevel == NULL) return 0;
         toplevel_surface = wl_resource_get_user_data(xdg_surface);
         struct wl_array states;
@@ -116,7 +112,7 @@ static int xdg_surface_request(const void *impl, void *target, uint32_t opcode, 
         wl_resource_post_event(xdg_surface, 0, wl_display_next_serial(display)); /* xdg_surface.configure */
         configured = 1;
     } else if (opcode == 2) {
-        made(xdg_surface, &xdg_toplevel_interface, args[0].n, ignore); /* no popups here */
+        made(xdg_surface, &xdg_popup_interface, args[0].n, ignore); /* never shown */
     } else {
         ignore(impl, target, opcode, m, args);
     }
