@@ -2,7 +2,7 @@
 packages): a SIGKILL of the locker leaves the session locked (sway's log, and grim's screenshot shows its red
 locked screen, not the desktop). The protocol's guarantee; Debian 12's wlr-input-inhibitor has none, so the host's
 path has no such test. The other tests run on this path too, beside the host's (test_unlock, test_states,
-test_drawing). Root only; needs debootstrap (make deps)."""
+test_drawing, test_outputs, test_touch). Root only; needs debootstrap (make deps)."""
 
 import unittest
 

@@ -9,7 +9,8 @@
 
 A test class of bodies (a mixin) is run on each path by a class of each: `class XTest(X, wayland.WaylandCase)` and
 `class XDebian13Test(X, wayland.Debian13Case)`. Both drive the locker with the tests' own virtual pointer
-(build/wayland-pointer) and wtype and see it with grim. A session (session(steps)) is one JSON job for DRIVER
+(build/wayland-pointer), their touch host (build/wayland-touch-host, TOUCH) and wtype, on one output or more
+(SCALES), and see it with grim. A session (session(steps)) is one JSON job for DRIVER
 (Sources/Surfaces/wayland/driver.py), which runs in the namespace (or chroot) as root: sway as the user, the locker
 as the user, then the steps. Screenshots are PNG files (shot(name): a support.screen image)."""
 
