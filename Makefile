@@ -247,6 +247,10 @@ build: check-deps toolchain build-owner
 	wayland-scanner private-code Tools/wayland-pointer/wlr-virtual-pointer-unstable-v1.xml $(BUILD)/wlr-virtual-pointer-protocol.c
 	gcc -Wall -Wextra -O2 -I$(BUILD) -o $(BUILD)/wayland-pointer Tools/wayland-pointer/wayland_pointer.c \
 	  $(BUILD)/wlr-virtual-pointer-protocol.c -lwayland-client
+	# and their touch screen: a minimal compositor sway runs nested in (Tools/wayland-touch)
+	wayland-scanner private-code $(SURFACES)/wayland/protocol/xdg-shell.xml $(BUILD)/xdg-shell-server-glue.c
+	gcc -Wall -Wextra -O2 -o $(BUILD)/wayland-touch-host Tools/wayland-touch/wayland_touch_host.c \
+	  $(BUILD)/xdg-shell-server-glue.c -lwayland-server
 	$(call PUT,strip -o,$(EMBEDDED_BIN)/pam-pattern-greeter,pam-pattern-greeter)
 	$(call PUT,strip -o,$(CLI_SCRATCH)/release/patternctl,patternctl)
 	gcc -Wall -Wextra -O2 -o $(BUILD)/pam-try demo/pam_try.c -lpam -lpam_misc

@@ -61,8 +61,8 @@ class ToolchainTests(unittest.TestCase):
         shutil.copy(os.path.join(ROOT, "demo", "pam_try.c"), os.path.join(self.tree, "demo"))
         # What `make build` assembles besides what swift builds: the QML lock screens and login screen, the drawing
         # window's desktop entry and the Wayland lock screen's PAM child (Sources/Surfaces), the words from the
-        # catalogue, and the Wayland tests' virtual pointer (Tools/wayland-pointer, compiled by gcc).
-        for source in ("Sources/Surfaces", "po", "Tools/wayland-pointer"):
+        # catalogue, and the Wayland tests' virtual pointer and touch host (Tools/wayland-*, compiled by gcc).
+        for source in ("Sources/Surfaces", "po", "Tools/wayland-pointer", "Tools/wayland-touch"):
             shutil.copytree(os.path.join(ROOT, source), os.path.join(self.tree, source))
         # What swift would have built: every binary in the real build (the module under SwiftPM's name).
         os.makedirs(os.path.join(self.tree, "artifacts"))

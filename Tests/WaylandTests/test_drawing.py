@@ -1,15 +1,14 @@
 """What pattern-lock sends for what is drawn, at a real headless sway driven by a virtual pointer, with the pad's
 authproto stand-in as its PAM child (it records every reply): a drawing of fewer dots than minlen is never sent;
 random drags send exactly the dots the core (build/core-vectors-embedded, the PadTrace rules) reads from the same
-pointer path. Root only (make deps)."""
+pointer path; on both paths (support.wayland). Root only (make deps)."""
 
 import os
 import random
 import subprocess
 import unittest
 
-from support import pad, paths, pointer_paths, wayland
-from support.helper import PATTERN
+from support import paths, pointer_paths, wayland
 
 
 setUpModule = wayland.set_up_module
@@ -50,9 +49,7 @@ def random_drags(seed, count):
     return drags
 
 
-class DrawingTest(wayland.WaylandCase):
-    USER = "wayland4"
-
+class Drawing:
     def replies(self):
         """What the recorder got, without its last line when the session ends (its stdin closed: "None None")."""
         return [reply for reply in self.recorded() if reply != ("None", "None")]
@@ -106,38 +103,13 @@ class DrawingTest(wayland.WaylandCase):
         self.assertEqual(self.replies(), [("p", digits) for digits in expected], report["lock_log"][-2000:])
 
 
+class DrawingTest(Drawing, wayland.WaylandCase):
+    USER = "wayland4"
+
+
+class DrawingDebian13Test(Drawing, wayland.Debian13Case):
+    USER = "wayland4"
+
+
 if __name__ == "__main__":
     unittest.main()
-
-
-class HiDPITest(wayland.WaylandCase):
-    """An output at scale 2: the screen is drawn in the output's own pixels (the dots twice as far apart as the
-    logical spacing), and the pointer's logical positions land on them."""
-
-    USER = "wayland5"
-    SCALE = 2
-
-    def test_at_scale_2_the_grid_is_drawn_at_the_outputs_pixels_and_the_right_drawing_unlocks(self):
-        report = self.session(
-            [
-                {"op": "ready"},
-                {"op": "shot", "name": "scaled.png"},
-                {"op": "drag", "path": pad.dots(PATTERN)},
-                {"op": "wait", "timeout": 20},
-            ]
-        )
-        self.assertReady(report)
-        image = self.shot("scaled.png")
-        self.assertEqual((image.width, image.height), wayland.SCREEN)
-        for dot in range(1, 10):
-            x, y = wayland.dot_centre(dot, scale=2)
-            self.assertTrue(plain_dot(*image.pixel(x, y)), "no dot %d at %r: %r" % (dot, (x, y), image.pixel(x, y)))
-        # Between two dots of the scaled grid (where a scale-1 grid would have put a dot): the background.
-        x, y = wayland.dot_centre(5, scale=2)
-        self.assertFalse(plain_dot(*image.pixel(x + wayland.SPACING, y)), "a dot at the unscaled spacing")
-        self.assertTrue(self.step(report, "wait")["unlocked"], report["lock_log"])
-
-
-def plain_dot(r, g, b):
-    """A dot not taken (PadRenderer.dot, 0x80868B)."""
-    return abs(r - 0x80) < 16 and abs(g - 0x86) < 16 and abs(b - 0x8B) < 16

@@ -1,12 +1,12 @@
 """pattern-lock while pam_pattern holds the pattern back (a wait after wrong guesses), at a real headless sway: the
-countdown is live (its seconds go down on screen), the right drawing is not taken, and the password still unlocks.
-Root only (make deps)."""
+countdown is live (its seconds go down on screen), the right drawing is not taken, and the password still unlocks;
+on both paths (support.wayland). Root only (make deps)."""
 
 import re
 import time
 import unittest
 
-from support import formats, pad, wayland
+from support import pad, wayland
 from support.helper import PATTERN
 
 
@@ -19,12 +19,10 @@ def seconds_left(text):
     return int(found.group(1)) * (60 if found.group(2) == "minute" else 1) if found else None
 
 
-class LockoutTest(wayland.WaylandCase):
-    USER = "wayland3"
-
+class Lockout:
     def test_while_locked_the_countdown_runs_a_drawing_is_not_taken_and_the_password_unlocks(self):
         # deny=5: five failures just now hold the pattern back for 60 s; the module asks for the password alone.
-        formats.write_state(self.sandbox.state_dir, self.USER, 5, int(time.time()))
+        self.write_state(5, int(time.time()))
         report = self.session(
             [
                 {"op": "ready", "until": ["Too many", "Password: "]},
@@ -53,6 +51,15 @@ class LockoutTest(wayland.WaylandCase):
         log = "\n".join(report["log"])
         self.assertIn("pattern locked for user " + self.USER, log)  # the capture works, so the absences count
         self.assertNotIn("pattern accepted for user", log)
+        self.assertSwayUnlocked(report)
+
+
+class LockoutTest(Lockout, wayland.WaylandCase):
+    USER = "wayland3"
+
+
+class LockoutDebian13Test(Lockout, wayland.Debian13Case):
+    USER = "wayland3"
 
 
 if __name__ == "__main__":

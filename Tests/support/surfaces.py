@@ -28,6 +28,6 @@ def whole(text):
             module, name = part.rsplit(".", 1)
             return getattr(importlib.import_module(module), name)
         with open(os.path.join(SURFACES, part)) as f:
-            return f.read()
+            return whole(f.read())  # a shared part may include another (the pointer's steps, the waiting)
 
     return INCLUDE.sub(shared, text)

@@ -7,21 +7,7 @@ import json, os, re, signal, socket, subprocess, sys, threading, time
 job = json.loads(sys.argv[1])
 W = job["root"]
 out = {"steps": [], "log": []}
-log = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-log.bind("/dev/log")
-os.chmod("/dev/log", 0o666)
-# Read as it comes: a datagram socket's queue is short (net.unix.max_dgram_qlen), and a full one blocks the
-# sender's syslog(3), so a log read only at the end would stall authproto_pam after a dozen lines.
-log.settimeout(0.2)
-logging = True
-def read_log():
-    while logging:
-        try:
-            out["log"].append(log.recv(65536).decode("latin-1"))
-        except socket.timeout:
-            pass
-log_reader = threading.Thread(target=read_log)
-log_reader.start()
+# include: shared/driver_syslog.py
 # include: shared/driver_xvfb.py
 # include: shared/driver_pointer.py
 user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
@@ -190,12 +176,5 @@ out["locked_at_end"] = locker.poll() is None
 stop(locker)
 xvfb.terminate()
 xvfb.wait()
-logging = False
-log_reader.join()
-log.setblocking(False)
-while True:
-    try:
-        out["log"].append(log.recv(65536).decode("latin-1"))
-    except BlockingIOError:
-        break
+stop_log()
 print(json.dumps(out))

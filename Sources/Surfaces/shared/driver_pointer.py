@@ -1,14 +1,6 @@
 # What every pointer driver does on the display it drives: needs `job`, `W` (the sandbox's root), `x(...)` and
 # `env` (with DISPLAY) of the driver's own.
-def wait_for(predicate, timeout, every=0.05):
-    # predicate()'s first true value within `timeout` s, else its last (false) one.
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(every)
-    return predicate()
+# include: shared/driver_wait.py
 def move(point):
     x("xdotool", "mousemove", str(point[0]), str(point[1]))
 def centre(dot):

@@ -59,8 +59,7 @@ struct PadLoop {
     }
 
     var dirty = true
-    var lastSecond: Int64 = -1
-    var lastVisible: (error: Bool, shake: Bool, awaiting: Bool, dots: Int) = (false, false, false, 0)
+    var frameClock = PadFrameClock()
 
     mutating func run() -> Int32 {
         while true {
@@ -87,18 +86,7 @@ struct PadLoop {
         if samplePointer(now: now) { dirty = true }
         if readKeys(now: now) { dirty = true }
         if let status = session.finished { return status }
-        let visible = (
-            session.errorUntil > now, session.shakeUntil > now || session.tooShortUntil > now,
-            session.awaiting != .nothing, PadSecret.trace.pointee.count
-        )
-        if visible != lastVisible || session.shakeUntil > now {
-            dirty = true
-            lastVisible = visible
-        }
-        if case .wait = session.message, now / 1000 != lastSecond {
-            lastSecond = now / 1000
-            dirty = true
-        }
+        if frameClock.changed(session, now: now) { dirty = true }
         if dirty {
             renderer.draw(session, layouts: layouts, origins: origins, pointer: pointer, now: now)
             dirty = false

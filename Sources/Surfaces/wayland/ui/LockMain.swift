@@ -75,8 +75,7 @@ struct LockLoop {
 
     mutating func run() -> Int32 {
         var dirty = true
-        var lastSecond: Int64 = -1
-        var lastVisible: (error: Bool, shake: Bool, awaiting: Bool, dots: Int) = (false, false, false, 0)
+        var frameClock = PadFrameClock()
         while true {
             let now = pattern_pad_now_ms()
             let beforeMessageAt = session.messageAt
@@ -95,18 +94,7 @@ struct LockLoop {
             if pattern_lock_needs_frame() != 0 { dirty = true }
             if takeInput(now: now) { dirty = true }
             if session.finished != nil { continue }
-            let visible = (
-                session.errorUntil > now, session.shakeUntil > now || session.tooShortUntil > now,
-                session.awaiting != .nothing, PadSecret.trace.pointee.count
-            )
-            if visible != lastVisible || session.shakeUntil > now {
-                dirty = true
-                lastVisible = visible
-            }
-            if case .wait = session.message, now / 1000 != lastSecond {
-                lastSecond = now / 1000
-                dirty = true
-            }
+            if frameClock.changed(session, now: now) { dirty = true }
             if dirty {
                 renderer.draw(session, layouts: layouts, origins: origins, pointer: pointer, now: now)
                 dirty = false
