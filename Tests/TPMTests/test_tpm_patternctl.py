@@ -363,7 +363,8 @@ class PatternctlTPMTest(helper.HelperCase):
                 self.conf("yes"),
                 self.root_set(FIRST),  # 1
                 self.line,  # 2
-                "tpm2_nvdefine -T %s %s -C o -s 8 -a 'ownerread|ownerwrite' >/dev/null" % (self.tpm.tools_tcti, outside),
+                "tpm2_nvdefine -T %s %s -C o -s 8 -a 'ownerread|ownerwrite' >/dev/null"
+                % (self.tpm.tools_tcti, outside),
                 # 4: an enrolment killed between defining its index and writing its line: the store's writer
                 # lock is held, so the helper waits in the save when SIGKILL comes.
                 "(flock -x 9; sleep 4) 9>>/etc/security/pam_pattern/.patterns.lock & sleep 0.3; "
