@@ -185,9 +185,10 @@ class LightDMCase(pad.PadCase):
     def namespace(self):
         return LightDMNamespace(self, self.user, chinese=self.CHINESE, seat=self.SEAT)
 
-    def session(self, steps, timeout=180):
+    def session(self, steps, timeout=180, services=()):
         """Runs the steps at the login screen, the greeter turned on (and off at the end) with the reference's
-        commands; returns the driver's report."""
+        commands; returns the driver's report. `services`: argvs of stand-ins started on the system bus before the
+        daemon (each prints "ready" once its name is owned)."""
         job = {
             "root": self.sandbox.root,
             "log_dir": self.sandbox.log_dir,
@@ -202,6 +203,7 @@ class LightDMCase(pad.PadCase):
             "spacing": SPACING,
             "name_y": NAME_Y,
             "as_user": helper.setpriv_argv(self.user),
+            "services": [list(argv) for argv in services],
         }
         report = self.run_driver("lightdm", DRIVER, job, timeout)
         self.assertEqual(report["on"][0], 0, report["on"][1])
