@@ -9,6 +9,7 @@ RUN = job["run_dir"]
 out = {"steps": []}
 env = None
 # include: shared/driver_pointer.py
+# include: shared/driver_daemon.py
 
 
 def x(*argv):
@@ -53,39 +54,9 @@ def caption():
     return None
 
 
-def marker():
-    try:
-        with open(job["marker"]) as f:
-            return f.read().splitlines()
-    except FileNotFoundError:
-        return []
-
-
-def etc_files():
-    # What the on and off commands wrote to /etc/lightdm (the upper layer of its overlay).
-    found = {}
-    for directory, _, files in os.walk(os.path.join(job["etc_upper"], "lightdm")):
-        for name in files:
-            path = os.path.join(directory, name)
-            with open(path, "rb") as f:
-                found[os.path.relpath(path, job["etc_upper"])] = f.read().decode(errors="replace")
-    return found
-
-
-on = subprocess.run(["sh", "-c", job["on"]], capture_output=True)
-out["on"] = [on.returncode, (on.stdout + on.stderr).decode(errors="replace")]
-out["etc_on"] = etc_files()
-bus = subprocess.run(["dbus-daemon", "--system", "--fork"], capture_output=True)
-out["bus"] = [bus.returncode, (bus.stdout + bus.stderr).decode(errors="replace")]
-subprocess.run(["hostname", job["hostname"]], check=True)
-# Stand-ins on the system bus, up before the daemon and its greeter ask for them (a test's login1): each says
-# "ready" on its output once its name is owned.
-stand_ins = []
-for argv in job.get("services", []):
-    stand_ins.append(subprocess.Popen(argv, stdout=subprocess.PIPE, text=True))
-    out.setdefault("services", []).append(stand_ins[-1].stdout.readline().strip())
-daemon = subprocess.Popen(["lightdm", "--debug", "--log-dir", job["log_dir"], "--run-dir", RUN],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+turn_on()
+out["etc_on"] = etc_files("lightdm")
+daemon = start_daemon(["lightdm", "--debug", "--log-dir", job["log_dir"], "--run-dir", RUN])
 
 
 def connect(count):
@@ -178,15 +149,8 @@ for step in job["steps"] if out["ready"] else []:
     elif not common_step(step):
         sys.exit("no step %r" % op)
     out["steps"].append(result)
-out["marker"] = marker()
-daemon.terminate()
-try:
-    daemon.wait(timeout=15)
-except subprocess.TimeoutExpired:
-    daemon.kill()
-off = subprocess.run(["sh", "-c", job["off"]], capture_output=True)
-out["off"] = [off.returncode, (off.stdout + off.stderr).decode(errors="replace")]
-out["etc_after"] = etc_files()
+stop_daemon(daemon)
+out["etc_after"] = etc_files("lightdm")
 out["log"] = daemon_log()
 try:
     with open(os.path.join(job["log_dir"], "seat0-greeter.log"), errors="replace") as f:
