@@ -91,21 +91,8 @@ class Debian13LightDMTest(unittest.TestCase):
             ns.run(["rm", "-rf", "%s/%s" % (WORK, name)])
             ns.run(["mkdir", "-m", "0755", "%s/%s" % (WORK, name)])
         ns.run(["rm", "-f", WORK + "/marker/marker"])
-        job = {
-            "root": WORK,
-            "log_dir": WORK + "/logs",
-            "etc_upper": WORK + "/etc_upper",
-            "run_dir": WORK + "/run",
-            "marker": WORK + "/marker/marker",
-            "on": lightdm.on_command(),
-            "off": lightdm.OFF,
-            "steps": steps,
-            "hostname": lightdm.HOSTNAME,
-            "centre": list(lightdm.CENTRE),
-            "spacing": lightdm.SPACING,
-            "name_y": lightdm.NAME_Y,
-            "as_user": ["setpriv", "--reuid=" + USER, "--regid=" + USER, "--clear-groups"],
-        }
+        as_user = ["setpriv", "--reuid=" + USER, "--regid=" + USER, "--clear-groups"]
+        job = lightdm.driver_job(steps, WORK, as_user)
         # The daemon's own /run (its sockets, the system bus's) and /tmp (X's lock files) in namespaces of its own:
         # the kernel ends every process started there when the driver ends; `hostname` names only that uts
         # namespace. Without LC_ALL=C, xprop writes the caption's words as UTF-8.
