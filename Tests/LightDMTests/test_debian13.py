@@ -8,7 +8,6 @@ on a second start the typed password starts it. Root only; needs debootstrap (ma
 import json
 import os
 import shlex
-import shutil
 import time
 import unittest
 
@@ -22,13 +21,7 @@ WORK = "/srv/pp-lightdm"  # inside the chroot (its /tmp is the daemon's own, X's
 DRIVER = surfaces.driver("lightdm")
 
 
-def setUpModule():
-    if os.geteuid() != 0:
-        raise unittest.SkipTest("needs root: debootstrap, chroot, mount namespaces")
-    for tool in ("debootstrap", "unshare", "nsenter", "chroot"):
-        if shutil.which(tool) is None:
-            raise AssertionError("%s is not installed (make deps)" % tool)
-    debian13.cached_root()
+setUpModule = debian13.set_up_module
 
 
 def dot_drawn(image, dot):

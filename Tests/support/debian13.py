@@ -21,6 +21,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import unittest
 
 from support.paths import BUILD
 
@@ -44,6 +45,16 @@ PACKAGES = (
     # the LightDM greeter's: the daemon
     "lightdm"
 ).split()
+
+
+def set_up_module():
+    """A Debian 13 suite's setUpModule: skips unless root, fails without the tools, builds the cache if missing."""
+    if os.geteuid() != 0:
+        raise unittest.SkipTest("needs root: debootstrap, chroot, mount namespaces")
+    for tool in ("debootstrap", "unshare", "nsenter", "chroot"):
+        if shutil.which(tool) is None:
+            raise AssertionError("%s is not installed (make deps)" % tool)
+    cached_root()
 
 
 def host_mirror():
