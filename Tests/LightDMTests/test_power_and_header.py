@@ -16,10 +16,10 @@ setUpModule = lightdm.set_up_module
 
 STUB = os.path.join(ROOT, "Tests", "support", "login1_stub.py")
 # The corner's row (the labels' baseline two text sizes above the bottom, PadRenderer.cornerPlaces), pressed every
-# 6 px from the right edge to the middle: every button on it, and where a hidden one would be.
+# 10 px from the right edge to the middle: each button (all wider than that) and where a hidden one would be.
 TEXT = max(14, lightdm.SPACING // 6)
 ROW = lightdm.SCREEN[1] - TEXT * 2 - TEXT // 3
-SWEEP = {"op": "taps", "from": [lightdm.SCREEN[0] - 4, ROW], "to": [lightdm.SCREEN[0] // 2 + 100, ROW], "every": 6}
+SWEEP = {"op": "taps", "from": [lightdm.SCREEN[0] - 4, ROW], "to": [lightdm.SCREEN[0] // 2 + 100, ROW], "every": 10}
 
 
 def calls(log):
