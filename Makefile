@@ -98,8 +98,8 @@ DEB_SDDM_PACKAGES := sddm dbus qml-module-qtquick2 qml-module-qtquick-window2 qm
                      qml-module-qtquick-virtualkeyboard sddm-theme-breeze
 
 # The LightDM greeter: the daemon its tests run (Tests/LightDMTests) and the library its C main links, without the
-# greeter and desktop lightdm recommends.
-DEB_LIGHTDM_PACKAGES := lightdm
+# greeter and desktop lightdm recommends; python3-gi for the tests' logind stand-in (Tests/support/login1_stub.py).
+DEB_LIGHTDM_PACKAGES := lightdm python3-gi
 
 # SwiftPM takes lock files (<scratch path>.lock, ..._workspace-state.json.lock) and makes temporary
 # directories in TMPDIR, named after the scratch path. Left in /tmp by `sudo make`, they are root's, and the

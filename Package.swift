@@ -161,7 +161,7 @@ let package = Package(
             // package list and test driver, the drawing window's desktop entry.
             exclude: [
                 "shared/x11-c", "shared/qml", "shared/driver_xvfb.py", "shared/driver_pointer.py",
-                "shared/driver_syslog.py", "shared/driver_wait.py", "kde", "sddm",
+                "shared/driver_syslog.py", "shared/driver_wait.py", "shared/driver_daemon.py", "kde", "sddm",
                 "gnome",
                 "pad/main", "pad/package.list", "pad/driver.py",
                 "draw/main", "draw/package.list", "draw/driver.py", "draw/ui/pam-pattern-draw.desktop.in",

@@ -378,6 +378,34 @@ if [ -n "$helper_row" ] && command -v gnome-shell >/dev/null \
 | GNOME lock screen: the shell's CPU, idle at the prompt (10 s), % of one core, with the grid / the stock prompt | $gnome_idle % | $gnome_stock % | $gnome_idle_ratio | |"
 fi
 
+# The LightDM greeter (pam-pattern-greeter, the login and XFCE's lock screen) at the real lightdm daemon, headless,
+# the PAM service lightdm holding pam_pattern alone, run as root by the daemon: the release of the right drawing to
+# the daemon running the session (and to the session's first command, after Xsession) and, after `dm-tool lock`,
+# to the daemon returning to the locked session, each against one yescrypt verification of
+# the same cost in the same round; the greeter's CPU idle showing the grid beside lightdm-gtk-greeter's; the pointer
+# warp to the frame showing it while drawing (pad_probe) (bench/lightdm_greeter.py).
+lightdm_rows=""
+if [ -n "$helper_row" ] && [ -x "$build/pam-pattern-greeter" ] && [ -x /usr/sbin/lightdm ] && command -v xdotool >/dev/null; then
+    [ -x "$work/pad_probe" ] || gcc -O2 -o "$work/pad_probe" "$(dirname "$0")/pad_probe.c" -lX11
+    install -m 0755 "$build/pam-pattern-greeter" /usr/sbin/pam-pattern-greeter
+    printf 'auth required %s\naccount required pam_permit.so\nsession required pam_permit.so\npassword required pam_deny.so\n' \
+        "$build/pam_pattern.so" >"$work/etc/pam.d/lightdm"
+    chmod 0644 "$work/etc/pam.d/lightdm"
+    ld_version=$(/usr/sbin/lightdm --version 2>&1 | awk '{print $2}')
+    ld=$(/usr/bin/python3 -W ignore "$(dirname "$0")/lightdm_greeter.py" "$(cd "$(dirname "$0")/.." && pwd)" "$work" \
+        "$bench_uid" "$user" "$secret" "$unix_hash" "$secret" "${BENCH_LIGHTDM_ROUNDS:-5}" "$work/pad_probe")
+    read -r _ ld_handed ld_verify ld_handed_ratio ld_rounds < <(grep '^handed ' <<<"$ld")
+    read -r _ ld_start _ ld_start_ratio _ < <(grep '^start ' <<<"$ld")
+    read -r _ ld_resume ld_resume_verify ld_resume_ratio _ < <(grep '^resume ' <<<"$ld")
+    read -r _ ld_idle ld_stock ld_idle_ratio < <(grep '^idle ' <<<"$ld")
+    read -r _ ld_med ld_p95 ld_seen < <(grep '^latency ' <<<"$ld")
+    lightdm_rows="| LightDM greeter (pam-pattern-greeter, lightdm $ld_version): release of the right drawing to the daemon running the session (its session child about to exec it), PAM run as root by the daemon (median of $ld_rounds; the ratio's per round) | $(ms "$ld_handed") | one yescrypt cost $cost verification: $(ms "$ld_verify") | $ld_handed_ratio | <= 1.5 ($(verdict "$ld_handed_ratio" 1.5)) |
+| the same release to the session's first command, after Debian's /etc/X11/Xsession and its Xsession.d scripts (the same for every greeter) | $(ms "$ld_start") | one yescrypt cost $cost verification: $(ms "$ld_verify") | $ld_start_ratio | |
+| LightDM greeter after \`dm-tool lock\`: release of the right drawing to the daemon returning to the locked session (median of $ld_rounds; the ratio's per round) | $(ms "$ld_resume") | one yescrypt cost $cost verification: $(ms "$ld_resume_verify") | $ld_resume_ratio | <= 1.5 ($(verdict "$ld_resume_ratio" 1.5)) |
+| LightDM greeter CPU, idle showing the grid (10 s), % of one core, beside lightdm-gtk-greeter's login screen in the same daemon and run | $ld_idle % | lightdm-gtk-greeter: $ld_stock % | $ld_idle_ratio | < 1 % ($(verdict "$ld_idle" 1)) |
+| LightDM greeter: pointer move to the frame showing it, drawing (median / p95 of $ld_seen) | $(ms "$ld_med") / $(ms "$ld_p95") | | | < 16 ms ($(verdict "$ld_p95" 16000)) |"
+fi
+
 auth_ratio=$(ratio "$p_us" "$u_us")
 echo "pam_pattern benchmark: $(date -u +%Y-%m-%d), $(nproc) cores, $(uname -r), yescrypt cost $cost, median of $iterations (auth) / $loads (load)"
 echo
@@ -395,3 +423,4 @@ echo "| lookup, 100,000-user store (no hash) | $(ms "$big_us") | 1-user store: $
 [ -z "$kde_rows" ] || echo "$kde_rows"
 [ -z "$wayland_rows" ] || echo "$wayland_rows"
 [ -z "$gnome_rows" ] || echo "$gnome_rows"
+[ -z "$lightdm_rows" ] || echo "$lightdm_rows"

@@ -72,7 +72,7 @@ class LookTest(sddm.SddmCase):
                 {"op": "sleep", "seconds": 2},
             ]
         )
-        self.assertEqual(report["upower"], "ready", report["log"])
+        self.assertEqual(report["services"], ["ready"], report["log"])
         self.assertEqual([step["found"] for step in report["steps"] if step["op"] == "click"], [True] * 3)
         self.assertEqual(self.power_calls(), ["Suspend", "Reboot", "PowerOff"], report["log"])
 

@@ -51,7 +51,7 @@ PACKAGES = (
 
 
 def set_up_module():
-    """A suite's setUpModule for tests in the system: skipped unless root, the tools it needs there, the cache."""
+    """A Debian 13 suite's setUpModule: skips unless root, fails without the tools, builds the cache if missing."""
     if os.geteuid() != 0:
         raise unittest.SkipTest("needs root: debootstrap, chroot, mount namespaces")
     for tool in ("debootstrap", "unshare", "nsenter", "chroot"):

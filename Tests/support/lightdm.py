@@ -82,6 +82,33 @@ user-session=%(session)s
 %(seat)s"""
 
 
+def driver_job(steps, root, as_user, greeter="pam-pattern-greeter", services=(), **paths):
+    """The driver's job: the steps at the daemon with `greeter` turned on (and off at the end) by the reference's
+    commands, the sandbox at `root`, the session's user run by the argv prefix `as_user`; `services`: argvs of
+    stand-ins started on the system bus before the daemon (each prints "ready" once its name is owned); `paths`:
+    log_dir, etc_upper, run_dir and marker where not ROOT/logs, ROOT/etc_upper, ROOT/run and ROOT/marker/marker."""
+    job = {
+        "root": root,
+        "log_dir": os.path.join(root, "logs"),
+        "etc_upper": os.path.join(root, "etc_upper"),
+        "run_dir": os.path.join(root, "run"),
+        "marker": os.path.join(root, "marker", "marker"),
+        "on": on_command(greeter),
+        "off": OFF,
+        "steps": steps,
+        "hostname": HOSTNAME,
+        "centre": list(CENTRE),
+        "spacing": SPACING,
+        "name_y": NAME_Y,
+        "as_user": list(as_user),
+        "services": [list(argv) for argv in services],
+        # Another greeter (make bench's reference) names no window: the driver waits for the daemon alone.
+        "named": greeter == "pam-pattern-greeter",
+    }
+    job.update(paths)
+    return job
+
+
 def on_command(greeter="pam-pattern-greeter"):
     return (ON_DOC % greeter).replace("sudo ", "")
 
@@ -185,24 +212,21 @@ class LightDMCase(pad.PadCase):
     def namespace(self):
         return LightDMNamespace(self, self.user, chinese=self.CHINESE, seat=self.SEAT)
 
-    def session(self, steps, timeout=180):
+    def session(self, steps, timeout=180, services=()):
         """Runs the steps at the login screen, the greeter turned on (and off at the end) with the reference's
-        commands; returns the driver's report."""
-        job = {
-            "root": self.sandbox.root,
-            "log_dir": self.sandbox.log_dir,
-            "etc_upper": self.sandbox.etc_upper,
-            "run_dir": self.sandbox.run_dir,
-            "marker": self.sandbox.marker,
-            "on": on_command(self.GREETER_SESSION),
-            "off": OFF,
-            "steps": steps,
-            "hostname": HOSTNAME,
-            "centre": list(CENTRE),
-            "spacing": SPACING,
-            "name_y": NAME_Y,
-            "as_user": helper.setpriv_argv(self.user),
-        }
+        commands; returns the driver's report. `services`: argvs of stand-ins started on the system bus before the
+        daemon (each prints "ready" once its name is owned)."""
+        job = driver_job(
+            steps,
+            self.sandbox.root,
+            helper.setpriv_argv(self.user),
+            self.GREETER_SESSION,
+            services,
+            log_dir=self.sandbox.log_dir,
+            etc_upper=self.sandbox.etc_upper,
+            run_dir=self.sandbox.run_dir,
+            marker=self.sandbox.marker,
+        )
         report = self.run_driver("lightdm", DRIVER, job, timeout)
         self.assertEqual(report["on"][0], 0, report["on"][1])
         self.assertTrue(

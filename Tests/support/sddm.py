@@ -288,7 +288,7 @@ class SddmCase(pad.PadCase):
             "other_theme": theme is not None,
             "off": "%s && %s" % (OFF, QUIET_OFF),
             "steps": steps,
-            "upower": [self.sandbox.upower_stub, self.sandbox.power_log],
+            "services": [["python3", self.sandbox.upower_stub, self.sandbox.power_log]],
             "hostname": HOSTNAME,
         }
         report = self.run_driver("sddm", DRIVER, job, timeout)

@@ -9,6 +9,7 @@ RUN = job["run_dir"]
 out = {"steps": []}
 env = None
 # include: shared/driver_pointer.py
+# include: shared/driver_daemon.py
 
 
 def x(*argv):
@@ -53,33 +54,9 @@ def caption():
     return None
 
 
-def marker():
-    try:
-        with open(job["marker"]) as f:
-            return f.read().splitlines()
-    except FileNotFoundError:
-        return []
-
-
-def etc_files():
-    # What the on and off commands wrote to /etc/lightdm (the upper layer of its overlay).
-    found = {}
-    for directory, _, files in os.walk(os.path.join(job["etc_upper"], "lightdm")):
-        for name in files:
-            path = os.path.join(directory, name)
-            with open(path, "rb") as f:
-                found[os.path.relpath(path, job["etc_upper"])] = f.read().decode(errors="replace")
-    return found
-
-
-on = subprocess.run(["sh", "-c", job["on"]], capture_output=True)
-out["on"] = [on.returncode, (on.stdout + on.stderr).decode(errors="replace")]
-out["etc_on"] = etc_files()
-bus = subprocess.run(["dbus-daemon", "--system", "--fork"], capture_output=True)
-out["bus"] = [bus.returncode, (bus.stdout + bus.stderr).decode(errors="replace")]
-subprocess.run(["hostname", job["hostname"]], check=True)
-daemon = subprocess.Popen(["lightdm", "--debug", "--log-dir", job["log_dir"], "--run-dir", RUN],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+turn_on()
+out["etc_on"] = etc_files("lightdm")
+daemon = start_daemon(["lightdm", "--debug", "--log-dir", job["log_dir"], "--run-dir", RUN])
 
 
 def connect(count):
@@ -89,6 +66,8 @@ def connect(count):
     if not shown:
         return None
     use_display(greeter_displays()[count - 1])
+    if not job.get("named", True):  # another greeter (make bench's reference), which names no window
+        return True
     return wait_for(lambda: caption() is not None and "\n" in caption(), 60)
 
 
@@ -113,13 +92,26 @@ for step in job["steps"] if out["ready"] else []:
         for name in step.get("shots_before_release", []):
             shot(name)
         x("xdotool", "mouseup", "1")
+        result["released"] = time.monotonic()
     elif op == "tap":
         move(tuple(step["point"])); time.sleep(0.1)
         x("xdotool", "click", "1")
+    elif op == "taps":
+        # A press and release every `every` px along a row from `from` to `to`, each held longer than the
+        # greeter's pointer poll (a quick click may fall between two).
+        (x0, y0), (x1, y1) = step["from"], step["to"]
+        count = max(abs(x1 - x0), abs(y1 - y0)) // step.get("every", 6)
+        for i in range(count + 1):
+            move((x0 + (x1 - x0) * i // max(count, 1), y0 + (y1 - y0) * i // max(count, 1))); time.sleep(0.03)
+            x("xdotool", "mousedown", "1"); time.sleep(0.04)
+            x("xdotool", "mouseup", "1"); time.sleep(0.03)
     elif op == "caption":
         result["text"] = caption_until(step, 20)
     elif op == "marker":
-        result["lines"] = wait_for(lambda: len(marker()) >= step.get("count", 1) and marker(), step.get("timeout", 30))
+        # "every": how often it is looked for (make bench times the session's start by "at").
+        result["lines"] = wait_for(lambda: len(marker()) >= step.get("count", 1) and marker(), step.get("timeout", 30),
+                                   step.get("every", 0.05))
+        result["at"] = time.monotonic()
     elif op == "lock":
         # The session's user locks it as light-locker would (dm-tool talks to the daemon on the system bus).
         done = subprocess.run(job["as_user"] + ["env", "XDG_SEAT_PATH=/org/freedesktop/DisplayManager/Seat0",
@@ -128,12 +120,13 @@ for step in job["steps"] if out["ready"] else []:
         result["ready"] = bool(connect(step.get("display", 2)))
         result["caption"] = caption()
     elif op == "cpu":
-        # The greeter's CPU time (user + system, in clock ticks) over `seconds` of nobody touching it.
+        # The greeter's CPU time (user + system, in clock ticks) over `seconds` of nobody touching it; "comm": another
+        # greeter's (make bench's reference, lightdm-gtk-greeter).
         def ticks():
             for entry in os.listdir("/proc"):
                 try:
                     with open("/proc/%s/comm" % entry) as f:
-                        if f.read().strip() != "pam-pattern-gre":  # comm is cut at 15 bytes
+                        if f.read().strip() != step.get("comm", "pam-pattern-gre"):  # comm is cut at 15 bytes
                             continue
                     with open("/proc/%s/stat" % entry) as f:
                         fields = f.read().rsplit(")", 1)[1].split()
@@ -146,19 +139,18 @@ for step in job["steps"] if out["ready"] else []:
         after = ticks()
         result["share"] = None if None in (before, after) else (after - before) / os.sysconf("SC_CLK_TCK") / step["seconds"]
     elif op == "log":
-        result["found"] = bool(wait_for(lambda: step["text"] in daemon_log(), step.get("timeout", 20)))
+        result["found"] = bool(wait_for(lambda: step["text"] in daemon_log(), step.get("timeout", 20), step.get("every", 0.05)))
+        result["at"] = time.monotonic()
+    elif op == "run":
+        # A program on the greeter's display (make bench's pad_probe); its output.
+        done = subprocess.run(step["argv"], env=env, capture_output=True, timeout=step.get("timeout", 60))
+        result["status"] = done.returncode
+        result["stdout"] = done.stdout.decode(errors="replace")
     elif not common_step(step):
         sys.exit("no step %r" % op)
     out["steps"].append(result)
-out["marker"] = marker()
-daemon.terminate()
-try:
-    daemon.wait(timeout=15)
-except subprocess.TimeoutExpired:
-    daemon.kill()
-off = subprocess.run(["sh", "-c", job["off"]], capture_output=True)
-out["off"] = [off.returncode, (off.stdout + off.stderr).decode(errors="replace")]
-out["etc_after"] = etc_files()
+stop_daemon(daemon)
+out["etc_after"] = etc_files("lightdm")
 out["log"] = daemon_log()
 try:
     with open(os.path.join(job["log_dir"], "seat0-greeter.log"), errors="replace") as f:

@@ -8,6 +8,7 @@ job = json.loads(sys.argv[1])
 W = job["root"]
 out = {"steps": [], "journal": []}
 # include: shared/driver_pointer.py
+# include: shared/driver_daemon.py
 
 
 def parse(data):
@@ -51,15 +52,6 @@ def lines(text):
             found.append(message[13:])
     return found
 
-def etc_files():
-    found = {}
-    for directory, _, files in os.walk(job["etc_upper"]):
-        for name in files:
-            path = os.path.join(directory, name)
-            with open(path, "rb") as f:
-                found[os.path.relpath(path, job["etc_upper"])] = f.read().decode(errors="replace")
-    return found
-
 def conf():
     try:
         with open(job["conf"]) as f:
@@ -69,17 +61,11 @@ def conf():
 
 out["etc_before"] = etc_files()
 out["conf_before"] = conf()
-on = subprocess.run(["sh", "-c", job["on"]], capture_output=True)
-out["on"] = [on.returncode, (on.stdout + on.stderr).decode(errors="replace")]
+turn_on()
 out["etc_on"] = etc_files()
 out["conf_on"] = conf()
-bus = subprocess.run(["dbus-daemon", "--system", "--fork"], capture_output=True)
-out["bus"] = [bus.returncode, (bus.stdout + bus.stderr).decode(errors="replace")]
-subprocess.run(["hostname", job["hostname"]], check=True)
-# The UPower stand-in, on the bus before the daemon looks for it (it does once, at its start).
-upower = subprocess.Popen(["python3"] + job["upower"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-out["upower"] = upower.stdout.readline().decode().strip()
-daemon = subprocess.Popen(["sddm"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+# The UPower stand-in is one of the job's services: SDDM looks for it once, at its start.
+daemon = start_daemon(["sddm"])
 
 def comm(pid):
     try:
@@ -112,12 +98,6 @@ def connect():
 def x(*argv):
     subprocess.run(list(argv), env=env, check=True, timeout=30)
 
-def marker():
-    try:
-        with open(job["marker"]) as f:
-            return f.read().splitlines()
-    except FileNotFoundError:
-        return []
 
 # Another theme (SDDM's own, for a screenshot beside ours) logs no grid: its greeter's display, and time to draw.
 if job.get("other_theme"):
@@ -161,15 +141,7 @@ for step in job["steps"] if grid else []:
     elif not common_step(step):
         sys.exit("no step %r" % op)
     out["steps"].append(result)
-out["marker"] = marker()
-# SDDM stops its displays, greeter and sessions on SIGTERM; whatever is left ends with this pid namespace.
-daemon.terminate()
-try:
-    daemon.wait(timeout=15)
-except subprocess.TimeoutExpired:
-    daemon.kill()
-off = subprocess.run(["sh", "-c", job["off"]], capture_output=True)
-out["off"] = [off.returncode, (off.stdout + off.stderr).decode(errors="replace")]
+stop_daemon(daemon)
 out["etc_after"] = etc_files()
 out["conf_after"] = conf()
 reading = False

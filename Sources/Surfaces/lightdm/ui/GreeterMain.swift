@@ -131,7 +131,7 @@ struct GreeterLoop {
                 pad.session.nextStartAt = now
                 pad.dirty = true
             }
-            tapped()
+            tapped(now: now)
             let fd = pattern_pad_x11_fd()
             daemon.calls.pointee.wait?(fd, fd < 0 ? 0 : pad.interval(now: now))
         }
@@ -192,11 +192,14 @@ struct GreeterLoop {
         }
     }
 
-    /// A fresh press on the name (the next user) or on the session's name (the next session), not on the grid.
-    mutating func tapped() {
+    /// A fresh press on a corner button, on the name (the next user) or on the session's name (the next session),
+    /// not on the grid. Where the pattern is offered a press starts a drawing anywhere: one that has taken no dot
+    /// yet is a tap on what it pressed, and its empty drawing is dropped.
+    mutating func tapped(now: Int64) {
         let pressed = pad.pressed
         defer { wasPressed = pressed }
-        guard pressed && !wasPressed && !pad.session.drawing else { return }
+        guard pressed && !wasPressed else { return }
+        if pad.session.drawing && PadSecret.trace.pointee.count != 0 { return }
         let monitor = pad.monitorIndex(of: pad.pointer)
         guard monitor >= 0 && monitor < pad.layouts.count else { return }
         let layout = pad.layouts[monitor]
@@ -205,12 +208,15 @@ struct GreeterLoop {
         let places = PadRenderer.cornerPlaces(pad.renderer.corner, layout: layout)
         for (which, place) in zip(powers, places)
         where abs(x &- place.x) <= place.halfWidth && abs(y &- place.y) <= layout.textSize * 3 / 2 {
+            pad.session.release(now: now)
             if !daemon.power(which) { pattern_pad_log("the daemon refused to power off, restart or sleep") }
             return
         }
         if y > layout.nameY - layout.nameSize * 2 && y < layout.nameY + layout.nameSize && users.count > 1 {
+            pad.session.release(now: now)
             choose(user: (userIndex + 1) % users.count)
         } else if y > layout.height - layout.textSize * 3 && sessions.count > 1 && !lock {
+            pad.session.release(now: now)
             sessionIndex = (sessionIndex + 1) % sessions.count
             pad.renderer.footer = sessions[sessionIndex].name
             pad.dirty = true
