@@ -718,6 +718,10 @@ ON_DEBIAN_13 = {
         "test_lintian_of_debian_13_reports_nothing",
         "test_the_installed_theme_loads_in_debian_13s_greeter",
     ],
+    Debian13LightDMPackage: [
+        "test_installed_beside_pam_pattern_turns_nothing_on_and_purged_leaves_nothing",
+        "test_lintian_of_debian_13_reports_nothing",
+    ],
     Debian13WaylandPackage: [
         "test_installed_beside_pam_pattern_it_holds_it",
         "test_lintian_of_debian_13_reports_nothing",
