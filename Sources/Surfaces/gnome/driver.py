@@ -56,10 +56,16 @@ def standin_lines():
         return []
 wait_for(lambda: "ready" in standin_lines(), 20)
 user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
-            "DISPLAY": display, "XDG_RUNTIME_DIR": runtime, "LANG": "C.UTF-8", "XDG_SESSION_ID": "c1",
-            "XDG_SESSION_TYPE": "x11", "XDG_CURRENT_DESKTOP": "GNOME",
+            "XDG_RUNTIME_DIR": runtime, "LANG": "C.UTF-8", "XDG_SESSION_ID": "c1", "XDG_CURRENT_DESKTOP": "GNOME",
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + session_socket,
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + system_socket}
+# A Wayland session (job["wayland"]) is the shell's own headless compositor with one virtual monitor: no X display.
+if job["wayland"]:
+    user_env["XDG_SESSION_TYPE"] = "wayland"
+    shell_argv = ["gnome-shell", "--wayland", "--headless", "--no-x11", "--virtual-monitor", "%dx%d" % tuple(job["screen"])]
+else:
+    user_env.update(DISPLAY=display, XDG_SESSION_TYPE="x11")
+    shell_argv = ["gnome-shell", "--x11", "--replace"]
 if job["debug"]:
     user_env["PAM_PATTERN_GNOME_DEBUG"] = "1"
 user_env.update(job["env"])
@@ -79,7 +85,7 @@ for schema, key, value in [("org.gnome.shell", "enabled-extensions", job["extens
                            ("org.gnome.desktop.interface", "enable-animations", "false")]:
     as_user("gsettings", "set", schema, key, value)
 log_path = os.path.join(W, "shell.log")
-shell = subprocess.Popen(job["setpriv"] + ["gnome-shell", "--x11", "--replace"] + job["shell_options"],
+shell = subprocess.Popen(job["setpriv"] + shell_argv + job["shell_options"],
                          env=user_env, stdout=open(log_path, "wb"), stderr=subprocess.STDOUT,
                          start_new_session=True)
 started_processes.append(shell)
@@ -98,6 +104,28 @@ def active():
 # The lock screen: up once the screen shield answers; locked once it says so; the prompt woken by a click.
 # GDM's greeter (--mode=gdm): up once its login dialog opened a session with GDM; the dialog is the steps'.
 mark("shell")
+# On Wayland the pointer is mutter's own remote desktop's (Tests/support/mutter_pointer.py), once the shell is up.
+if job["wayland"]:
+    wait_for(lambda: "GNOME Shell started" in log(), 60, every=0.2)
+    pointer = subprocess.Popen(job["setpriv"] + ["/usr/bin/python3", job["pointer"]], env=user_env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=open(os.path.join(W, "pointer.out"), "wb"), text=True,
+                               start_new_session=True)
+    started_processes.append(pointer)
+    def pointer_says(command):
+        try:
+            pointer.stdin.write(command + "\n"); pointer.stdin.flush()
+            answer = pointer.stdout.readline().strip()
+        except BrokenPipeError:
+            answer = None
+        if answer != "ok":
+            with open(os.path.join(W, "pointer.out")) as f:
+                sys.exit("the remote desktop's pointer: %s -> %r\n%s" % (command, answer, f.read()))
+    def move(point):
+        pointer_says("move %d %d" % tuple(point))
+    def press():
+        pointer_says("press")
+    def release():
+        pointer_says("release")
 if job["greeter"]:
     out["up"] = out["locked"] = bool(wait_for(lambda: "session" in standin_lines(), 60, every=0.5))
     time.sleep(2)
@@ -110,7 +138,7 @@ else:
 def woken():
     # A click shows the prompt, which opens GDM's channel at once; the shield takes the first ones only once
     # it has settled.
-    x("xdotool", "mousemove", "512", "700", "click", "1")
+    move((512, 700)); press(); release()
     return wait_for(lambda: any(l.startswith("reauthentication") for l in standin_lines()), 1.5)
 mark("locked")
 out["woken"] = out["locked"] and (job["greeter"] or bool(wait_for(woken, 30, every=0.5)))
@@ -141,9 +169,9 @@ for step in job["steps"] if grid else []:
             result["no_grid"] = True
     elif op == "drag_at":
         # The pointer along the step's points (where the grid would be, on a screen that shows none).
-        move(step["path"][0]); x("xdotool", "mousedown", "1")
+        move(step["path"][0]); press()
         glide([tuple(p) for p in step["path"]], step.get("steps", 4), 0.03, 0.1)
-        x("xdotool", "mouseup", "1")
+        release()
     elif op == "until":
         want = step.get("count", 1)
         result["found"] = bool(wait_for(lambda: len(lines(step["text"])) >= want, step.get("timeout", 20)))
