@@ -8,7 +8,7 @@ once, the right one unlocks; the held-back pattern's countdown runs on a grid th
 unlocks; at GDM's greeter (--mode=gdm) a wrong drawing is refused and the right one logs in. With the extension
 not enabled the same drawing unlocks nothing. GNOME 48's default session, Wayland, in Shell48WaylandTest: the shell
 as a headless Wayland compositor, its pointer driven through mutter's remote desktop D-Bus API
-(support/mutter_pointer.py). Root only; needs debootstrap (make deps). The suite prints its time.
+(support/gnome_remote.py). Root only; needs debootstrap (make deps). The suite prints its time.
 """
 
 import json
@@ -199,10 +199,13 @@ class Shell48Test(Debian13Shell):
 
 class Shell48WaylandTest(Debian13Shell):
     """GNOME 48's default session: the shell as a headless Wayland compositor (no X server), the pointer moved and
-    pressed through mutter's own remote desktop D-Bus API."""
+    pressed through mutter's own remote desktop D-Bus API, the screenshots the shell's own (PNG)."""
 
     USERS = {"wrong": "gnome48wl"}
     WAYLAND = True
+
+    def shot(self, name):
+        return screen.read_png(self.ns.path(os.path.join(self.work, "runtime", os.path.splitext(name)[0] + ".png")))
 
     def test_on_wayland_a_wrong_drawing_is_counted_once_then_the_right_one_unlocks(self):
         user = self.USERS["wrong"]
@@ -210,14 +213,17 @@ class Shell48WaylandTest(Debian13Shell):
             user,
             [
                 {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
+                {"op": "shots", "name": "wrong", "count": 6, "every": 0.1},
                 {"op": "until", "text": "wrong pattern"},
                 {"op": "active"},
                 {"op": "sleep", "seconds": 1.5},
+                {"op": "shot", "name": "after.xwd"},
                 {"op": "drag", "path": pad.dots(PATTERN)},
                 {"op": "until_unlocked"},
             ],
         )
         self.assertIn("as a Wayland display server", report["log"])
+        pad.wrong_drawing_red_a_while(self, gnome.grid_when_drawn(report), self.shot, WRONG_PATTERN)
         self.assertTrue(self.step(report, "until")["found"], report["log"][-4000:])
         self.assertTrue(self.step(report, "active")["active"], "unlocked by a wrong drawing")
         self.assertEqual(len(gnome.logged(report, "message Wrong pattern. 4 tries left before a wait.")), 1)

@@ -1,4 +1,5 @@
-# The GNOME Shell extension's test driver: the real gnome-shell (--x11 --replace) as the user under Xvfb, on a
+# The GNOME Shell extension's test driver: the real gnome-shell (--x11 --replace) as the user under Xvfb, or as a
+# headless Wayland compositor (job["wayland"]: the pointer and screenshots then through its D-Bus APIs), on a
 # private session bus, with GDM and logind stood in for on a private system bus (Tests/support/gdm_standin.py,
 # which runs the real PAM stack as root), the extension enabled in the user's settings; then the screen locked
 # over D-Bus, the prompt woken, its grid found in the shell's log, and the steps of a job (Tests/support/gnome.py,
@@ -104,28 +105,32 @@ def active():
 # The lock screen: up once the screen shield answers; locked once it says so; the prompt woken by a click.
 # GDM's greeter (--mode=gdm): up once its login dialog opened a session with GDM; the dialog is the steps'.
 mark("shell")
-# On Wayland the pointer is mutter's own remote desktop's (Tests/support/mutter_pointer.py), once the shell is up.
+# On Wayland the pointer and the screenshots are the shell's own D-Bus APIs' (Tests/support/gnome_remote.py), once
+# the shell is up.
 if job["wayland"]:
     wait_for(lambda: "GNOME Shell started" in log(), 60, every=0.2)
-    pointer = subprocess.Popen(job["setpriv"] + ["/usr/bin/python3", job["pointer"]], env=user_env, stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=open(os.path.join(W, "pointer.out"), "wb"), text=True,
+    remote = subprocess.Popen(job["setpriv"] + ["/usr/bin/python3", job["remote"]], env=user_env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=open(os.path.join(W, "remote.out"), "wb"), text=True,
                                start_new_session=True)
-    started_processes.append(pointer)
-    def pointer_says(command):
+    started_processes.append(remote)
+    def remote_says(command):
         try:
-            pointer.stdin.write(command + "\n"); pointer.stdin.flush()
-            answer = pointer.stdout.readline().strip()
+            remote.stdin.write(command + "\n"); remote.stdin.flush()
+            answer = remote.stdout.readline().strip()
         except BrokenPipeError:
             answer = None
         if answer != "ok":
-            with open(os.path.join(W, "pointer.out")) as f:
-                sys.exit("the remote desktop's pointer: %s -> %r\n%s" % (command, answer, f.read()))
+            with open(os.path.join(W, "remote.out")) as f:
+                sys.exit("the shell's D-Bus APIs: %s -> %r\n%s" % (command, answer, f.read()))
     def move(point):
-        pointer_says("move %d %d" % tuple(point))
+        remote_says("move %d %d" % tuple(point))
     def press():
-        pointer_says("press")
+        remote_says("press")
     def release():
-        pointer_says("release")
+        remote_says("release")
+    def shot(name):
+        # The shell's own screenshot (a PNG, in the runtime directory: the shell writes it as the user).
+        remote_says("shot " + os.path.join(runtime, os.path.splitext(name)[0] + ".png"))
 if job["greeter"]:
     out["up"] = out["locked"] = bool(wait_for(lambda: "session" in standin_lines(), 60, every=0.5))
     time.sleep(2)
