@@ -27,33 +27,42 @@ def call(name, path, interface, method, args=None, reply=None):
 session = call(NAME, "/org/gnome/Mutter/RemoteDesktop", NAME, "CreateSession", reply="(o)").unpack()[0]
 SESSION = NAME + ".Session"
 call(NAME, session, SESSION, "Start")
+DO_NOT_QUEUE = 4  # RequestName's flag: the name now, or an error
+call(
+    "org.freedesktop.DBus",
+    "/org/freedesktop/DBus",
+    "org.freedesktop.DBus",
+    "RequestName",
+    GLib.Variant("(su)", ("org.gnome.Screenshot", DO_NOT_QUEUE)),
+    "(u)",
+)
+
+
+def motion(dx, dy):
+    call(NAME, session, SESSION, "NotifyPointerMotionRelative", GLib.Variant("(dd)", (float(dx), float(dy))))
+
+
+def screenshot(path):
+    shell = "org.gnome.Shell.Screenshot"
+    made = call(
+        shell, "/org/gnome/Shell/Screenshot", shell, "Screenshot", GLib.Variant("(bbs)", (False, False, path)), "(bs)"
+    )
+    if not made.unpack()[0]:
+        raise GLib.Error("the shell made no screenshot at " + path)
+
+
 # Far past the top left corner: the pointer stops at 0,0 whatever it was.
-call(NAME, session, SESSION, "NotifyPointerMotionRelative", GLib.Variant("(dd)", (-10000.0, -10000.0)))
+motion(-10000, -10000)
 at = (0, 0)
-owned = bus.call_sync(
-    "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-    GLib.Variant("(su)", ("org.gnome.Screenshot", 4)), GLib.VariantType("(u)"), 0, 5000, None,
-).unpack()[0]  # fmt: skip
 for line in sys.stdin:
     words = line.split()
     try:
         if words[0] == "move":
             to = (int(words[1]), int(words[2]))
-            call(
-                NAME,
-                session,
-                SESSION,
-                "NotifyPointerMotionRelative",
-                GLib.Variant("(dd)", (to[0] - at[0], to[1] - at[1])),
-            )
+            motion(to[0] - at[0], to[1] - at[1])
             at = to
         elif words[0] == "shot":
-            done = call(
-                "org.gnome.Shell.Screenshot", "/org/gnome/Shell/Screenshot", "org.gnome.Shell.Screenshot", "Screenshot",
-                GLib.Variant("(bbs)", (False, False, words[1])), "(bs)",
-            ).unpack()  # fmt: skip
-            if not done[0]:
-                raise GLib.Error("no screenshot (owner of org.gnome.Screenshot: %d)" % owned)
+            screenshot(words[1])
         else:
             call(NAME, session, SESSION, "NotifyPointerButton", GLib.Variant("(ib)", (BTN_LEFT, words[0] == "press")))
         print("ok", flush=True)
