@@ -6,7 +6,9 @@ pam_pattern in it), driven by xdotool, as Tests/GNOMETests do on 43. The shell l
 (an ES module made from the shared files) and not 43's. At the lock screen a wrong drawing is refused and counted
 once, the right one unlocks; the held-back pattern's countdown runs on a grid that takes no drawing and the password
 unlocks; at GDM's greeter (--mode=gdm) a wrong drawing is refused and the right one logs in. With the extension
-not enabled the same drawing unlocks nothing. Root only; needs debootstrap (make deps). The suite prints its time.
+not enabled the same drawing unlocks nothing. GNOME 48's default session, Wayland, in Shell48WaylandTest: the shell
+as a headless Wayland compositor, its pointer driven through mutter's remote desktop D-Bus API
+(support/gnome_remote.py). Root only; needs debootstrap (make deps). The suite prints its time.
 """
 
 import json
@@ -36,7 +38,13 @@ def tearDownModule():
     sys.stderr.write("GNOME Shell 48 (Debian 13) suite: %.0f s\n" % (time.monotonic() - STARTED))
 
 
-class Shell48Test(unittest.TestCase):
+class Debian13Shell(unittest.TestCase):
+    """The chroot with the packages installed and a user per test (the class's USERS) with the password and pattern;
+    session() runs the shell as one of them."""
+
+    USERS = {}
+    WAYLAND = False
+
     @classmethod
     def setUpClass(cls):
         built = debs.built()
@@ -51,7 +59,7 @@ class Shell48Test(unittest.TestCase):
             # The shell locks only on a systemd system (misc/loginManager.js: /run/systemd/seats), as the host's
             # image has it; the chroot's /run is a fresh tmpfs.
             ns.run(["mkdir", "-p", "/run/systemd/seats"])
-            for name in USERS.values():
+            for name in cls.USERS.values():
                 ns.run(["useradd", "-m", "-s", "/bin/sh", name])
                 ns.run(["chpasswd"], input="%s:%s\n" % (name, PASSWORD))
                 ns.run(["patternctl", "set", name], input="%s\n%s\n" % (PATTERN, PATTERN))
@@ -69,7 +77,9 @@ class Shell48Test(unittest.TestCase):
         self.ns.run(["install", "-d", "-m", "0755", work])
         setpriv = ["setpriv", "--reuid=%d" % uid, "--regid=%d" % uid, "--clear-groups"]
         uuid = gnome.UUID_48 if extension else None
-        job = gnome.shell_job(work, user, uid, setpriv, STANDIN, uuid, steps, greeter, steps_to_prompt)
+        job = gnome.shell_job(
+            work, user, uid, setpriv, STANDIN, uuid, steps, greeter, steps_to_prompt, wayland=self.WAYLAND
+        )
         done = self.ns.run(["python3", "-c", gnome.DRIVER, json.dumps(job)], check=False, timeout=240)
         self.assertEqual(done.returncode, 0, done.stderr[-3000:])
         report = json.loads(done.stdout)
@@ -89,6 +99,10 @@ class Shell48Test(unittest.TestCase):
 
     def failures(self, user):
         return formats.failures(self.ns.path(STATE_DIR), user)
+
+
+class Shell48Test(Debian13Shell):
+    USERS = USERS
 
     def test_a_wrong_drawing_is_counted_once_then_the_right_one_unlocks(self):
         user = USERS["wrong"]
@@ -181,6 +195,42 @@ class Shell48Test(unittest.TestCase):
         self.assertFalse(report["steps"][-1]["unlocked"])
         self.assertEqual(gnome.logged(report, ""), [])
         self.assertNotIn("pam gdm-password %s 0" % user, report["standin"])
+
+
+class Shell48WaylandTest(Debian13Shell):
+    """GNOME 48's default session: the shell as a headless Wayland compositor (no X server), the pointer moved and
+    pressed through mutter's own remote desktop D-Bus API, the screenshots the shell's own (PNG)."""
+
+    USERS = {"wrong": "gnome48wl"}
+    WAYLAND = True
+
+    def shot(self, name):
+        return screen.read_png(self.ns.path(os.path.join(self.work, "runtime", os.path.splitext(name)[0] + ".png")))
+
+    def test_on_wayland_a_wrong_drawing_is_counted_once_then_the_right_one_unlocks(self):
+        user = self.USERS["wrong"]
+        report = self.session(
+            user,
+            [
+                {"op": "drag", "path": pad.dots(WRONG_PATTERN)},
+                {"op": "shots", "name": "wrong", "count": 6, "every": 0.1},
+                {"op": "until", "text": "wrong pattern"},
+                {"op": "active"},
+                {"op": "sleep", "seconds": 1.5},
+                {"op": "shot", "name": "after.xwd"},
+                {"op": "drag", "path": pad.dots(PATTERN)},
+                {"op": "until_unlocked"},
+            ],
+        )
+        self.assertIn("as a Wayland display server", report["log"])
+        pad.wrong_drawing_red_a_while(self, gnome.grid_when_drawn(report), self.shot, WRONG_PATTERN)
+        self.assertTrue(self.step(report, "until")["found"], report["log"][-4000:])
+        self.assertTrue(self.step(report, "active")["active"], "unlocked by a wrong drawing")
+        self.assertEqual(len(gnome.logged(report, "message Wrong pattern. 4 tries left before a wait.")), 1)
+        self.assertTrue(self.step(report, "until_unlocked")["unlocked"], report["log"][-4000:])
+        self.assertEqual(gnome.logged(report, "pattern sent"), ["pattern sent"] * 2)
+        self.assertIn("pam gdm-password %s 0" % user, report["standin"])
+        self.assertEqual(self.failures(user), 0)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ UUID_48 = "pam-pattern-48@pam-pattern.org"
 EXTENSION_48 = os.path.join(BUILD, "gnome", UUID_48)
 SHELL_DATA = "/usr/share/gnome-shell"
 STANDIN = os.path.join(ROOT, "Tests", "support", "gdm_standin.py")
+REMOTE = os.path.join(ROOT, "Tests", "support", "gnome_remote.py")
 # Debian's gdm3 /etc/pam.d/gdm-password, its auth and account parts (the machine has no gdm3): common-auth,
 # where the pattern's profile is enabled, after GDM's own checks.
 GDM_PASSWORD = [
@@ -59,10 +60,24 @@ class GnomeNamespace(pad.PadNamespace):
                 os.chmod(os.path.join(directory, name), 0o644)
 
 
-def shell_job(root, user, uid, setpriv, standin, uuid, steps, greeter=False, steps_to_prompt=(), debug=True, env=None):
+def shell_job(
+    root,
+    user,
+    uid,
+    setpriv,
+    standin,
+    uuid,
+    steps,
+    greeter=False,
+    steps_to_prompt=(),
+    debug=True,
+    env=None,
+    wayland=False,
+):
     """The gnome driver's job: the shell run by `user` (`setpriv` the argv prefix that becomes them) with the
     extension `uuid` enabled (None: the stock lock screen, the extension installed but not enabled), the stand-in
-    at `standin`, the driver's files in `root`; GDM's greeter (`--mode=gdm`) if `greeter`."""
+    at `standin`, the driver's files in `root`; GDM's greeter (`--mode=gdm`) if `greeter`; the shell as a headless
+    Wayland compositor, its pointer and screenshots through its own D-Bus APIs (support/gnome_remote.py), if `wayland`."""
     return {
         "root": root,
         "screen": [1024, 768],
@@ -79,6 +94,8 @@ def shell_job(root, user, uid, setpriv, standin, uuid, steps, greeter=False, ste
         "extension": uuid is not None,
         "env": dict(env or {}),
         "steps": steps,
+        "wayland": wayland,
+        "remote": REMOTE,
     }
 
 

@@ -108,33 +108,35 @@ def is_accent(r, g, b):
 
 
 def read_png(path):
-    """An Image from a PNG that Image.png wrote (8-bit RGB, filter 0 rows; other filters decoded too)."""
+    """An Image from a PNG that Image.png wrote (8-bit RGB, filter 0 rows; other filters decoded too) or GNOME
+    Shell's screenshot D-Bus API did (8-bit RGBA: the alpha dropped)."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError("%s is not a PNG" % path)
-    at, idat, width, height = 8, b"", 0, 0
+    at, idat, width, height, channels = 8, b"", 0, 0, 3
     while at < len(data):
         (length,) = struct.unpack(">I", data[at : at + 4])
         kind = data[at + 4 : at + 8]
         body = data[at + 8 : at + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            if (depth, colour) != (8, 2):
-                raise ValueError("%s: only 8-bit RGB is read" % path)
+            if (depth, colour) not in ((8, 2), (8, 6)):
+                raise ValueError("%s: only 8-bit RGB and RGBA are read" % path)
+            channels = 3 if colour == 2 else 4
         elif kind == b"IDAT":
             idat += body
         at += 12 + length
     raw = zlib.decompress(idat)
-    stride = 3 * width
+    stride = channels * width
     rows, previous = [], bytearray(stride)
     for y in range(height):
         kind = raw[y * (stride + 1)]
         line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
-            left = line[i - 3] if i >= 3 else 0
+            left = line[i - channels] if i >= channels else 0
             up = previous[i]
-            corner = previous[i - 3] if i >= 3 else 0
+            corner = previous[i - channels] if i >= channels else 0
             if kind == 1:
                 line[i] = (line[i] + left) & 0xFF
             elif kind == 2:
@@ -145,6 +147,11 @@ def read_png(path):
                 p = left + up - corner
                 pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
                 line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
-        rows.append(line)
+        rgb = line
+        if channels == 4:
+            rgb = bytearray(3 * width)
+            for c in range(3):
+                rgb[c::3] = line[c::4]
+        rows.append(rgb)
         previous = line
     return Image(width, height, rows)

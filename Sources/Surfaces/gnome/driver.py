@@ -1,4 +1,5 @@
-# The GNOME Shell extension's test driver: the real gnome-shell (--x11 --replace) as the user under Xvfb, on a
+# The GNOME Shell extension's test driver: the real gnome-shell (--x11 --replace) as the user under Xvfb, or as a
+# headless Wayland compositor (job["wayland"]: the pointer and screenshots then through its D-Bus APIs), on a
 # private session bus, with GDM and logind stood in for on a private system bus (Tests/support/gdm_standin.py,
 # which runs the real PAM stack as root), the extension enabled in the user's settings; then the screen locked
 # over D-Bus, the prompt woken, its grid found in the shell's log, and the steps of a job (Tests/support/gnome.py,
@@ -56,10 +57,16 @@ def standin_lines():
         return []
 wait_for(lambda: "ready" in standin_lines(), 20)
 user_env = {"PATH": "/usr/bin:/bin", "HOME": job["home"], "USER": job["user"], "LOGNAME": job["user"],
-            "DISPLAY": display, "XDG_RUNTIME_DIR": runtime, "LANG": "C.UTF-8", "XDG_SESSION_ID": "c1",
-            "XDG_SESSION_TYPE": "x11", "XDG_CURRENT_DESKTOP": "GNOME",
+            "XDG_RUNTIME_DIR": runtime, "LANG": "C.UTF-8", "XDG_SESSION_ID": "c1", "XDG_CURRENT_DESKTOP": "GNOME",
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + session_socket,
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + system_socket}
+# A Wayland session (job["wayland"]) is the shell's own headless compositor with one virtual monitor: no X display.
+if job["wayland"]:
+    user_env["XDG_SESSION_TYPE"] = "wayland"
+    shell_argv = ["gnome-shell", "--wayland", "--headless", "--no-x11", "--virtual-monitor", "%dx%d" % tuple(job["screen"])]
+else:
+    user_env.update(DISPLAY=display, XDG_SESSION_TYPE="x11")
+    shell_argv = ["gnome-shell", "--x11", "--replace"]
 if job["debug"]:
     user_env["PAM_PATTERN_GNOME_DEBUG"] = "1"
 user_env.update(job["env"])
@@ -79,7 +86,7 @@ for schema, key, value in [("org.gnome.shell", "enabled-extensions", job["extens
                            ("org.gnome.desktop.interface", "enable-animations", "false")]:
     as_user("gsettings", "set", schema, key, value)
 log_path = os.path.join(W, "shell.log")
-shell = subprocess.Popen(job["setpriv"] + ["gnome-shell", "--x11", "--replace"] + job["shell_options"],
+shell = subprocess.Popen(job["setpriv"] + shell_argv + job["shell_options"],
                          env=user_env, stdout=open(log_path, "wb"), stderr=subprocess.STDOUT,
                          start_new_session=True)
 started_processes.append(shell)
@@ -98,6 +105,32 @@ def active():
 # The lock screen: up once the screen shield answers; locked once it says so; the prompt woken by a click.
 # GDM's greeter (--mode=gdm): up once its login dialog opened a session with GDM; the dialog is the steps'.
 mark("shell")
+# On Wayland the pointer and the screenshots are the shell's own D-Bus APIs' (Tests/support/gnome_remote.py), once
+# the shell is up.
+if job["wayland"]:
+    wait_for(lambda: "GNOME Shell started" in log(), 60, every=0.2)
+    remote = subprocess.Popen(job["setpriv"] + ["/usr/bin/python3", job["remote"]], env=user_env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=open(os.path.join(W, "remote.out"), "wb"), text=True,
+                               start_new_session=True)
+    started_processes.append(remote)
+    def remote_says(command):
+        try:
+            remote.stdin.write(command + "\n"); remote.stdin.flush()
+            answer = remote.stdout.readline().strip()
+        except BrokenPipeError:
+            answer = None
+        if answer != "ok":
+            with open(os.path.join(W, "remote.out")) as f:
+                sys.exit("the shell's D-Bus APIs: %s -> %r\n%s" % (command, answer, f.read()))
+    def move(point):
+        remote_says("move %d %d" % tuple(point))
+    def press():
+        remote_says("press")
+    def release():
+        remote_says("release")
+    def shot(name):
+        # The shell's own screenshot (a PNG, in the runtime directory: the shell writes it as the user).
+        remote_says("shot " + os.path.join(runtime, os.path.splitext(name)[0] + ".png"))
 if job["greeter"]:
     out["up"] = out["locked"] = bool(wait_for(lambda: "session" in standin_lines(), 60, every=0.5))
     time.sleep(2)
@@ -110,7 +143,7 @@ else:
 def woken():
     # A click shows the prompt, which opens GDM's channel at once; the shield takes the first ones only once
     # it has settled.
-    x("xdotool", "mousemove", "512", "700", "click", "1")
+    move((512, 700)); press(); release()
     return wait_for(lambda: any(l.startswith("reauthentication") for l in standin_lines()), 1.5)
 mark("locked")
 out["woken"] = out["locked"] and (job["greeter"] or bool(wait_for(woken, 30, every=0.5)))
@@ -141,9 +174,9 @@ for step in job["steps"] if grid else []:
             result["no_grid"] = True
     elif op == "drag_at":
         # The pointer along the step's points (where the grid would be, on a screen that shows none).
-        move(step["path"][0]); x("xdotool", "mousedown", "1")
+        move(step["path"][0]); press()
         glide([tuple(p) for p in step["path"]], step.get("steps", 4), 0.03, 0.1)
-        x("xdotool", "mouseup", "1")
+        release()
     elif op == "until":
         want = step.get("count", 1)
         result["found"] = bool(wait_for(lambda: len(lines(step["text"])) >= want, step.get("timeout", 20)))

@@ -3,6 +3,11 @@
 # include: shared/driver_wait.py
 def move(point):
     x("xdotool", "mousemove", str(point[0]), str(point[1]))
+# The button (a driver on another display server than X's defines its own move, press and release).
+def press():
+    x("xdotool", "mousedown", "1")
+def release():
+    x("xdotool", "mouseup", "1")
 def centre(dot):
     # A dot's centre on the grid the surface draws at job's "centre" with job's "spacing" (the pad's, the window's).
     c = job["centre"]; s = job["spacing"]
@@ -60,10 +65,10 @@ def drag_on_logged_grid(step):
     centres = {dot: tuple(int(v) for v in point.split(",")) for dot, point in enumerate(last_grid, 1)}
     points = [centres[p] if isinstance(p, int) else tuple(p) for p in step["path"]]
     move(points[0]); time.sleep(0.1)
-    x("xdotool", "mousedown", "1"); time.sleep(0.05)
+    press(); time.sleep(0.05)
     glide(points, step.get("steps", 4), step.get("pause", 0.03), step.get("dwell", 0.1))
     for name in step.get("shots_before_release", []):
         shot(name)
     # "release": false keeps the button down (a driver's own step lets go later).
     if step.get("release", True):
-        x("xdotool", "mouseup", "1")
+        release()
