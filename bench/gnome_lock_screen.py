@@ -60,6 +60,7 @@ def session(steps, extension=True):
         "extension": extension,
         "env": {},
         "steps": steps,
+        "wayland": False,
     }
     done = subprocess.run(["/usr/bin/python3", DRIVER, json.dumps(job)], capture_output=True, timeout=300)
     if done.returncode != 0 or not done.stdout:
